@@ -1,0 +1,38 @@
+#!/usr/bin/env node
+// `npm start`: builds the web app when its sources changed since the last build, then runs the
+// server in this process (TypeScript through tsx). Arguments pass through: --web, --worker.
+import { spawnSync } from 'node:child_process';
+import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const stampFile = path.join(root, 'dist/web/.build-stamp');
+const inputs = ['src/web', 'src/contract', 'vite.config.ts', 'package-lock.json'];
+
+function newestMtime(target) {
+  if (!existsSync(target)) return 0;
+  const stat = statSync(target);
+  if (!stat.isDirectory()) return stat.mtimeMs;
+  let newest = stat.mtimeMs;
+  for (const entry of readdirSync(target)) newest = Math.max(newest, newestMtime(path.join(target, entry)));
+  return newest;
+}
+
+const args = process.argv.slice(2);
+const servesWeb = args.includes('--web') || !args.includes('--worker');
+if (servesWeb) {
+  const sourcesTime = Math.max(...inputs.map((p) => newestMtime(path.join(root, p))));
+  const builtTime = existsSync(stampFile) ? Number(readFileSync(stampFile, 'utf8')) : 0;
+  if (sourcesTime > builtTime) {
+    console.log('Building the web app...');
+    const vite = path.join(root, 'node_modules/vite/bin/vite.js');
+    const result = spawnSync(process.execPath, [vite, 'build', '--logLevel', 'warn'], { cwd: root, stdio: 'inherit' });
+    if (result.status !== 0) process.exit(result.status ?? 1);
+    writeFileSync(stampFile, String(sourcesTime));
+  }
+}
+
+const { register } = await import('tsx/esm/api');
+register();
+await import(path.join(root, 'src/server/main.ts'));

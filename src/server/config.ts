@@ -1,0 +1,114 @@
+// The environment, parsed once at start. Every variable is documented in .env.example.
+import path from 'node:path';
+import { z } from 'zod';
+
+const optionalString = z
+  .string()
+  .trim()
+  .transform((v) => (v === '' ? undefined : v))
+  .optional();
+
+const EnvSchema = z.object({
+  NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
+  PORT: z.coerce
+    .number({ error: 'must be a number' })
+    .int('must be a whole number')
+    .min(1, 'must be between 1 and 65535')
+    .max(65535, 'must be between 1 and 65535')
+    .default(3000),
+  HOST: optionalString,
+  APP_URL: z.url({ error: 'must be a URL such as https://app.example.com' }).optional(),
+  DATA_DIR: z.string().trim().min(1).default('./data'),
+  DATABASE_URL: z
+    .string()
+    .trim()
+    .transform((v) => (v === '' ? undefined : v))
+    .pipe(
+      z
+        .string()
+        .regex(/^postgres(ql)?:\/\//, 'must start with postgres:// or postgresql://')
+        .optional(),
+    )
+    .optional(),
+  LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error']).default('info'),
+  /** Seconds a worker waits between polls for new jobs (pg-boss minimum is 0.5). */
+  QUEUE_POLL_SECONDS: z.coerce.number().min(0.5, 'must be at least 0.5').max(60).default(1),
+  REPLICATE_API_TOKEN: optionalString,
+  STRIPE_SECRET_KEY: optionalString,
+  SMTP_URL: optionalString,
+});
+
+export type Role = { web: boolean; worker: boolean };
+
+export type Config = {
+  env: 'development' | 'production' | 'test';
+  port: number;
+  host: string | undefined;
+  appUrl: string;
+  dataDir: string;
+  database: { kind: 'pglite'; dir: string } | { kind: 'postgres'; url: string };
+  logLevel: 'debug' | 'info' | 'warn' | 'error';
+  queuePollSeconds: number;
+  role: Role;
+  /** Which implementation serves each external system (the health endpoint reports these). */
+  providers: {
+    inference: 'replicate' | 'local';
+    payments: 'stripe' | 'local';
+    mail: 'smtp' | 'outbox';
+    storage: 'fs';
+  };
+};
+
+export class ConfigError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`Invalid configuration:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
+    this.name = 'ConfigError';
+  }
+}
+
+/** Reads `--web` / `--worker` (default: both in one process). */
+export function parseRole(argv: readonly string[]): Role {
+  const web = argv.includes('--web');
+  const worker = argv.includes('--worker');
+  return web || worker ? { web, worker } : { web: true, worker: true };
+}
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env, argv: readonly string[] = []): Config {
+  const parsed = EnvSchema.safeParse(env);
+  if (!parsed.success) {
+    throw new ConfigError(
+      parsed.error.issues.map((issue) => {
+        const key = issue.path.join('.');
+        const given = env[key];
+        return `${key}: ${issue.message}${given === undefined ? '' : ` (got ${JSON.stringify(given)})`}`;
+      }),
+    );
+  }
+  const e = parsed.data;
+  const role = parseRole(argv);
+  const dataDir = path.resolve(e.DATA_DIR);
+  if (!e.DATABASE_URL && !(role.web && role.worker)) {
+    throw new ConfigError([
+      '--web and --worker run as separate processes, which need a shared PostgreSQL: set DATABASE_URL (the embedded database serves one process).',
+    ]);
+  }
+  return {
+    env: e.NODE_ENV,
+    port: e.PORT,
+    host: e.HOST,
+    appUrl: (e.APP_URL ?? `http://localhost:${e.PORT}`).replace(/\/$/, ''),
+    dataDir,
+    database: e.DATABASE_URL
+      ? { kind: 'postgres', url: e.DATABASE_URL }
+      : { kind: 'pglite', dir: path.join(dataDir, 'pglite') },
+    logLevel: e.LOG_LEVEL,
+    queuePollSeconds: e.QUEUE_POLL_SECONDS,
+    role,
+    providers: {
+      inference: e.REPLICATE_API_TOKEN ? 'replicate' : 'local',
+      payments: e.STRIPE_SECRET_KEY ? 'stripe' : 'local',
+      mail: e.SMTP_URL ? 'smtp' : 'outbox',
+      storage: 'fs',
+    },
+  };
+}

@@ -1,0 +1,109 @@
+// Opens the database: embedded PGlite in DATA_DIR by default, PostgreSQL with DATABASE_URL.
+// The same drizzle schema, queries and migrations run on both.
+import { mkdirSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { PGlite } from '@electric-sql/pglite';
+import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
+import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
+import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
+import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
+import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
+import pg from 'pg';
+import * as schema from './schema';
+
+export type AppDb = PgDatabase<PgQueryResultHKT, typeof schema>;
+export type SqlRows = { rows: Record<string, unknown>[] };
+export type SqlExecutor = (text: string, values?: unknown[]) => Promise<SqlRows>;
+
+export interface Database {
+  dialect: 'pglite' | 'postgres';
+  db: AppDb;
+  /** Raw SQL for the queue (pg-boss) and health checks; multi-statement text is allowed without values. */
+  executeSql: SqlExecutor;
+  /**
+   * Runs `work` while holding a cluster-wide lock named by `key`, so that of several processes
+   * only one does it at a time (migrations at start, for example). PGlite serves one process.
+   */
+  runExclusive<T>(key: number, work: (db: AppDb) => Promise<T>): Promise<T>;
+  close(): Promise<void>;
+}
+
+export const MIGRATIONS_DIR = fileURLToPath(new URL('./migrations', import.meta.url));
+
+/**
+ * PGlite is a single connection: it queues queries behind a running transaction, so code inside
+ * `db.transaction` must use its `tx` (a query on `db` there would wait for itself).
+ */
+export async function openPglite(
+  options: { dataDir?: string; loadDataDir?: Blob } = {},
+): Promise<Database & { pglite: PGlite }> {
+  if (options.dataDir) mkdirSync(options.dataDir, { recursive: true });
+  const client = await PGlite.create(options);
+  const db = drizzlePglite({ client, schema }) as unknown as AppDb;
+  return {
+    dialect: 'pglite',
+    pglite: client,
+    db,
+    async executeSql(text, values) {
+      if (values && values.length > 0) {
+        const result = await client.query<Record<string, unknown>>(text, values);
+        return { rows: result.rows };
+      }
+      // The simple protocol runs several statements (pg-boss sends its schema as one text).
+      const results = await client.exec(text);
+      return { rows: (results.at(-1)?.rows ?? []) as Record<string, unknown>[] };
+    },
+    runExclusive: (_key, work) => work(db),
+    close: () => client.close(),
+  };
+}
+
+export async function openPostgres(url: string, options: { max?: number } = {}): Promise<Database> {
+  const pool = new pg.Pool({ connectionString: url, max: options.max ?? 10 });
+  // An idle client that loses its server must not crash the process; the next query reconnects.
+  pool.on('error', () => {});
+  await pool.query('select 1');
+  return {
+    dialect: 'postgres',
+    db: drizzlePg({ client: pool, schema }) as unknown as AppDb,
+    executeSql: async (text, values) => {
+      const result = await pool.query(text, values);
+      // A multi-statement text returns one result per statement: keep the last, as PGlite does.
+      const last = Array.isArray(result) ? result.at(-1) : result;
+      return { rows: last?.rows ?? [] };
+    },
+    async runExclusive(key, work) {
+      // Advisory locks belong to a session: lock, work and unlock on one dedicated connection.
+      const session = await pool.connect();
+      try {
+        await session.query('select pg_advisory_lock($1)', [key]);
+        try {
+          return await work(drizzlePg({ client: session, schema }) as unknown as AppDb);
+        } finally {
+          await session.query('select pg_advisory_unlock($1)', [key]);
+        }
+      } finally {
+        session.release();
+      }
+    },
+    close: () => pool.end(),
+  };
+}
+
+export type DatabaseLocation = { kind: 'pglite'; dir: string } | { kind: 'postgres'; url: string };
+
+export function openDatabase(location: DatabaseLocation): Promise<Database> {
+  return location.kind === 'pglite' ? openPglite({ dataDir: location.dir }) : openPostgres(location.url);
+}
+
+/** Any fixed number: the key of the advisory lock that lets one process migrate at a time. */
+const MIGRATION_LOCK_KEY = 7_261_104;
+
+/** Applies pending migrations. On PostgreSQL several processes may start at once: one migrates. */
+export function migrateDatabase(database: Database): Promise<void> {
+  return database.runExclusive(MIGRATION_LOCK_KEY, (db) =>
+    database.dialect === 'pglite'
+      ? migratePglite(db as never, { migrationsFolder: MIGRATIONS_DIR })
+      : migratePg(db as never, { migrationsFolder: MIGRATIONS_DIR }),
+  );
+}

@@ -1,0 +1,79 @@
+// GET /api/health: the state of the database, the queue and each configured provider.
+// Answers 200 when the process can serve, 503 when the database or queue is unreachable.
+import { Hono } from 'hono';
+import type { Config } from '../config';
+import type { Database } from '../db/client';
+import type { InstanceInfo } from '../db/instance';
+import { QUEUE_NAMES, type Queue } from '../jobs/queue';
+
+export type HealthDeps = {
+  config: Config;
+  database: Database;
+  queue: Queue;
+  instance: InstanceInfo;
+  startedAt: Date;
+  version: string;
+};
+
+type Check = { status: 'ok' } | { status: 'error'; error: string };
+
+const CHECK_TIMEOUT_MS = 3_000;
+
+async function timed<T>(work: () => Promise<T>): Promise<{ latencyMs: number } & Check & { value?: T }> {
+  const started = performance.now();
+  let timer: NodeJS.Timeout | undefined;
+  try {
+    const value = await Promise.race([
+      work(),
+      new Promise<never>((_, reject) => {
+        timer = setTimeout(() => reject(new Error(`no answer within ${CHECK_TIMEOUT_MS} ms`)), CHECK_TIMEOUT_MS);
+      }),
+    ]);
+    return { status: 'ok', latencyMs: Math.round(performance.now() - started), value };
+  } catch (error) {
+    return {
+      status: 'error',
+      error: error instanceof Error ? error.message : String(error),
+      latencyMs: Math.round(performance.now() - started),
+    };
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+export function healthRoutes(deps: HealthDeps) {
+  const { config, database, queue, instance } = deps;
+  return new Hono().get('/', async (c) => {
+    const db = await timed(() => database.executeSql('select 1 as ok'));
+    const waiting = await timed(async () => {
+      const sizes: Record<string, number> = {};
+      for (const name of Object.values(QUEUE_NAMES)) sizes[name] = await queue.getQueueSize(name);
+      return sizes;
+    });
+    const healthy = db.status === 'ok' && waiting.status === 'ok';
+    const { value: queued, ...queueCheck } = waiting;
+    const { value: _rows, ...dbCheck } = db;
+    return c.json(
+      {
+        status: healthy ? 'ok' : 'degraded',
+        version: deps.version,
+        uptimeSeconds: Math.round((Date.now() - deps.startedAt.getTime()) / 1000),
+        process: { pid: process.pid, web: config.role.web, worker: config.role.worker },
+        database: {
+          ...dbCheck,
+          dialect: database.dialect,
+          instanceId: instance.instanceId,
+          createdAt: instance.createdAt.toISOString(),
+        },
+        queue: { ...queueCheck, waiting: queued ?? null },
+        providers: {
+          inference: { provider: config.providers.inference, external: config.providers.inference === 'replicate' },
+          payments: { provider: config.providers.payments, external: config.providers.payments === 'stripe' },
+          mail: { provider: config.providers.mail, external: config.providers.mail === 'smtp' },
+          storage: { provider: config.providers.storage, external: false },
+        },
+      },
+      healthy ? 200 : 503,
+    );
+  });
+}

@@ -1,0 +1,36 @@
+// The job queue: pg-boss on the application's own database (PGlite or PostgreSQL), so a job and
+// the rows it touches live in one place and survive restarts together.
+import PgBoss from 'pg-boss';
+import type { Database } from '../db/client';
+import type { Logger } from '../log';
+
+export const QUEUE_SCHEMA = 'pgboss';
+
+/** Every queue the system uses; they are created at start so senders and workers agree. */
+export const QUEUE_NAMES = {
+  /** A trivial internal job: proves that a sent job reaches a worker and comes back. */
+  ping: 'system-ping',
+} as const;
+
+export type Queue = PgBoss;
+
+export async function startQueue(database: Database, logger: Logger): Promise<Queue> {
+  const boss = new PgBoss({
+    db: { executeSql: database.executeSql },
+    schema: QUEUE_SCHEMA,
+    // One process may keep the queue tidy at a time; pg-boss elects it through the database.
+    supervise: true,
+    schedule: false,
+  });
+  boss.on('error', (error) => logger.error('queue error', { error }));
+  await boss.start();
+  for (const name of Object.values(QUEUE_NAMES)) {
+    await boss.createQueue(name);
+  }
+  return boss;
+}
+
+export async function stopQueue(queue: Queue): Promise<void> {
+  // The database is closed by its owner, not by pg-boss.
+  await queue.stop({ graceful: true, wait: true, close: false, timeout: 10_000 });
+}

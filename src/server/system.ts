@@ -1,0 +1,122 @@
+// Starts the back end for one process: database (migrated), queue, the worker and/or the HTTP
+// app, as the role says; and stops them in the reverse order.
+import { readFileSync } from 'node:fs';
+import type { AddressInfo } from 'node:net';
+import os from 'node:os';
+import { fileURLToPath } from 'node:url';
+import { serve } from '@hono/node-server';
+import { type App, buildApp } from './app';
+import type { Config } from './config';
+import { type Database, migrateDatabase, openDatabase } from './db/client';
+import { ensureInstance, type InstanceInfo } from './db/instance';
+import { registerPingWorker } from './jobs/ping';
+import { type Queue, startQueue, stopQueue } from './jobs/queue';
+import type { Logger } from './log';
+
+export const WEB_DIST_DIR = fileURLToPath(new URL('../../dist/web', import.meta.url));
+const PACKAGE_JSON = fileURLToPath(new URL('../../package.json', import.meta.url));
+const VERSION = JSON.parse(readFileSync(PACKAGE_JSON, 'utf8')).version as string;
+
+export type Backend = {
+  database: Database;
+  queue: Queue;
+  instance: InstanceInfo;
+  /** The HTTP application (null for a worker-only process). */
+  app: App | null;
+  stop(): Promise<void>;
+};
+
+/** Runs `steps` last-first, logging (not throwing) failures so every resource gets its chance. */
+function stopper(logger: Logger) {
+  const steps: Array<() => Promise<void>> = [];
+  return {
+    add: (step: () => Promise<void>) => steps.push(step),
+    async run() {
+      while (steps.length > 0) {
+        await steps
+          .pop()?.()
+          .catch((error) => logger.error('error while stopping', { error }));
+      }
+    },
+  };
+}
+
+/**
+ * Everything but the listening socket, on a database the caller opened (tests pass a cloned
+ * one). Closing the database on stop stays with the caller unless `ownsDatabase`.
+ */
+export async function startBackend(
+  config: Config,
+  logger: Logger,
+  database: Database,
+  options: { ownsDatabase?: boolean; webDistDir?: string } = {},
+): Promise<Backend> {
+  const startedAt = new Date();
+  const stops = stopper(logger);
+  if (options.ownsDatabase) stops.add(() => database.close());
+  try {
+    await migrateDatabase(database);
+    const instance = await ensureInstance(database.db);
+    const queue = await startQueue(database, logger);
+    stops.add(() => stopQueue(queue));
+
+    if (config.role.worker) {
+      const workerId = `${os.hostname()}:${process.pid}`;
+      await registerPingWorker(queue, workerId, config.queuePollSeconds);
+      logger.info('worker started', { workerId });
+    }
+    const app = config.role.web
+      ? buildApp({
+          config,
+          database,
+          queue,
+          instance,
+          logger,
+          startedAt,
+          version: VERSION,
+          webDistDir: options.webDistDir,
+        })
+      : null;
+    return { database, queue, instance, app, stop: () => stops.run() };
+  } catch (error) {
+    await stops.run();
+    throw error;
+  }
+}
+
+export type RunningSystem = Backend & { port: number | null };
+
+/** The whole process: opens the configured database, starts the back end, listens on PORT. */
+export async function startSystem(config: Config, logger: Logger): Promise<RunningSystem> {
+  const database = await openDatabase(config.database);
+  const backend = await startBackend(config, logger, database, { ownsDatabase: true, webDistDir: WEB_DIST_DIR });
+  logger.info('database ready', { dialect: database.dialect, instanceId: backend.instance.instanceId });
+  if (!backend.app) return { ...backend, port: null };
+
+  const app = backend.app;
+  try {
+    const server = await new Promise<ReturnType<typeof serve>>((resolve, reject) => {
+      const s = serve({ fetch: app.fetch, port: config.port, hostname: config.host }, () => resolve(s));
+      s.once('error', reject);
+    });
+    const port = (server.address() as AddressInfo).port;
+    logger.info('listening', { url: `http://localhost:${port}`, appUrl: config.appUrl });
+    const closeServer = () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        // Idle keep-alive connections would hold close() open.
+        if ('closeIdleConnections' in server) server.closeIdleConnections();
+      });
+    return {
+      ...backend,
+      port,
+      async stop() {
+        await closeServer();
+        await backend.stop();
+      },
+    };
+  } catch (error) {
+    await backend.stop();
+    throw error;
+  }
+}

@@ -1,0 +1,71 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestBackend, type TestBackend } from '../support/test-backend';
+
+describe('GET /api/health', () => {
+  let backend: TestBackend;
+  beforeAll(async () => {
+    backend = await createTestBackend();
+  });
+  afterAll(() => backend.stop());
+
+  it('reports the database, the queue and every provider as configured', async () => {
+    const response = await backend.app.request('/api/health');
+    expect(response.status).toBe(200);
+    const body = await response.json();
+    expect(body.status).toBe('ok');
+    expect(body.database).toMatchObject({
+      status: 'ok',
+      dialect: backend.database.dialect,
+      instanceId: backend.instance.instanceId,
+    });
+    expect(body.queue).toMatchObject({ status: 'ok', waiting: { 'system-ping': 0 } });
+    expect(body.process).toMatchObject({ web: true, worker: true });
+    expect(body.providers).toEqual({
+      inference: { provider: 'local', external: false },
+      payments: { provider: 'local', external: false },
+      mail: { provider: 'outbox', external: false },
+      storage: { provider: 'fs', external: false },
+    });
+  });
+
+  it('answers 503 with the failing part when the database is gone', async () => {
+    const broken = await createTestBackend();
+    await broken.database.close();
+    const response = await broken.app.request('/api/health');
+    expect(response.status).toBe(503);
+    const body = await response.json();
+    expect(body.status).toBe('degraded');
+    expect(body.database.status).toBe('error');
+    expect(typeof body.database.error).toBe('string');
+    await broken.stop().catch(() => {});
+  });
+
+  it('names the external providers that the environment selects', async () => {
+    const configured = await createTestBackend({
+      env: { REPLICATE_API_TOKEN: 'r8_test', STRIPE_SECRET_KEY: 'sk_test_x', SMTP_URL: 'smtp://127.0.0.1:2525' },
+    });
+    try {
+      const body = await (await configured.app.request('/api/health')).json();
+      expect(body.providers.inference).toEqual({ provider: 'replicate', external: true });
+      expect(body.providers.payments).toEqual({ provider: 'stripe', external: true });
+      expect(body.providers.mail).toEqual({ provider: 'smtp', external: true });
+    } finally {
+      await configured.stop();
+    }
+  });
+});
+
+describe('unknown API routes', () => {
+  let backend: TestBackend;
+  beforeAll(async () => {
+    backend = await createTestBackend();
+  });
+  afterAll(() => backend.stop());
+
+  it('answer 404 in JSON, never with the web app', async () => {
+    const response = await backend.app.request('/api/no-such-thing', { method: 'POST' });
+    expect(response.status).toBe(404);
+    expect(response.headers.get('content-type')).toContain('application/json');
+    expect(await response.json()).toEqual({ error: 'No API route for POST /api/no-such-thing' });
+  });
+});

@@ -1,0 +1,50 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { pingWorker } from '../../src/server/jobs/ping';
+import { QUEUE_NAMES } from '../../src/server/jobs/queue';
+import { createTestBackend, type TestBackend } from '../support/test-backend';
+
+describe('job queue', () => {
+  let backend: TestBackend;
+  beforeAll(async () => {
+    backend = await createTestBackend();
+  });
+  afterAll(() => backend.stop());
+
+  it('carries a ping job to the worker and its answer back', async () => {
+    const answer = await pingWorker(backend.queue, 15_000);
+    expect(answer).not.toBeNull();
+    expect(answer?.workerId).toMatch(/:\d+$/);
+    expect(new Date(answer?.answeredAt ?? 0).getTime()).toBeGreaterThan(Date.now() - 60_000);
+  });
+
+  it('keeps the job and its output in the database', async () => {
+    const id = await backend.queue.send(QUEUE_NAMES.ping, { nonce: 'kept' });
+    expect(id).toBeTruthy();
+    let state = '';
+    for (let i = 0; i < 100 && state !== 'completed'; i++) {
+      await new Promise((r) => setTimeout(r, 100));
+      const job = await backend.queue.getJobById(QUEUE_NAMES.ping, id as string);
+      state = job?.state ?? '';
+      if (state === 'completed') expect(job?.output).toMatchObject({ nonce: 'kept' });
+    }
+    expect(state).toBe('completed');
+    const { rows } = await backend.database.executeSql(`select state from pgboss.job where id = $1`, [id]);
+    expect(rows).toEqual([{ state: 'completed' }]);
+  });
+});
+
+describe('a web-only process', () => {
+  let backend: TestBackend;
+  beforeAll(async () => {
+    backend = await createTestBackend();
+    // Stop this backend's worker: what remains sends jobs but answers none, as `--web` does.
+    await backend.queue.offWork(QUEUE_NAMES.ping);
+  });
+  afterAll(() => backend.stop());
+
+  it('gets no answer to a ping, and the job waits in the queue', async () => {
+    expect(await pingWorker(backend.queue, 1_500)).toBeNull();
+    const body = await (await backend.app.request('/api/health')).json();
+    expect(body.queue.waiting['system-ping']).toBe(1);
+  });
+});

@@ -1,0 +1,67 @@
+// One isolated back end per test file: a fresh copy of the migrated template database (PGlite or
+// PostgreSQL, per the vitest project), the queue, the worker and the Hono app, called in-process.
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import pg from 'pg';
+import { inject } from 'vitest';
+import { type Config, loadConfig } from '../../src/server/config';
+import { type Database, openPglite, openPostgres } from '../../src/server/db/client';
+import { quietLogger } from '../../src/server/log';
+import { type Backend, startBackend } from '../../src/server/system';
+import { databaseUrl, dropPostgresDatabases } from './template-db';
+
+export type TestDatabase = Database & { drop(): Promise<void> };
+
+/** A private, migrated database for one test file. */
+export async function createTestDatabase(): Promise<TestDatabase> {
+  const template = inject('postgresTemplate');
+  if (template) {
+    const name = `pp_t_${randomBytes(6).toString('hex')}`;
+    const admin = new pg.Client({ connectionString: template.adminUrl });
+    await admin.connect();
+    try {
+      await admin.query(`create database ${name} template ${template.templateName}`);
+    } finally {
+      await admin.end();
+    }
+    const database = await openPostgres(databaseUrl(template.adminUrl, name), { max: 4 });
+    return {
+      ...database,
+      async drop() {
+        await database.close();
+        await dropPostgresDatabases(template.adminUrl, [name]);
+      },
+    };
+  }
+  const tarball = readFileSync(inject('pgliteTemplate'));
+  const database = await openPglite({ loadDataDir: new Blob([tarball]) });
+  return { ...database, drop: () => database.close() };
+}
+
+export function testConfig(env: Record<string, string> = {}, argv: string[] = []): Config {
+  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'pp-test-'));
+  return loadConfig({ NODE_ENV: 'test', DATA_DIR: dataDir, QUEUE_POLL_SECONDS: '0.5', ...env }, argv);
+}
+
+export type TestBackend = Backend & { app: NonNullable<Backend['app']>; config: Config };
+
+export async function createTestBackend(
+  options: { env?: Record<string, string>; webDistDir?: string } = {},
+): Promise<TestBackend> {
+  const config = testConfig(options.env);
+  const database = await createTestDatabase();
+  const backend = await startBackend(config, quietLogger(), database, { webDistDir: options.webDistDir });
+  if (!backend.app) throw new Error('test backend has no web role');
+  return {
+    ...backend,
+    app: backend.app,
+    config,
+    async stop() {
+      await backend.stop();
+      await database.drop();
+      rmSync(config.dataDir, { recursive: true, force: true });
+    },
+  };
+}
