@@ -9,8 +9,17 @@ export default defineConfig({
   build: {
     outDir: '../../dist/web',
     emptyOutDir: true,
-    // Each route is its own lazy chunk; keep the warning meaningful for the landing route.
-    chunkSizeWarningLimit: 300,
+    // Each route is its own lazy chunk. React and the router go in a vendor chunk of their own:
+    // they change less often than our code, so browsers keep them across our releases.
+    // The framework chunk is ~312 kB (99 kB gzipped); warn when anything grows beyond it.
+    chunkSizeWarningLimit: 350,
+    rolldownOptions: {
+      output: {
+        codeSplitting: {
+          groups: [{ name: 'vendor-react', test: /node_modules[\\/](react|react-dom|react-router|scheduler)[\\/]/ }],
+        },
+      },
+    },
   },
   server: {
     // `npm run dev`: the API runs on PORT (3000) and Vite proxies /api to it.

@@ -5,26 +5,28 @@ import path from 'node:path';
 import { serveStatic } from '@hono/node-server/serve-static';
 import { Hono } from 'hono';
 
+/** Vite puts content-hashed files under /assets/: they never change, so browsers may keep them. */
+const isHashedAsset = (requestPath: string) => requestPath.startsWith('/assets/');
+
 export function spaRoutes(distDir: string) {
   const indexFile = path.join(distDir, 'index.html');
   const app = new Hono();
-  if (existsSync(distDir)) {
-    app.use(
-      '*',
-      serveStatic({
-        root: distDir,
-        onFound: (filePath, c) => {
-          const hashed = filePath.includes(`${path.sep}assets${path.sep}`);
-          c.header('Cache-Control', hashed ? 'public, max-age=31536000, immutable' : 'no-cache');
-        },
-      }),
-    );
-  }
+  app.use('*', async (c, next) => {
+    await next();
+    if (c.res.status === 200) {
+      c.res.headers.set(
+        'Cache-Control',
+        isHashedAsset(c.req.path) ? 'public, max-age=31536000, immutable' : 'no-cache',
+      );
+    }
+  });
+  if (existsSync(distDir)) app.use('*', serveStatic({ root: distDir }));
+  // A chunk from an older build must fail as a chunk (404), not load index.html as JavaScript.
+  app.get('/assets/*', (c) => c.text('Not found', 404));
   app.get('*', (c) => {
     if (!existsSync(indexFile)) {
       return c.text('The web app is not built yet: run `npm run build` (npm start does it for you).', 503);
     }
-    c.header('Cache-Control', 'no-cache');
     // Read per request: a rebuild while the server runs is picked up, and the file is small.
     return c.html(readFileSync(indexFile, 'utf8'));
   });

@@ -1,0 +1,36 @@
+// Browser tests: one real server for the run (built and started as `npm start` does), and a
+// check that Debian chromium is here. Without it: a loud warning and the browser tests skip,
+// unless CI=true, where a missing browser fails the run.
+import { rmSync } from 'node:fs';
+import type { TestProject } from 'vitest/node';
+import { CHROMIUM_PATH, chromiumInstalled } from './browser';
+import { startServerProcess } from './server';
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    baseUrl: string;
+    browserAvailable: boolean;
+  }
+}
+
+export default async function setup(project: TestProject) {
+  const available = chromiumInstalled();
+  if (!available) {
+    if (process.env.CI === 'true') {
+      throw new Error(
+        `Chromium is missing at ${CHROMIUM_PATH}: CI requires the browser tests (apt-get install chromium).`,
+      );
+    }
+    const line = '!'.repeat(78);
+    console.warn(
+      `\n${line}\n!! Chromium not found at ${CHROMIUM_PATH}: BROWSER TESTS ARE SKIPPED.\n!! Install it with: apt-get install -y chromium   (or set CHROME_PATH)\n${line}\n`,
+    );
+  }
+  project.provide('browserAvailable', available);
+  const server = await startServerProcess();
+  project.provide('baseUrl', server.url);
+  return async () => {
+    await server.stop();
+    rmSync(server.dataDir, { recursive: true, force: true });
+  };
+}

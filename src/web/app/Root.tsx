@@ -1,0 +1,15 @@
+import { Outlet, ScrollRestoration, useNavigation } from 'react-router';
+import { SkipLink } from '../components/SkipLink';
+
+/** Wraps every screen: skip link, a slim progress bar while the next page's chunk loads, scroll restoration. */
+export function Root() {
+  const navigation = useNavigation();
+  return (
+    <>
+      <SkipLink />
+      <div className="pp-route-progress" data-active={navigation.state !== 'idle'} aria-hidden="true" />
+      <Outlet />
+      <ScrollRestoration />
+    </>
+  );
+}

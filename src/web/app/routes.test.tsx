@@ -1,0 +1,82 @@
+import { fireEvent, screen, within } from '@testing-library/react';
+import type { RouteObject } from 'react-router';
+import { describe, expect, it, vi } from 'vitest';
+import { ChunkLoadTimeoutError } from '../lib/lazy-with-timeout';
+import { routes } from './routes';
+import { renderApp } from './test-utils';
+
+function Boom(): never {
+  throw new Error('Kaboom while rendering');
+}
+
+/** The app's routes with extra children under the root, to exercise the root's error screen. */
+function routesWith(...extra: RouteObject[]): RouteObject[] {
+  const [root] = routes;
+  if (!root || root.index) throw new Error('no root layout route');
+  return [{ ...root, children: [...(root.children ?? []), ...extra] }];
+}
+
+describe('routes', () => {
+  it.each([
+    ['/', 'Every image tool you need, in one palette.'],
+    ['/tokens', 'Tokens'],
+    ['/text-to-pic', 'Text to Pic'],
+    ['/image-upscaler', 'Image Upscaler'],
+    ['/metamorphose', 'Metamorphose'],
+    ['/colorizer', 'Colorizer'],
+    ['/background-remover', 'Background Remover'],
+    ['/creative-upscale', 'Creative Upscaler'],
+    ['/face-fixer', 'Fix a Face'],
+    ['/text-lab', 'Text Lab'],
+    ['/background-swap', 'Background Swap'],
+    ['/image-analyzer', 'Image Analyzer'],
+    ['/user-settings', 'User Settings'],
+  ])('%s loads its page with the heading "%s"', async (path, heading) => {
+    renderApp(path);
+    const h1 = await screen.findByRole('heading', { level: 1 });
+    expect(h1.textContent).toBe(heading);
+  });
+
+  it('sets the tab title per page', async () => {
+    renderApp('/face-fixer');
+    await screen.findByRole('heading', { level: 1, name: 'Fix a Face' });
+    expect(document.title).toBe('Fix a Face · Picture Palette');
+  });
+});
+
+describe('fallback error screen', () => {
+  it('shows "Unexpected Application Error!" with a 404 detail and a way home for an unknown route', async () => {
+    const { router } = renderApp('/no-such-page');
+    const heading = await screen.findByRole('heading', { level: 1 });
+    expect(heading.textContent).toBe('Unexpected Application Error!');
+    expect(screen.getByTestId('error-detail').textContent).toBe('404 Not Found');
+    expect(screen.getByText(/couldn’t find the page/)).toBeTruthy();
+    expect(screen.queryByRole('button', { name: 'Reload page' })).toBeNull();
+
+    const home = screen.getByRole('link', { name: 'Back to Home' });
+    expect(home.getAttribute('href')).toBe('/');
+    fireEvent.click(home);
+    await screen.findByRole('heading', { level: 1, name: 'Every image tool you need, in one palette.' });
+    expect(router.state.location.pathname).toBe('/');
+  });
+
+  it('shows a thrown error’s message and offers a reload', async () => {
+    // React and the router log the caught error; keep the test output readable.
+    const logged = vi.spyOn(console, 'error').mockImplementation(() => {});
+    renderApp('/boom', routesWith({ path: '/boom', Component: Boom }));
+    const main = await screen.findByRole('main');
+    expect(within(main).getByRole('heading', { level: 1 }).textContent).toBe('Unexpected Application Error!');
+    expect(screen.getByTestId('error-detail').textContent).toBe('Kaboom while rendering');
+    expect(screen.getByRole('button', { name: 'Reload page' })).toBeTruthy();
+    expect(screen.getByRole('link', { name: 'Back to Home' })).toBeTruthy();
+    logged.mockRestore();
+  });
+
+  it('shows the chunk load timeout when a page never arrives', async () => {
+    renderApp('/slow', routesWith({ path: '/slow', lazy: () => Promise.reject(new ChunkLoadTimeoutError(120_000)) }));
+    await screen.findByRole('heading', { level: 1, name: 'Unexpected Application Error!' });
+    expect(screen.getByTestId('error-detail').textContent).toBe(
+      'This page did not finish loading within 120 seconds. Check your connection and reload the page.',
+    );
+  });
+});

@@ -1,0 +1,17 @@
+import { render } from '@testing-library/react';
+import { createMemoryRouter, type RouteObject, RouterProvider } from 'react-router';
+import { routes } from './routes';
+
+type HappyDomWindow = Window & { happyDOM: { setViewport(size: { width: number; height: number }): void } };
+
+/** Resizes happy-dom's window, which also drives matchMedia (desktop layout from 900px). */
+export function setViewportWidth(width: number): void {
+  (window as unknown as HappyDomWindow).happyDOM.setViewport({ width, height: width < 600 ? 844 : 900 });
+}
+
+/** Renders the app's real route tree (or a variant of it) at `path` in a memory router. */
+export function renderApp(path: string, routeObjects: RouteObject[] = routes) {
+  const router = createMemoryRouter(routeObjects, { initialEntries: [path] });
+  const view = render(<RouterProvider router={router} />);
+  return { router, ...view };
+}
