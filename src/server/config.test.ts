@@ -25,8 +25,10 @@ describe('configuration', () => {
     expect(attempt).toThrow(message);
   });
 
+  const SECRET = 'x'.repeat(32);
+
   it('uses PostgreSQL when DATABASE_URL is set, and an empty value means unset', () => {
-    expect(loadConfig({ DATABASE_URL: 'postgres://u@h:5432/db' }).database).toEqual({
+    expect(loadConfig({ DATABASE_URL: 'postgres://u@h:5432/db', BETTER_AUTH_SECRET: SECRET }).database).toEqual({
       kind: 'postgres',
       url: 'postgres://u@h:5432/db',
     });
@@ -38,7 +40,35 @@ describe('configuration', () => {
     expect(parseRole(['--worker'])).toEqual({ web: false, worker: true });
     expect(parseRole([])).toEqual({ web: true, worker: true });
     expect(() => loadConfig({}, ['--worker'])).toThrow('set DATABASE_URL');
-    expect(loadConfig({ DATABASE_URL: 'postgres://h/db' }, ['--worker']).role).toEqual({ web: false, worker: true });
+    expect(loadConfig({ DATABASE_URL: 'postgres://h/db', BETTER_AUTH_SECRET: SECRET }, ['--worker']).role).toEqual({
+      web: false,
+      worker: true,
+    });
+  });
+
+  it('requires the auth secret in production and on PostgreSQL, and a long one', () => {
+    expect(() => loadConfig({ NODE_ENV: 'production' })).toThrow('BETTER_AUTH_SECRET: required in production');
+    expect(() => loadConfig({ DATABASE_URL: 'postgres://h/db' })).toThrow('BETTER_AUTH_SECRET: required');
+    expect(() => loadConfig({ BETTER_AUTH_SECRET: 'short' })).toThrow(
+      'BETTER_AUTH_SECRET: must be at least 32 characters',
+    );
+    expect(loadConfig({ NODE_ENV: 'production', BETTER_AUTH_SECRET: SECRET }).auth.secret).toBe(SECRET);
+    expect(loadConfig({}).auth.secret).toBeUndefined();
+  });
+
+  it('enables Google sign-in only with both its id and secret', () => {
+    expect(loadConfig({}).auth.google).toBeNull();
+    expect(() => loadConfig({ GOOGLE_CLIENT_ID: 'id' })).toThrow('set both');
+    expect(loadConfig({ GOOGLE_CLIENT_ID: 'id', GOOGLE_CLIENT_SECRET: 's' }).auth.google).toEqual({
+      clientId: 'id',
+      clientSecret: 's',
+      discoveryUrl: 'https://accounts.google.com/.well-known/openid-configuration',
+    });
+  });
+
+  it('rejects an SMTP_URL that is not smtp', () => {
+    expect(() => loadConfig({ SMTP_URL: 'http://mail' })).toThrow('SMTP_URL: must start with smtp:// or smtps://');
+    expect(loadConfig({ SMTP_URL: 'smtp://127.0.0.1:2525' }).mail.smtpUrl).toBe('smtp://127.0.0.1:2525');
   });
 
   it('selects each external provider from its variable', () => {

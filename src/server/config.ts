@@ -33,9 +33,22 @@ const EnvSchema = z.object({
   LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error']).default('info'),
   /** Seconds a worker waits between polls for new jobs (pg-boss minimum is 0.5). */
   QUEUE_POLL_SECONDS: z.coerce.number().min(0.5, 'must be at least 0.5').max(60).default(1),
+  /** How many reverse proxies append to X-Forwarded-For in front of us (0: use the socket address). */
+  TRUST_PROXY_HOPS: z.coerce.number().int().min(0).max(10).default(0),
+  BETTER_AUTH_SECRET: optionalString.pipe(z.string().min(32, 'must be at least 32 characters').optional()),
+  GOOGLE_CLIENT_ID: optionalString,
+  GOOGLE_CLIENT_SECRET: optionalString,
+  /** OpenID Connect discovery document of the Google provider (tests point it at a local server). */
+  GOOGLE_DISCOVERY_URL: z.url().default('https://accounts.google.com/.well-known/openid-configuration'),
   REPLICATE_API_TOKEN: optionalString,
   STRIPE_SECRET_KEY: optionalString,
-  SMTP_URL: optionalString,
+  SMTP_URL: optionalString.pipe(
+    z
+      .string()
+      .regex(/^smtps?:\/\//, 'must start with smtp:// or smtps://')
+      .optional(),
+  ),
+  MAIL_FROM: z.string().trim().min(3).default('Picture Palette <no-reply@picturepalette.local>'),
 });
 
 export type Role = { web: boolean; worker: boolean };
@@ -50,6 +63,13 @@ export type Config = {
   logLevel: 'debug' | 'info' | 'warn' | 'error';
   queuePollSeconds: number;
   role: Role;
+  trustProxyHops: number;
+  auth: {
+    /** Set, or generated once into DATA_DIR by the auth module (never in production or on PostgreSQL). */
+    secret: string | undefined;
+    google: { clientId: string; clientSecret: string; discoveryUrl: string } | null;
+  };
+  mail: { smtpUrl: string | undefined; from: string };
   /** Which implementation serves each external system (the health endpoint reports these). */
   providers: {
     inference: 'replicate' | 'local';
@@ -87,6 +107,16 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, argv: readonly 
   const e = parsed.data;
   const role = parseRole(argv);
   const dataDir = path.resolve(e.DATA_DIR);
+  if (!e.BETTER_AUTH_SECRET && (e.NODE_ENV === 'production' || e.DATABASE_URL)) {
+    throw new ConfigError([
+      'BETTER_AUTH_SECRET: required in production and with DATABASE_URL (every process must sign sessions with the same secret); generate one with `openssl rand -base64 32`.',
+    ]);
+  }
+  if (Boolean(e.GOOGLE_CLIENT_ID) !== Boolean(e.GOOGLE_CLIENT_SECRET)) {
+    throw new ConfigError([
+      'GOOGLE_CLIENT_ID and GOOGLE_CLIENT_SECRET: set both to enable Google sign-in, or neither.',
+    ]);
+  }
   if (!e.DATABASE_URL && !(role.web && role.worker)) {
     throw new ConfigError([
       '--web and --worker run as separate processes, which need a shared PostgreSQL: set DATABASE_URL (the embedded database serves one process).',
@@ -104,6 +134,15 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, argv: readonly 
     logLevel: e.LOG_LEVEL,
     queuePollSeconds: e.QUEUE_POLL_SECONDS,
     role,
+    trustProxyHops: e.TRUST_PROXY_HOPS,
+    auth: {
+      secret: e.BETTER_AUTH_SECRET,
+      google:
+        e.GOOGLE_CLIENT_ID && e.GOOGLE_CLIENT_SECRET
+          ? { clientId: e.GOOGLE_CLIENT_ID, clientSecret: e.GOOGLE_CLIENT_SECRET, discoveryUrl: e.GOOGLE_DISCOVERY_URL }
+          : null,
+    },
+    mail: { smtpUrl: e.SMTP_URL, from: e.MAIL_FROM },
     providers: {
       inference: e.REPLICATE_API_TOKEN ? 'replicate' : 'local',
       payments: e.STRIPE_SECRET_KEY ? 'stripe' : 'local',

@@ -1,7 +1,26 @@
 // The database schema (PostgreSQL dialect; runs on PGlite and on PostgreSQL alike).
 // Migrations in ./migrations are generated from this file with `npm run db:generate`.
 import { sql } from 'drizzle-orm';
-import { boolean, check, pgTable, timestamp, uuid } from 'drizzle-orm/pg-core';
+import {
+  bigint,
+  bigserial,
+  boolean,
+  check,
+  index,
+  integer,
+  pgTable,
+  text,
+  timestamp,
+  unique,
+  uuid,
+} from 'drizzle-orm/pg-core';
+
+const createdAt = () => timestamp('created_at', { withTimezone: true }).notNull().defaultNow();
+const updatedAt = () =>
+  timestamp('updated_at', { withTimezone: true })
+    .notNull()
+    .defaultNow()
+    .$onUpdate(() => new Date());
 
 /**
  * One row naming this installation. Every process of a deployment reports the same id in
@@ -12,7 +31,136 @@ export const appInstance = pgTable(
   {
     singleton: boolean('singleton').primaryKey().default(true),
     instanceId: uuid('instance_id').notNull().defaultRandom(),
-    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    createdAt: createdAt(),
   },
   (t) => [check('app_instance_single_row', sql`${t.singleton}`)],
 );
+
+// --- better-auth's tables (identity, sessions, linked accounts, verification tokens) ---------
+// Column names follow better-auth's schema for the drizzle adapter; snake_case in SQL.
+
+export const user = pgTable('user', {
+  id: text('id').primaryKey(),
+  name: text('name').notNull(),
+  email: text('email').notNull().unique(),
+  emailVerified: boolean('email_verified').notNull().default(false),
+  image: text('image'),
+  createdAt: createdAt(),
+  updatedAt: updatedAt(),
+});
+
+export const session = pgTable(
+  'session',
+  {
+    id: text('id').primaryKey(),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    token: text('token').notNull().unique(),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+    ipAddress: text('ip_address'),
+    userAgent: text('user_agent'),
+    userId: text('user_id')
+      .notNull()
+      .references(() => user.id, { onDelete: 'cascade' }),
+  },
+  (t) => [index('session_user_id_idx').on(t.userId)],
+);
+
+export const account = pgTable(
+  'account',
+  {
+    id: text('id').primaryKey(),
+    accountId: text('account_id').notNull(),
+    providerId: text('provider_id').notNull(),
+    userId: text('user_id')
+      .notNull()
+      .references(() => user.id, { onDelete: 'cascade' }),
+    accessToken: text('access_token'),
+    refreshToken: text('refresh_token'),
+    idToken: text('id_token'),
+    accessTokenExpiresAt: timestamp('access_token_expires_at', { withTimezone: true }),
+    refreshTokenExpiresAt: timestamp('refresh_token_expires_at', { withTimezone: true }),
+    scope: text('scope'),
+    password: text('password'),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [index('account_user_id_idx').on(t.userId)],
+);
+
+export const verification = pgTable(
+  'verification',
+  {
+    id: text('id').primaryKey(),
+    identifier: text('identifier').notNull(),
+    value: text('value').notNull(),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [index('verification_identifier_idx').on(t.identifier)],
+);
+
+/** better-auth's rate-limit counters, in the database so that every web process shares them. */
+export const rateLimit = pgTable('rate_limit', {
+  id: text('id').primaryKey(),
+  key: text('key').notNull().unique(),
+  count: integer('count').notNull(),
+  lastRequest: bigint('last_request', { mode: 'number' }).notNull(),
+});
+
+// --- the product's own data ------------------------------------------------------------------
+
+/** The spec's user profile. Only the ledger module changes `tokens`; only the server sets flags. */
+export const profiles = pgTable(
+  'profiles',
+  {
+    userId: text('user_id')
+      .primaryKey()
+      .references(() => user.id, { onDelete: 'cascade' }),
+    stripeCustomerId: text('stripe_customer_id'),
+    tokens: integer('tokens').notNull().default(0),
+    isDispute: boolean('is_dispute').notNull().default(false),
+    isFraudulent: boolean('is_fraudulent').notNull().default(false),
+    /** When the last verification mail went out: the server's 60-second resend cooldown. */
+    verificationEmailSentAt: timestamp('verification_email_sent_at', { withTimezone: true }),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [check('profiles_tokens_not_negative', sql`${t.tokens} >= 0`)],
+);
+
+export const LEDGER_REASONS = ['signup', 'purchase', 'job', 'refund', 'grant'] as const;
+export type LedgerReason = (typeof LEDGER_REASONS)[number];
+
+/** Every balance change. A (reason, reference) pair happens once: no double signup bonus or refund. */
+export const ledger = pgTable(
+  'ledger',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    userId: text('user_id')
+      .notNull()
+      .references(() => user.id, { onDelete: 'cascade' }),
+    delta: integer('delta').notNull(),
+    reason: text('reason', { enum: LEDGER_REASONS }).notNull(),
+    reference: text('reference').notNull(),
+    note: text('note'),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    unique('ledger_reason_reference_unique').on(t.reason, t.reference),
+    index('ledger_user_id_idx').on(t.userId),
+    check('ledger_reason_known', sql`${t.reason} in ('signup', 'purchase', 'job', 'refund', 'grant')`),
+    check('ledger_delta_not_zero', sql`${t.delta} <> 0`),
+  ],
+);
+
+/** Mails sent by the local outbox (development): shown at /dev/mail and printed to the log. */
+export const mailOutbox = pgTable('mail_outbox', {
+  id: uuid('id').primaryKey().defaultRandom(),
+  to: text('to').notNull(),
+  subject: text('subject').notNull(),
+  html: text('html').notNull(),
+  text: text('text').notNull(),
+  createdAt: createdAt(),
+});

@@ -1,0 +1,59 @@
+// Accounts: what the server answers about the signed-in user, and the messages both sides show.
+import { z } from 'zod';
+
+/** New users get 20 tokens (product-spec.md section 9). */
+export const SIGNUP_TOKENS = 20;
+
+/** Verify-email resend cooldown (product-spec.md section 9), enforced by the server. */
+export const VERIFICATION_RESEND_COOLDOWN_SECONDS = 60;
+
+/** The spec's user profile (section 3), as GET /api/profile returns it for the session user. */
+export const ProfileSchema = z.object({
+  email: z.string(),
+  tokens: z.number().int(),
+  emailVerified: z.boolean(),
+  isDispute: z.boolean(),
+  isFraudulent: z.boolean(),
+  stripeCustomerId: z.string().nullable(),
+});
+export type Profile = z.infer<typeof ProfileSchema>;
+
+/** GET /api/config: what this server offers, so the UI can explain what is not configured. */
+export const PublicConfigSchema = z.object({
+  googleSignIn: z.boolean(),
+  /** Where development mail can be read (the local outbox), or null with a real mailer. */
+  devMailUrl: z.string().nullable(),
+});
+export type PublicConfig = z.infer<typeof PublicConfigSchema>;
+
+/** POST /api/profile/verification-email: 200 with this body, or 429 with it plus `error`. */
+export const VerificationEmailResultSchema = z.object({
+  retryAfterSeconds: z.number().int(),
+});
+
+export const ACCOUNT_API = {
+  profile: '/api/profile',
+  verificationEmail: '/api/profile/verification-email',
+  config: '/api/config',
+} as const;
+
+/** Pages outside the spec's list that accounts need (the spec does not show them). */
+export const ACCOUNT_ROUTES = {
+  /** The link in the password-reset mail lands here (with ?token=...). */
+  resetPassword: '/reset-password',
+  /** The Google popup ends here and tells its opener. */
+  googlePopupDone: '/auth/popup-done.html',
+} as const;
+
+/** Exact strings of product-spec.md section 8 (and the success texts it does not show). */
+export const ACCOUNT_MESSAGES = {
+  emailInUse: 'Please try signing in or reset your password.',
+  invalidSignIn: 'Invalid email or password. Please try again.',
+  resetFailed: 'Failed to send password reset email. Please try again.',
+  resetSent: 'Password reset email sent. Check your inbox for the link.',
+  googleNotConfigured: 'Google sign-in is not configured on this server.',
+  signInRequired: 'Please sign in.',
+  alreadyVerified: 'Your email is already verified.',
+  resendTooSoon: (seconds: number) =>
+    `Please wait ${seconds} second${seconds === 1 ? '' : 's'} before requesting another email.`,
+} as const;
