@@ -1,11 +1,17 @@
 // Builds the HTTP application from its modules. Tests call `app.request()` on it in-process.
 import { Hono } from 'hono';
+import { accountRoutes, DEV_MAIL_PATH } from './accounts/routes';
+import type { Auth } from './auth/auth';
+import { clientIpMiddleware } from './auth/client-ip';
 import type { Config } from './config';
 import type { Database } from './db/client';
 import type { InstanceInfo } from './db/instance';
 import { healthRoutes } from './health/routes';
 import type { Queue } from './jobs/queue';
 import type { Logger } from './log';
+import { devMailRoutes } from './mail/dev-mail-routes';
+import type { Mailer } from './mail/mailer';
+import { originCheck } from './security/origin-check';
 import { spaRoutes } from './web/spa';
 
 export type AppDeps = {
@@ -13,6 +19,8 @@ export type AppDeps = {
   database: Database;
   queue: Queue;
   instance: InstanceInfo;
+  auth: Auth;
+  mailer: Mailer;
   logger: Logger;
   startedAt: Date;
   version: string;
@@ -21,8 +29,13 @@ export type AppDeps = {
 };
 
 export function buildApp(deps: AppDeps) {
+  const { config, auth } = deps;
   const api = new Hono()
     .route('/health', healthRoutes(deps))
+    // better-auth answers everything under /api/auth (it checks Origin and rate limits itself).
+    .on(['GET', 'POST'], '/auth/*', (c) => auth.handler(c.req.raw))
+    .use('*', originCheck(config.appUrl))
+    .route('/', accountRoutes({ config, db: deps.database.db, auth, mailer: deps.mailer, logger: deps.logger }))
     .all('*', (c) => c.json({ error: `No API route for ${c.req.method} ${c.req.path}` }, 404));
 
   const app = new Hono();
@@ -30,7 +43,11 @@ export function buildApp(deps: AppDeps) {
     deps.logger.error('unhandled error', { error, method: c.req.method, path: c.req.path });
     return c.json({ error: 'Something went wrong on our side. Please try again.' }, 500);
   });
+  app.use('*', clientIpMiddleware(config.trustProxyHops));
   app.route('/api', api);
+  if (deps.mailer.kind === 'outbox' && config.env !== 'production') {
+    app.route(DEV_MAIL_PATH, devMailRoutes(deps.database));
+  }
   if (deps.webDistDir) app.route('/', spaRoutes(deps.webDistDir));
   return app;
 }

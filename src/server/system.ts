@@ -5,13 +5,24 @@ import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { serve } from '@hono/node-server';
+import {
+  enqueueAccountSetup,
+  enqueueUnfinishedAccountSetups,
+  registerAccountSetupWorker,
+} from './accounts/account-setup';
+import { ensureProfile } from './accounts/profiles';
 import { type App, buildApp } from './app';
+import { type Auth, createAuth } from './auth/auth';
+import { resolveAuthSecret } from './auth/secret';
+import { createLocalPaymentProvider } from './billing/local-provider';
 import type { Config } from './config';
 import { type Database, migrateDatabase, openDatabase } from './db/client';
 import { ensureInstance, type InstanceInfo } from './db/instance';
 import { registerPingWorker } from './jobs/ping';
 import { type Queue, startQueue, stopQueue } from './jobs/queue';
 import type { Logger } from './log';
+import { createMailer } from './mail/create-mailer';
+import type { Mailer } from './mail/mailer';
 
 export const WEB_DIST_DIR = fileURLToPath(new URL('../../dist/web', import.meta.url));
 const PACKAGE_JSON = fileURLToPath(new URL('../../package.json', import.meta.url));
@@ -21,6 +32,8 @@ export type Backend = {
   database: Database;
   queue: Queue;
   instance: InstanceInfo;
+  auth: Auth;
+  mailer: Mailer;
   /** The HTTP application (null for a worker-only process). */
   app: App | null;
   stop(): Promise<void>;
@@ -60,10 +73,38 @@ export async function startBackend(
     const queue = await startQueue(database, logger);
     stops.add(() => stopQueue(queue));
 
+    const mailer = createMailer(config, database, logger);
+    const payments = createLocalPaymentProvider();
+    const auth = createAuth({
+      config,
+      database,
+      mailer,
+      logger,
+      secret: resolveAuthSecret(config.auth.secret, config.dataDir),
+      // Never throws: the account exists; what failed here is redone by the account-setup job.
+      async onUserCreated(user) {
+        await ensureProfile(database.db, user.id).catch((error) =>
+          logger.error('profile creation failed at sign-up; the setup job retries it', { userId: user.id, error }),
+        );
+        await enqueueAccountSetup(queue, user.id).catch((error) =>
+          logger.error('account setup could not be queued; the next worker start retries it', {
+            userId: user.id,
+            error,
+          }),
+        );
+      },
+    });
+
     if (config.role.worker) {
       const workerId = `${os.hostname()}:${process.pid}`;
       await registerPingWorker(queue, workerId, config.queuePollSeconds);
-      logger.info('worker started', { workerId });
+      await registerAccountSetupWorker(
+        queue,
+        { db: database.db, auth, mailer, payments, logger },
+        config.queuePollSeconds,
+      );
+      const requeued = await enqueueUnfinishedAccountSetups(database.db, queue);
+      logger.info('worker started', { workerId, requeuedAccountSetups: requeued });
     }
     const app = config.role.web
       ? buildApp({
@@ -71,13 +112,15 @@ export async function startBackend(
           database,
           queue,
           instance,
+          auth,
+          mailer,
           logger,
           startedAt,
           version: VERSION,
           webDistDir: options.webDistDir,
         })
       : null;
-    return { database, queue, instance, app, stop: () => stops.run() };
+    return { database, queue, instance, auth, mailer, app, stop: () => stops.run() };
   } catch (error) {
     await stops.run();
     throw error;

@@ -63,7 +63,10 @@ describe('unknown API routes', () => {
   afterAll(() => backend.stop());
 
   it('answer 404 in JSON, never with the web app', async () => {
-    const response = await backend.app.request('/api/no-such-thing', { method: 'POST' });
+    const response = await backend.app.request('/api/no-such-thing', {
+      method: 'POST',
+      headers: { origin: backend.config.appUrl },
+    });
     expect(response.status).toBe(404);
     expect(response.headers.get('content-type')).toContain('application/json');
     expect(await response.json()).toEqual({ error: 'No API route for POST /api/no-such-thing' });

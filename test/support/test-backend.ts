@@ -42,7 +42,10 @@ export async function createTestDatabase(): Promise<TestDatabase> {
 
 export function testConfig(env: Record<string, string> = {}, argv: string[] = []): Config {
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'pp-test-'));
-  return loadConfig({ NODE_ENV: 'test', DATA_DIR: dataDir, QUEUE_POLL_SECONDS: '0.5', ...env }, argv);
+  return loadConfig(
+    { NODE_ENV: 'test', DATA_DIR: dataDir, QUEUE_POLL_SECONDS: '0.5', TRUST_PROXY_HOPS: '1', ...env },
+    argv,
+  );
 }
 
 export type TestBackend = Backend & { app: NonNullable<Backend['app']>; config: Config };
@@ -64,4 +67,18 @@ export async function createTestBackend(
       rmSync(config.dataDir, { recursive: true, force: true });
     },
   };
+}
+
+/** Waits until `probe` returns a value (not undefined/null/false), polling; fails after `timeoutMs`. */
+export async function eventually<T>(
+  probe: () => Promise<T | null | undefined | false>,
+  timeoutMs = 15_000,
+): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await probe();
+    if (value) return value;
+    if (Date.now() > deadline) throw new Error('condition not met in time');
+    await new Promise((r) => setTimeout(r, 100));
+  }
 }

@@ -10,7 +10,18 @@ export const QUEUE_SCHEMA = 'pgboss';
 export const QUEUE_NAMES = {
   /** A trivial internal job: proves that a sent job reaches a worker and comes back. */
   ping: 'system-ping',
+  /** After sign-up: the payment customer and the verification mail, retried until they succeed. */
+  accountSetup: 'account-setup',
 } as const;
+
+type QueueName = (typeof QUEUE_NAMES)[keyof typeof QUEUE_NAMES];
+
+/** Retry policy per queue (pg-boss applies it to every job sent to the queue). */
+const QUEUE_OPTIONS: Record<QueueName, Omit<PgBoss.Queue, 'name'>> = {
+  'system-ping': { retryLimit: 0 },
+  // 10 tries with exponential backoff from 5 s: about 1.5 hours before giving up (and logging).
+  'account-setup': { retryLimit: 10, retryDelay: 5, retryBackoff: true },
+};
 
 export type Queue = PgBoss;
 
@@ -25,7 +36,9 @@ export async function startQueue(database: Database, logger: Logger): Promise<Qu
   boss.on('error', (error) => logger.error('queue error', { error }));
   await boss.start();
   for (const name of Object.values(QUEUE_NAMES)) {
-    await boss.createQueue(name);
+    // createQueue keeps an existing queue as it is; updateQueue brings its policy up to date.
+    await boss.createQueue(name, { name, ...QUEUE_OPTIONS[name] });
+    await boss.updateQueue(name, { name, ...QUEUE_OPTIONS[name] });
   }
   return boss;
 }

@@ -1,0 +1,39 @@
+// The spec's user profile, owned by the server: created with the signup bonus, read for the
+// session user only. Nothing here changes tokens except through the ledger.
+import { eq } from 'drizzle-orm';
+import { type Profile, SIGNUP_TOKENS } from '../../contract/accounts';
+import type { AppDb } from '../db/client';
+import { profiles, user } from '../db/schema';
+import { applyLedgerEntry } from '../ledger/ledger';
+
+/**
+ * Creates the profile with its signup tokens, once. Safe to call again (a retry, a race, a lazy
+ * read): the profile insert and the ledger's (signup, user id) row are both idempotent.
+ */
+export async function ensureProfile(db: AppDb, userId: string): Promise<void> {
+  await db.transaction(async (tx) => {
+    await tx.insert(profiles).values({ userId, tokens: 0 }).onConflictDoNothing();
+    await applyLedgerEntry(tx, { userId, delta: SIGNUP_TOKENS, reason: 'signup', reference: userId });
+  });
+}
+
+export async function readProfile(db: AppDb, userId: string): Promise<Profile | null> {
+  const [row] = await db
+    .select({
+      email: user.email,
+      emailVerified: user.emailVerified,
+      tokens: profiles.tokens,
+      isDispute: profiles.isDispute,
+      isFraudulent: profiles.isFraudulent,
+      stripeCustomerId: profiles.stripeCustomerId,
+    })
+    .from(profiles)
+    .innerJoin(user, eq(user.id, profiles.userId))
+    .where(eq(profiles.userId, userId));
+  return row ?? null;
+}
+
+/** The profile of a signed-in user, created on the spot if its creation at sign-up failed. */
+export async function readOrCreateProfile(db: AppDb, userId: string): Promise<Profile | null> {
+  return (await readProfile(db, userId)) ?? (await ensureProfile(db, userId), readProfile(db, userId));
+}

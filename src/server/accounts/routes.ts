@@ -1,0 +1,62 @@
+// The accounts API beside better-auth: the session user's profile, the verification resend
+// (with the server's cooldown), and what this server offers (GET /api/config).
+import { Hono } from 'hono';
+import { ACCOUNT_MESSAGES, type PublicConfig, VERIFICATION_RESEND_COOLDOWN_SECONDS } from '../../contract/accounts';
+import type { Auth } from '../auth/auth';
+import type { Config } from '../config';
+import type { AppDb } from '../db/client';
+import type { Logger } from '../log';
+import type { Mailer } from '../mail/mailer';
+import { readOrCreateProfile } from './profiles';
+import { sendVerificationMail } from './verification-mail';
+
+export type AccountRoutesDeps = { config: Config; db: AppDb; auth: Auth; mailer: Mailer; logger: Logger };
+
+export const DEV_MAIL_PATH = '/dev/mail';
+
+export function accountRoutes(deps: AccountRoutesDeps) {
+  const { db, auth } = deps;
+  const app = new Hono();
+
+  const sessionUser = async (headers: Headers) => (await auth.api.getSession({ headers }))?.user ?? null;
+
+  app.get('/config', (c) =>
+    c.json({
+      googleSignIn: deps.config.auth.google !== null,
+      devMailUrl: deps.mailer.kind === 'outbox' && deps.config.env !== 'production' ? DEV_MAIL_PATH : null,
+    } satisfies PublicConfig),
+  );
+
+  app.get('/profile', async (c) => {
+    const current = await sessionUser(c.req.raw.headers);
+    if (!current) return c.json({ error: ACCOUNT_MESSAGES.signInRequired }, 401);
+    c.header('Cache-Control', 'no-store');
+    return c.json(await readOrCreateProfile(db, current.id));
+  });
+
+  app.post('/profile/verification-email', async (c) => {
+    const current = await sessionUser(c.req.raw.headers);
+    if (!current) return c.json({ error: ACCOUNT_MESSAGES.signInRequired }, 401);
+    if (current.emailVerified) return c.json({ error: ACCOUNT_MESSAGES.alreadyVerified }, 409);
+    await readOrCreateProfile(db, current.id);
+    try {
+      const result = await sendVerificationMail(deps, { id: current.id, email: current.email });
+      if (!result.sent) {
+        c.header('Retry-After', String(result.retryAfterSeconds));
+        return c.json(
+          {
+            error: ACCOUNT_MESSAGES.resendTooSoon(result.retryAfterSeconds),
+            retryAfterSeconds: result.retryAfterSeconds,
+          },
+          429,
+        );
+      }
+    } catch (error) {
+      deps.logger.error('verification mail could not be sent', { userId: current.id, error });
+      return c.json({ error: 'We could not send the email right now. Please try again in a moment.' }, 502);
+    }
+    return c.json({ retryAfterSeconds: VERIFICATION_RESEND_COOLDOWN_SECONDS });
+  });
+
+  return app;
+}

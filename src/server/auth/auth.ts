@@ -1,0 +1,140 @@
+// better-auth on the project database: email + password, verification links, password reset,
+// Google (OpenID Connect by discovery), database sessions in an HttpOnly cookie, Origin checks,
+// and rate limits kept in the database so every web process shares them.
+import { betterAuth } from 'better-auth';
+import { drizzleAdapter } from 'better-auth/adapters/drizzle';
+import { createEmailVerificationToken } from 'better-auth/api';
+import { genericOAuth } from 'better-auth/plugins';
+import type { Config } from '../config';
+import type { Database } from '../db/client';
+import * as schema from '../db/schema';
+import type { Logger } from '../log';
+import type { Mailer } from '../mail/mailer';
+import { passwordResetMail } from '../mail/templates';
+import { CLIENT_IP_HEADER } from './client-ip';
+
+export const AUTH_BASE_PATH = '/api/auth';
+/** Where the link in the verification mail lands after verifying. */
+export const AFTER_VERIFICATION_PATH = '/text-to-pic';
+const VERIFICATION_LINK_SECONDS = 3600;
+
+/** Rate limits per client address, on the routes an attacker would hammer. */
+export const AUTH_RATE_LIMITS = {
+  '/sign-in/email': { window: 60, max: 10 },
+  '/sign-up/email': { window: 60, max: 5 },
+  '/request-password-reset': { window: 300, max: 5 },
+  '/reset-password': { window: 300, max: 10 },
+  '/sign-in/oauth2': { window: 60, max: 10 },
+} as const;
+
+export type AuthDeps = {
+  config: Config;
+  database: Database;
+  mailer: Mailer;
+  logger: Logger;
+  secret: string;
+  /** Runs after a user row is committed (email or Google): creates the profile and its follow-ups. */
+  onUserCreated(user: { id: string; email: string; emailVerified: boolean }): Promise<void>;
+};
+
+export function createAuth(deps: AuthDeps) {
+  const { config, database, mailer, logger, secret } = deps;
+  const google = config.auth.google;
+  return betterAuth({
+    appName: 'Picture Palette',
+    secret,
+    baseURL: config.appUrl,
+    basePath: AUTH_BASE_PATH,
+    trustedOrigins: [config.appUrl],
+    database: drizzleAdapter(database.db, {
+      provider: 'pg',
+      schema: {
+        user: schema.user,
+        session: schema.session,
+        account: schema.account,
+        verification: schema.verification,
+        rateLimit: schema.rateLimit,
+      },
+    }),
+    telemetry: { enabled: false },
+    logger: {
+      log: (level, message) => {
+        if (level === 'error') logger.error(`auth: ${message}`);
+        else if (level === 'warn') logger.warn(`auth: ${message}`);
+        else logger.debug(`auth: ${message}`);
+      },
+    },
+    emailAndPassword: {
+      enabled: true,
+      // The product lets unverified users sign in; the tools enforce verification instead.
+      requireEmailVerification: false,
+      minPasswordLength: 8,
+      maxPasswordLength: 128,
+      resetPasswordTokenExpiresIn: 3600,
+      revokeSessionsOnPasswordReset: true,
+      sendResetPassword: async ({ user, url }) => {
+        await mailer.send(passwordResetMail({ to: user.email, url }));
+      },
+    },
+    emailVerification: {
+      sendOnSignUp: false, // the account-setup job sends it, with retries
+      autoSignInAfterVerification: true,
+      expiresIn: VERIFICATION_LINK_SECONDS,
+    },
+    // Endpoints the product does not offer: the resend goes through /api/profile/verification-email
+    // (which enforces the 60-second cooldown); changing the address or deleting is not in the product.
+    disabledPaths: ['/send-verification-email', '/change-email', '/delete-user', '/sign-in/social'],
+    rateLimit: {
+      enabled: true,
+      storage: 'database',
+      window: 60,
+      max: 100,
+      customRules: AUTH_RATE_LIMITS,
+    },
+    advanced: {
+      // better-auth turns these off when it detects a test runner; we want tests to see production.
+      disableOriginCheck: false,
+      disableCSRFCheck: false,
+      ipAddress: { ipAddressHeaders: [CLIENT_IP_HEADER] },
+      useSecureCookies: config.env === 'production',
+      cookiePrefix: 'pp',
+    },
+    databaseHooks: {
+      user: {
+        create: {
+          // Queued by better-auth until its transaction has committed.
+          after: async (user) => {
+            await deps.onUserCreated({ id: user.id, email: user.email, emailVerified: user.emailVerified });
+          },
+        },
+      },
+    },
+    plugins: google
+      ? [
+          genericOAuth({
+            config: [
+              {
+                providerId: 'google',
+                clientId: google.clientId,
+                clientSecret: google.clientSecret,
+                discoveryUrl: google.discoveryUrl,
+                scopes: ['openid', 'email', 'profile'],
+                pkce: true,
+              },
+            ],
+          }),
+        ]
+      : [],
+  });
+}
+
+export type Auth = ReturnType<typeof createAuth>;
+
+/** A verification link as better-auth's own /verify-email endpoint expects it. */
+export async function verificationLink(auth: Auth, user: { id: string; email: string }): Promise<string> {
+  const context = await auth.$context;
+  const token = await createEmailVerificationToken(context.secret, user.email, undefined, VERIFICATION_LINK_SECONDS, {
+    userId: user.id,
+  });
+  return `${context.baseURL}/verify-email?token=${token}&callbackURL=${encodeURIComponent(AFTER_VERIFICATION_PATH)}`;
+}

@@ -1,0 +1,53 @@
+import { describe, expect, it } from 'vitest';
+import { escapeHtml } from './escape-html';
+import { passwordResetMail, verificationMail } from './templates';
+
+const url = 'https://app.example.com/api/auth/verify-email?token=abc.def-123&callbackURL=%2F';
+
+describe('mail templates', () => {
+  it.each([
+    ['verification', verificationMail, 'Verify your email for Picture Palette', 'Verify email address'],
+    ['password reset', passwordResetMail, 'Reset your Picture Palette password', 'Reset password'],
+  ] as const)('%s mail: subject, button, link in both parts, expiry', (_name, build, subject, button) => {
+    const mail = build({ to: 'ada@example.com', url });
+    expect(mail.to).toBe('ada@example.com');
+    expect(mail.subject).toBe(subject);
+
+    // The button and the copyable raw URL both carry the (attribute-escaped) link.
+    const href = `href="${escapeHtml(url)}"`;
+    expect(mail.html.split(href)).toHaveLength(3);
+    expect(mail.html).toContain(`>${button}</a>`);
+    expect(mail.html).toContain('#6C5CE7');
+    expect(mail.html).toContain('linear-gradient(135deg,#6C5CE7 0%,#FF6B8B 100%)');
+    expect(mail.html).toContain('Picture Palette');
+    expect(mail.html).toContain('expires in 1 hour');
+
+    expect(mail.text.split('\n')).toContain(url);
+    expect(mail.text).toContain('expires in 1 hour');
+    expect(mail.text).toContain('ada@example.com');
+  });
+
+  it('escapes a hostile recipient and URL in the HTML, keeps them verbatim in the text', () => {
+    const to = '"<script>alert(1)</script>"@evil.test';
+    const hostileUrl = 'https://evil.test/?a="><img src=x onerror=alert(1)>&b=\'';
+    const mail = verificationMail({ to, url: hostileUrl });
+    expect(mail.html).not.toContain('<script>');
+    expect(mail.html).not.toContain('<img');
+    expect(mail.html).not.toContain('alert(1)>');
+    expect(mail.html).toContain('&quot;&lt;script&gt;alert(1)&lt;/script&gt;&quot;@evil.test');
+    expect(mail.html).toContain('href="https://evil.test/?a=&quot;&gt;&lt;img src=x onerror=alert(1)&gt;&amp;b=&#39;"');
+    expect(mail.text).toContain(hostileUrl);
+    expect(mail.text).toContain(to);
+  });
+
+  it('refuses links that are not absolute http(s) URLs', () => {
+    expect(() => verificationMail({ to: 'a@b.c', url: 'javascript:alert(1)' })).toThrow(/http/);
+    expect(() => passwordResetMail({ to: 'a@b.c', url: '/reset?token=x' })).toThrow(/absolute/);
+  });
+
+  it('escapeHtml covers the five special characters', () => {
+    expect(escapeHtml(`<a href="x" title='y'>&</a>`)).toBe(
+      '&lt;a href=&quot;x&quot; title=&#39;y&#39;&gt;&amp;&lt;/a&gt;',
+    );
+  });
+});

@@ -1,0 +1,128 @@
+// The transactional mails: table layout with inline styles, which is what mail clients render
+// reliably, and a plain-text twin carrying the same link.
+import { escapeHtml } from './escape-html';
+import type { MailMessage } from './mailer';
+
+export type LinkMailInput = { to: string; url: string };
+
+type LinkMailContent = {
+  subject: string;
+  /** The preview line clients show next to the subject. */
+  preheader: string;
+  heading: string;
+  intro: string;
+  button: string;
+  expiry: string;
+  notRequested: string;
+};
+
+const PRODUCT = 'Picture Palette';
+const FONT = "-apple-system,BlinkMacSystemFont,'Segoe UI',Roboto,Helvetica,Arial,sans-serif";
+// Clients that drop gradients (Outlook, some webmail) keep the solid bgcolor / background-color.
+const BRAND_FILL = 'background-color:#6C5CE7;background-image:linear-gradient(135deg,#6C5CE7 0%,#FF6B8B 100%);';
+
+export function verificationMail(input: LinkMailInput): MailMessage {
+  return linkMail(input, {
+    subject: 'Verify your email for Picture Palette',
+    preheader: 'Confirm your email address to start creating with Picture Palette.',
+    heading: 'Confirm your email address',
+    intro: 'Thanks for signing up! Please confirm that this is your email address so you can start creating.',
+    button: 'Verify email address',
+    expiry: 'This link expires in 1 hour.',
+    notRequested: "If you didn't create a Picture Palette account, you can safely ignore this email.",
+  });
+}
+
+export function passwordResetMail(input: LinkMailInput): MailMessage {
+  return linkMail(input, {
+    subject: 'Reset your Picture Palette password',
+    preheader: 'Choose a new password for your Picture Palette account.',
+    heading: 'Reset your password',
+    intro: 'We received a request to reset the password of your Picture Palette account. Choose a new one below.',
+    button: 'Reset password',
+    expiry: 'This link expires in 1 hour.',
+    notRequested: "If you didn't ask for this, you can ignore this email: your password stays the same.",
+  });
+}
+
+function linkMail({ to, url }: LinkMailInput, content: LinkMailContent): MailMessage {
+  assertWebUrl(url);
+  return { to, subject: content.subject, html: renderHtml(to, url, content), text: renderText(to, url, content) };
+}
+
+/** A link in a mail must open a web page; anything else (javascript:, relative paths) is a bug. */
+function assertWebUrl(url: string): void {
+  let protocol: string;
+  try {
+    protocol = new URL(url).protocol;
+  } catch {
+    throw new Error(`Mail link is not an absolute URL: ${url}`);
+  }
+  if (protocol !== 'https:' && protocol !== 'http:') throw new Error(`Mail link must be http(s): ${url}`);
+}
+
+function renderText(to: string, url: string, c: LinkMailContent): string {
+  return [
+    c.heading,
+    '',
+    c.intro,
+    '',
+    `${c.button}:`,
+    url,
+    '',
+    `${c.expiry} ${c.notRequested}`,
+    '',
+    '--',
+    PRODUCT,
+    `This email was sent to ${to}.`,
+    '',
+  ].join('\n');
+}
+
+function renderHtml(to: string, url: string, c: LinkMailContent): string {
+  const e = escapeHtml;
+  const href = e(url);
+  return `<!DOCTYPE html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="color-scheme" content="light">
+<meta name="supported-color-schemes" content="light">
+<title>${e(c.subject)}</title>
+</head>
+<body style="margin:0;padding:0;background-color:#F4F3FB;">
+<div style="display:none;max-height:0;max-width:0;overflow:hidden;opacity:0;mso-hide:all;">${e(c.preheader)}</div>
+<table role="presentation" width="100%" cellpadding="0" cellspacing="0" border="0" bgcolor="#F4F3FB" style="background-color:#F4F3FB;">
+<tr>
+<td align="center" style="padding:32px 12px;">
+<table role="presentation" width="100%" cellpadding="0" cellspacing="0" border="0" bgcolor="#FFFFFF" style="max-width:560px;background-color:#FFFFFF;border-radius:16px;overflow:hidden;">
+<tr><td height="6" bgcolor="#6C5CE7" style="height:6px;line-height:6px;font-size:0;${BRAND_FILL}">&nbsp;</td></tr>
+<tr><td style="padding:32px 36px 0;font-family:${FONT};font-size:18px;line-height:24px;font-weight:700;color:#6C5CE7;">${PRODUCT}</td></tr>
+<tr><td style="padding:20px 36px 0;font-family:${FONT};font-size:24px;line-height:32px;font-weight:700;color:#1F1B3A;">${e(c.heading)}</td></tr>
+<tr><td style="padding:12px 36px 0;font-family:${FONT};font-size:16px;line-height:24px;color:#4A4763;">${e(c.intro)}</td></tr>
+<tr>
+<td style="padding:28px 36px;">
+<table role="presentation" cellpadding="0" cellspacing="0" border="0">
+<tr>
+<td align="center" bgcolor="#6C5CE7" style="border-radius:10px;${BRAND_FILL}">
+<a href="${href}" style="display:inline-block;padding:14px 28px;font-family:${FONT};font-size:16px;line-height:20px;font-weight:600;color:#FFFFFF;text-decoration:none;border-radius:10px;">${e(c.button)}</a>
+</td>
+</tr>
+</table>
+</td>
+</tr>
+<tr><td style="padding:0 36px;font-family:${FONT};font-size:14px;line-height:20px;color:#6B6880;">If the button doesn't work, copy this link into your browser:</td></tr>
+<tr><td style="padding:6px 36px 0;font-family:${FONT};font-size:14px;line-height:20px;word-break:break-all;"><a href="${href}" style="color:#6C5CE7;text-decoration:underline;">${href}</a></td></tr>
+<tr><td style="padding:24px 36px 32px;font-family:${FONT};font-size:14px;line-height:20px;color:#6B6880;">${e(c.expiry)} ${e(c.notRequested)}</td></tr>
+</table>
+<table role="presentation" width="100%" cellpadding="0" cellspacing="0" border="0" style="max-width:560px;">
+<tr><td align="center" style="padding:16px 36px;font-family:${FONT};font-size:12px;line-height:18px;color:#9A97AE;">This email was sent to ${e(to)} by ${PRODUCT}.</td></tr>
+</table>
+</td>
+</tr>
+</table>
+</body>
+</html>
+`;
+}

@@ -1,0 +1,273 @@
+// Accounts through the API, as the browser uses it: sign-up, the server-owned profile, the
+// verification mail and link, the resend cooldown, and what a client must never be able to write.
+import { eq, sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Profile } from '../../src/contract/accounts';
+import { ledger, profiles, user } from '../../src/server/db/schema';
+import { findLedgerMismatches } from '../../src/server/ledger/ledger';
+import { findLinks, listOutbox } from '../../src/server/mail/outbox-mailer';
+import { TestClient } from '../support/http-client';
+import { createTestBackend, eventually, type TestBackend } from '../support/test-backend';
+
+let backend: TestBackend;
+let emailCounter = 0;
+const newEmail = () => `designer${++emailCounter}.${Date.now()}@example.com`;
+const client = () => new TestClient(backend.app, backend.config.appUrl);
+
+async function mailTo(address: string, subject: RegExp) {
+  return eventually(async () => {
+    const messages = await listOutbox(backend.database, { limit: 200 });
+    return messages.find((m) => m.to === address && subject.test(m.subject));
+  });
+}
+
+async function userIdOf(address: string) {
+  const [row] = await backend.database.db.select({ id: user.id }).from(user).where(eq(user.email, address));
+  if (!row) throw new Error(`no user ${address}`);
+  return row.id;
+}
+
+beforeAll(async () => {
+  backend = await createTestBackend();
+});
+afterAll(() => backend.stop());
+
+describe('sign-up', () => {
+  it('creates the profile with 20 tokens as one ledger row, then a customer and a verification mail', async () => {
+    const browser = client();
+    const email = newEmail();
+    const signUp = await browser.signUp(email);
+    expect(signUp.status).toBe(200);
+
+    const profile = await browser.get<Profile>('/api/profile');
+    expect(profile.status).toBe(200);
+    expect(profile.body).toMatchObject({
+      email,
+      tokens: 20,
+      emailVerified: false,
+      isDispute: false,
+      isFraudulent: false,
+    });
+
+    const id = await userIdOf(email);
+    const rows = await backend.database.db.select().from(ledger).where(eq(ledger.userId, id));
+    expect(rows.map((r) => ({ delta: r.delta, reason: r.reason }))).toEqual([{ delta: 20, reason: 'signup' }]);
+
+    const mail = await mailTo(email, /verify/i);
+    expect(findLinks(mail.text).some((link) => link.includes('/api/auth/verify-email?token='))).toBe(true);
+    const withCustomer = await eventually(async () => {
+      const p = (await browser.get<Profile>('/api/profile')).body;
+      return p.stripeCustomerId ? p : null;
+    });
+    expect(withCustomer.stripeCustomerId).toMatch(/^cus_local_/);
+  });
+
+  it('verifies the address when the link from the mail is followed', async () => {
+    const browser = client();
+    const email = newEmail();
+    await browser.signUp(email);
+    const mail = await mailTo(email, /verify/i);
+    const link = findLinks(mail.text).find((l) => l.includes('/verify-email?token='));
+    expect(link).toBeDefined();
+
+    const visit = await browser.get(new URL(link as string).pathname + new URL(link as string).search);
+    expect(visit.status).toBe(302);
+    expect(visit.headers.get('location')).toBe('/text-to-pic');
+    expect((await browser.get<Profile>('/api/profile')).body.emailVerified).toBe(true);
+  });
+
+  it('refuses a second account for the same address, and a wrong password', async () => {
+    const email = newEmail();
+    expect((await client().signUp(email)).status).toBe(200);
+    const again = await client().signUp(email, 'another password 1');
+    expect(again.status).toBe(422);
+    expect(again.body).toMatchObject({ code: expect.stringMatching(/^USER_ALREADY_EXISTS/) });
+    const wrong = await client().signIn(email, 'wrong password 1');
+    expect(wrong.status).toBe(401);
+    expect(wrong.body).toMatchObject({ code: 'INVALID_EMAIL_OR_PASSWORD' });
+    expect((await client().signIn(email)).status).toBe(200);
+  });
+
+  it('gives 20 tokens once when two sign-ups race for one address', async () => {
+    const email = newEmail();
+    const results = await Promise.all([client().signUp(email), client().signUp(email), client().signUp(email)]);
+    expect(results.filter((r) => r.status === 200)).toHaveLength(1);
+    const id = await userIdOf(email);
+    const users = await backend.database.db.select().from(user).where(eq(user.email, email));
+    expect(users).toHaveLength(1);
+    const [profile] = await backend.database.db.select().from(profiles).where(eq(profiles.userId, id));
+    expect(profile?.tokens).toBe(20);
+    const rows = await backend.database.db.select().from(ledger).where(eq(ledger.userId, id));
+    expect(rows).toHaveLength(1);
+    expect(await findLedgerMismatches(backend.database.db)).toEqual([]);
+  });
+
+  it('rejects a short password with the provider message and creates nothing', async () => {
+    const email = newEmail();
+    const response = await client().signUp(email, 'short');
+    expect(response.status).toBe(400);
+    expect(response.body).toMatchObject({ code: 'PASSWORD_TOO_SHORT', message: 'Password too short' });
+    const users = await backend.database.db.select().from(user).where(eq(user.email, email));
+    expect(users).toHaveLength(0);
+  });
+});
+
+describe('the profile belongs to the server', () => {
+  it('answers 401 to a visitor and only ever the session user to a user', async () => {
+    expect((await client().get('/api/profile')).status).toBe(401);
+    const alice = client();
+    const bob = client();
+    const aliceEmail = newEmail();
+    await alice.signUp(aliceEmail);
+    await bob.signUp(newEmail());
+    const bobId = (await bob.get<{ user: { id: string } }>('/api/auth/get-session')).body.user.id;
+    const attempt = await alice.get<Profile>(`/api/profile?userId=${bobId}`);
+    expect(attempt.body.email).toBe(aliceEmail);
+  });
+
+  it('offers the client no way to write tokens or flags', async () => {
+    const browser = client();
+    const email = newEmail();
+    await browser.signUp(email);
+    const before = (await browser.get<Profile>('/api/profile')).body;
+
+    const attempts = [
+      browser.request('PATCH', '/api/profile', { body: { tokens: 9999, emailVerified: true } }),
+      browser.request('PUT', '/api/profile', { body: { tokens: 9999 } }),
+      browser.post('/api/profile', { tokens: 9999, isDispute: false, isFraudulent: false }),
+      browser.post('/api/auth/update-user', { tokens: 9999, emailVerified: true, isFraudulent: true, name: 'x' }),
+      browser.post('/api/auth/send-verification-email', { email }),
+      browser.post('/api/auth/change-email', { newEmail: newEmail() }),
+    ];
+    const statuses = (await Promise.all(attempts)).map((r) => r.status);
+    expect(statuses.slice(0, 3).every((s) => s === 404)).toBe(true);
+    expect(statuses.slice(4)).toEqual([404, 404]);
+
+    const after = (await browser.get<Profile>('/api/profile')).body;
+    expect(after).toEqual(before);
+    expect(after).toMatchObject({ tokens: 20, emailVerified: false, isDispute: false, isFraudulent: false });
+  });
+
+  it('refuses state changes that do not come from our origin', async () => {
+    const browser = client();
+    await browser.signUp(newEmail());
+    const foreign = await browser.request('POST', '/api/profile/verification-email', {
+      headers: { origin: 'https://evil.example' },
+    });
+    expect(foreign.status).toBe(403);
+    const authForeign = await browser.request('POST', '/api/auth/sign-out', {
+      headers: { origin: 'https://evil.example' },
+    });
+    expect(authForeign.status).toBe(403);
+  });
+});
+
+describe('verification mail resend', () => {
+  it('refuses a second send within 60 seconds of the last one, whatever the client does', async () => {
+    const browser = client();
+    const email = newEmail();
+    await browser.signUp(email);
+    await mailTo(email, /verify/i); // the sign-up mail counts as the last send
+
+    const tooSoon = await browser.post<{ error: string; retryAfterSeconds: number }>('/api/profile/verification-email');
+    expect(tooSoon.status).toBe(429);
+    expect(tooSoon.body.retryAfterSeconds).toBeGreaterThan(0);
+    expect(tooSoon.body.retryAfterSeconds).toBeLessThanOrEqual(60);
+    expect(tooSoon.body.error).toMatch(/^Please wait \d+ seconds? before requesting another email\.$/);
+
+    // A minute later (moved back in the database rather than waited for):
+    const id = await userIdOf(email);
+    await backend.database.db
+      .update(profiles)
+      .set({ verificationEmailSentAt: sql`now() - interval '61 seconds'` })
+      .where(eq(profiles.userId, id));
+    const allowed = await browser.post<{ retryAfterSeconds: number }>('/api/profile/verification-email');
+    expect(allowed.status).toBe(200);
+    expect(allowed.body.retryAfterSeconds).toBe(60);
+    const burst = await Promise.all([1, 2, 3].map(() => browser.post('/api/profile/verification-email')));
+    expect(burst.map((r) => r.status)).toEqual([429, 429, 429]);
+    const mails = (await listOutbox(backend.database, { limit: 200 })).filter((m) => m.to === email);
+    expect(mails).toHaveLength(2);
+  });
+
+  it('answers 401 to a visitor and 409 to a verified user', async () => {
+    expect((await client().post('/api/profile/verification-email')).status).toBe(401);
+    const browser = client();
+    const email = newEmail();
+    await browser.signUp(email);
+    await backend.database.db.update(user).set({ emailVerified: true }).where(eq(user.email, email));
+    const response = await browser.post('/api/profile/verification-email');
+    expect(response.status).toBe(409);
+    expect(response.body).toEqual({ error: 'Your email is already verified.' });
+  });
+});
+
+describe('rate limits', () => {
+  it('stops password guessing from one address and leaves others alone', async () => {
+    const email = newEmail();
+    await client().signUp(email);
+    const attacker = client();
+    const statuses: number[] = [];
+    for (let i = 0; i < 12; i++) statuses.push((await attacker.signIn(email, `guess ${i} wrong`)).status);
+    expect(statuses.slice(0, 10).every((s) => s === 401)).toBe(true);
+    expect(statuses.slice(10)).toEqual([429, 429]);
+    expect((await client().signIn(email)).status).toBe(200);
+  });
+
+  it('limits sign-ups from one address', async () => {
+    const farm = client();
+    const statuses: number[] = [];
+    for (let i = 0; i < 6; i++) statuses.push((await farm.signUp(newEmail())).status);
+    expect(statuses).toEqual([200, 200, 200, 200, 200, 429]);
+  });
+});
+
+describe('password reset', () => {
+  it('mails a link, sets the new password and ends the old sessions', async () => {
+    const email = newEmail();
+    const oldSession = client();
+    await oldSession.signUp(email, 'old password 123');
+    const requester = client();
+    const request = await requester.post('/api/auth/request-password-reset', {
+      email,
+      redirectTo: `${backend.config.appUrl}/reset-password`,
+    });
+    expect(request.status).toBe(200);
+    const mail = await mailTo(email, /reset/i);
+    const link = findLinks(mail.text).find((l) => l.includes('/reset-password/'));
+    expect(link).toBeDefined();
+    const landing = await requester.get(new URL(link as string).pathname + new URL(link as string).search);
+    expect(landing.status).toBe(302);
+    const target = new URL(landing.headers.get('location') as string, backend.config.appUrl);
+    expect(target.pathname).toBe('/reset-password');
+    const token = target.searchParams.get('token');
+    expect(token).toBeTruthy();
+
+    const reset = await requester.post('/api/auth/reset-password', { token, newPassword: 'new password 456' });
+    expect(reset.status).toBe(200);
+    expect((await oldSession.get('/api/auth/get-session')).body).toBeNull();
+    expect((await client().signIn(email, 'old password 123')).status).toBe(401);
+    expect((await client().signIn(email, 'new password 456')).status).toBe(200);
+    const reuse = await requester.post('/api/auth/reset-password', { token, newPassword: 'third password 789' });
+    expect(reuse.status).toBe(400);
+  });
+
+  it('answers an unknown address like a known one, and sends nothing', async () => {
+    const email = newEmail();
+    const response = await client().post('/api/auth/request-password-reset', {
+      email,
+      redirectTo: `${backend.config.appUrl}/reset-password`,
+    });
+    expect(response.status).toBe(200);
+    await new Promise((r) => setTimeout(r, 300));
+    const mails = (await listOutbox(backend.database, { limit: 200 })).filter((m) => m.to === email);
+    expect(mails).toEqual([]);
+  });
+});
+
+describe('GET /api/config', () => {
+  it('says Google is off and where development mail can be read', async () => {
+    const response = await client().get('/api/config');
+    expect(response.body).toEqual({ googleSignIn: false, devMailUrl: '/dev/mail' });
+  });
+});
