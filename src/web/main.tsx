@@ -4,6 +4,7 @@ import './styles/base.css';
 import './styles/layout.css';
 import './styles/pages.css';
 import './styles/landing.css';
+import './styles/accounts.css';
 
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';

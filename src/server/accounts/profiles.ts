@@ -35,5 +35,8 @@ export async function readProfile(db: AppDb, userId: string): Promise<Profile | 
 
 /** The profile of a signed-in user, created on the spot if its creation at sign-up failed. */
 export async function readOrCreateProfile(db: AppDb, userId: string): Promise<Profile | null> {
-  return (await readProfile(db, userId)) ?? (await ensureProfile(db, userId), readProfile(db, userId));
+  const existing = await readProfile(db, userId);
+  if (existing) return existing;
+  await ensureProfile(db, userId);
+  return readProfile(db, userId);
 }

@@ -1,5 +1,5 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { renderApp, setViewportWidth } from './test-utils';
 
 const MENU_LABELS = [
@@ -24,7 +24,10 @@ async function renderLayout(path: string) {
   return view;
 }
 
-afterEach(() => setViewportWidth(1024));
+afterEach(() => {
+  setViewportWidth(1024);
+  vi.unstubAllGlobals();
+});
 
 describe('tool layout on desktop', () => {
   beforeEach(() => setViewportWidth(1280));
@@ -61,8 +64,9 @@ describe('tool layout on desktop', () => {
     expect(router.state.location.pathname).toBe('/text-lab');
   });
 
-  it('shows one token balance, in the sidebar, asking to sign in instead of showing a number', async () => {
+  it('shows one token balance, in the sidebar, asking a signed-out visitor to sign in instead of showing a number', async () => {
     await renderLayout('/text-to-pic');
+    await waitFor(() => expect(screen.getByTestId('token-balance').textContent).toContain('Sign in'));
     const balances = screen.getAllByTestId('token-balance');
     expect(balances).toHaveLength(1);
     const [balance] = balances;
@@ -85,6 +89,7 @@ describe('tool layout on a phone', () => {
 
   it('puts the balance in the top bar', async () => {
     await renderLayout('/text-to-pic');
+    await waitFor(() => expect(screen.getByTestId('token-balance').textContent).toContain('sign in'));
     const balance = screen.getByTestId('token-balance');
     expect(screen.getByRole('banner').contains(balance)).toBe(true);
     expect(screen.getByTestId('sidebar').contains(balance)).toBe(false);

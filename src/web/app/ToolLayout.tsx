@@ -21,8 +21,6 @@ export function ToolLayout() {
   const toggleRef = useRef<HTMLButtonElement>(null);
   const navRef = useRef<HTMLElement>(null);
   const mainRef = useRef<HTMLElement>(null);
-  // Sign-in arrives in a later issue; until then nobody has a balance to show.
-  const balance: number | null = null;
 
   const closeMenu = useCallback((focusAfter: FocusAfterClose) => {
     setMenuOpen(false);
@@ -59,7 +57,7 @@ export function ToolLayout() {
         <div className="pp-mobile-bar">
           <Wordmark onNavigate={() => setMenuOpen(false)} />
           <div className="pp-mobile-bar__end">
-            {isDesktop ? null : <TokenBalance balance={balance} compact />}
+            {isDesktop ? null : <TokenBalance compact />}
             <button
               ref={toggleRef}
               type="button"
@@ -103,7 +101,7 @@ export function ToolLayout() {
           </nav>
           {isDesktop ? (
             <div className="pp-sidebar__footer">
-              <TokenBalance balance={balance} />
+              <TokenBalance />
             </div>
           ) : null}
         </div>

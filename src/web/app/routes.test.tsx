@@ -1,6 +1,6 @@
 import { fireEvent, screen, within } from '@testing-library/react';
 import type { RouteObject } from 'react-router';
-import { describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ChunkLoadTimeoutError } from '../lib/lazy-with-timeout';
 import { routes } from './routes';
 import { renderApp } from './test-utils';
@@ -15,6 +15,8 @@ function routesWith(...extra: RouteObject[]): RouteObject[] {
   if (!root || root.index) throw new Error('no root layout route');
   return [{ ...root, children: [...(root.children ?? []), ...extra] }];
 }
+
+afterEach(() => vi.unstubAllGlobals());
 
 describe('routes', () => {
   it.each([
@@ -31,6 +33,7 @@ describe('routes', () => {
     ['/background-swap', 'Background Swap'],
     ['/image-analyzer', 'Image Analyzer'],
     ['/user-settings', 'User Settings'],
+    ['/reset-password?token=abc', 'Choose a new password'],
   ])('%s loads its page with the heading "%s"', async (path, heading) => {
     renderApp(path);
     const h1 = await screen.findByRole('heading', { level: 1 });

@@ -2,6 +2,7 @@ import type { ComponentType } from 'react';
 import type { RouteObject } from 'react-router';
 import { ROUTES } from '../../contract/routes';
 import { TOOLS, type ToolId } from '../../contract/tools';
+import { ACCOUNT_ROUTES } from '../lib/account-constants';
 import { lazyWithTimeout } from '../lib/lazy-with-timeout';
 import { AppLoading } from './AppLoading';
 import { ErrorScreen } from './ErrorScreen';
@@ -77,6 +78,13 @@ export const routes: RouteObject[] = [
         lazy: page(
           () => import('../features/landing/LandingPage'),
           (m) => m.LandingPage,
+        ),
+      },
+      {
+        path: ACCOUNT_ROUTES.resetPassword,
+        lazy: page(
+          () => import('../features/auth/ResetPasswordPage'),
+          (m) => m.ResetPasswordPage,
         ),
       },
       {

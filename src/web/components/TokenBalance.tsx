@@ -1,42 +1,61 @@
 import { Coins } from 'lucide-react';
+import { useAuth } from '../features/auth/auth-context';
 import { formatTokens } from '../lib/format-cost';
 
 type Props = {
-  /** The signed-in user's balance, or null when nobody is signed in (or it is not known yet). */
-  balance: number | null;
   /** Smaller rendering for the mobile header. */
   compact?: boolean;
 };
 
-/** The always-visible token balance. Without a balance it says so instead of showing a number. */
-export function TokenBalance({ balance, compact = false }: Props) {
-  const className = `pp-balance${compact ? ' pp-balance--compact' : ''}${balance === null ? ' pp-balance--empty' : ''}`;
-  if (balance === null) {
+/**
+ * The always-visible token balance: the signed-in user's live balance; a skeleton during the first
+ * auth check; without a balance (signed out, or unreadable right now) it says so instead of a number.
+ */
+export function TokenBalance({ compact = false }: Props) {
+  const { status, profile } = useAuth();
+  const base = `pp-balance${compact ? ' pp-balance--compact' : ''}`;
+
+  if (status === 'loading') {
     return (
-      <div className={className} data-testid="token-balance">
+      <div className={`${base} pp-balance--loading`} data-testid="token-balance" aria-busy="true">
+        <Coins className="pp-balance__icon" size={18} aria-hidden="true" />
+        <span className="pp-balance__text">
+          {compact ? null : <span className="pp-balance__label">Token balance</span>}
+          <span className="pp-skeleton pp-balance__skeleton" />
+          <span className="pp-visually-hidden">Loading your token balance…</span>
+        </span>
+      </div>
+    );
+  }
+
+  if (status === 'signed-out' || !profile) {
+    const hint = status === 'signed-out' ? 'Sign in to see your balance' : 'Balance unavailable right now';
+    return (
+      <div className={`${base} pp-balance--empty`} data-testid="token-balance">
         <Coins className="pp-balance__icon" size={18} aria-hidden="true" />
         {compact ? (
-          <span className="pp-balance__text" title="Sign in to see your balance">
-            <span className="pp-visually-hidden">Token balance: sign in to see your balance</span>
+          <span className="pp-balance__text" title={hint}>
+            <span className="pp-visually-hidden">Token balance: {hint.toLowerCase()}</span>
             <span aria-hidden="true">— tokens</span>
           </span>
         ) : (
           <span className="pp-balance__text">
             <span className="pp-balance__label">Token balance</span>
-            <span className="pp-balance__hint">Sign in to see your balance</span>
+            <span className="pp-balance__hint">{hint}</span>
           </span>
         )}
       </div>
     );
   }
+
   return (
-    <div className={className} data-testid="token-balance">
+    <div className={base} data-testid="token-balance">
       <Coins className="pp-balance__icon" size={18} aria-hidden="true" />
       <span className="pp-balance__text">
         {compact ? null : <span className="pp-balance__label">Token balance</span>}
         <span className="pp-balance__value pp-tabular">
           {compact ? <span className="pp-visually-hidden">Token balance: </span> : null}
-          {formatTokens(balance)}
+          {formatTokens(profile.tokens)}
         </span>
       </span>
     </div>

@@ -1,12 +1,22 @@
 import { render, screen, within } from '@testing-library/react';
 import { createMemoryRouter, RouterProvider } from 'react-router';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { installFakeApi } from '../../test-support/fake-api';
+import { AuthProvider } from '../auth/AuthProvider';
 import { LandingPage } from './LandingPage';
 
 function renderLanding() {
-  const router = createMemoryRouter([{ path: '/', Component: LandingPage }], { initialEntries: ['/'] });
+  installFakeApi();
+  const Page = () => (
+    <AuthProvider>
+      <LandingPage />
+    </AuthProvider>
+  );
+  const router = createMemoryRouter([{ path: '/', Component: Page }], { initialEntries: ['/'] });
   return render(<RouterProvider router={router} />);
 }
+
+afterEach(() => vi.unstubAllGlobals());
 
 describe('LandingPage', () => {
   it('has a hero with a headline, tagline, four benefits and a call to action', () => {

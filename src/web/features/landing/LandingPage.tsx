@@ -6,7 +6,7 @@ import { TOOL_ICONS } from '../../components/icons';
 import { Wordmark } from '../../components/Wordmark';
 import { formatCost } from '../../lib/format-cost';
 import { useDocumentTitle } from '../../lib/use-document-title';
-import { HeroArt } from './HeroArt';
+import { HeroAuth } from '../auth/HeroAuth';
 import { Wave } from './Wave';
 
 /** The two headline tools get wide cards, so ten cards fill the grid evenly at two and four columns. */
@@ -64,17 +64,19 @@ export function LandingPage() {
                   </li>
                 ))}
               </ul>
-              <div className="pp-hero__actions">
-                <Link to={textToPic.route} className="pp-button pp-button--primary pp-button--lg">
-                  Explore the tools
-                  <ArrowRight size={20} aria-hidden="true" />
-                </Link>
-                <p className="pp-hero__price pp-tabular">
-                  {textToPic.title} from {formatCost(textToPic)}
-                </p>
-              </div>
             </div>
-            <HeroArt />
+            <div className="pp-hero__auth">
+              <HeroAuth />
+            </div>
+            <div className="pp-hero__actions">
+              <Link to={textToPic.route} className="pp-button pp-button--secondary pp-button--lg">
+                Explore the tools
+                <ArrowRight size={20} aria-hidden="true" />
+              </Link>
+              <p className="pp-hero__price pp-tabular">
+                {textToPic.title} from {formatCost(textToPic)}
+              </p>
+            </div>
           </div>
           <Wave />
         </section>

@@ -1,11 +1,248 @@
-import { Settings, UserRound } from 'lucide-react';
-import { Notice } from '../../components/Notice';
+import { BadgeCheck, CircleAlert, CircleCheck, Coins, LogIn, LogOut, Mail, Settings, UserRound } from 'lucide-react';
+import { useEffect, useId, useState } from 'react';
+import { Link, useNavigate } from 'react-router';
+import { ROUTES } from '../../../contract/routes';
 import { PageHeader } from '../../components/PageHeader';
-import { PlaceholderPanel } from '../../components/PlaceholderPanel';
+import { VERIFICATION_RESEND_COOLDOWN_SECONDS } from '../../lib/account-constants';
+import { errorMessage, retryAfterSeconds } from '../../lib/api';
+import { formatTokens } from '../../lib/format-cost';
 import { useDocumentTitle } from '../../lib/use-document-title';
+import { sendVerificationEmail } from '../auth/auth-api';
+import { useAuth, usePublicConfig } from '../auth/auth-context';
+
+export const SETTINGS_TEXT = {
+  verified: 'Email verified',
+  verify: 'Verify Email',
+  resendIn: (seconds: number) => `Resend in ${seconds}s`,
+  sent: 'Verification email sent. Check your inbox.',
+  sendFailed: 'We could not send the verification email. Please try again.',
+  outbox: 'Open the development outbox',
+  logout: 'Logout',
+  logoutFailed: 'We could not sign you out. Check your connection and try again.',
+  signedOutTitle: 'Sign in to see your account',
+  signedOutText: 'Please sign in. Your email, token balance and email verification appear here once you do.',
+  signIn: 'Sign in or create an account',
+} as const;
+
+type Message = { tone: 'error' | 'success'; text: string } | null;
+
+function secondsUntil(deadline: number | null): number {
+  return deadline === null ? 0 : Math.max(0, Math.ceil((deadline - Date.now()) / 1000));
+}
+
+/** Seconds left until `deadline` (ms since epoch), re-rendering once a second until it passes. */
+function useCountdown(deadline: number | null): number {
+  const [, setTick] = useState(0);
+  useEffect(() => {
+    if (deadline === null) return;
+    const timer = setInterval(() => {
+      setTick((tick) => tick + 1);
+      if (Date.now() >= deadline) clearInterval(timer);
+    }, 1000);
+    return () => clearInterval(timer);
+  }, [deadline]);
+  return secondsUntil(deadline);
+}
+
+function VerifyEmail() {
+  const { refreshProfile } = useAuth();
+  const config = usePublicConfig();
+  const [deadline, setDeadline] = useState<number | null>(null);
+  const [busy, setBusy] = useState(false);
+  const [message, setMessage] = useState<Message>(null);
+  const secondsLeft = useCountdown(deadline);
+  const messageId = useId();
+
+  const startCooldown = (seconds: number) => setDeadline(Date.now() + seconds * 1000);
+
+  async function onVerify() {
+    setBusy(true);
+    setMessage(null);
+    try {
+      const result = await sendVerificationEmail();
+      if (result.ok) {
+        startCooldown(retryAfterSeconds(result.data) ?? VERIFICATION_RESEND_COOLDOWN_SECONDS);
+        setMessage({ tone: 'success', text: SETTINGS_TEXT.sent });
+      } else if (result.status === 429) {
+        startCooldown(retryAfterSeconds(result.data) ?? VERIFICATION_RESEND_COOLDOWN_SECONDS);
+        setMessage({ tone: 'error', text: errorMessage(result.data) ?? SETTINGS_TEXT.sendFailed });
+      } else {
+        setMessage({ tone: 'error', text: errorMessage(result.data) ?? SETTINGS_TEXT.sendFailed });
+        // 409 (verified meanwhile) or 401 (signed out meanwhile): the profile tells the truth.
+        if (result.status === 409 || result.status === 401) void refreshProfile();
+      }
+    } catch {
+      setMessage({ tone: 'error', text: SETTINGS_TEXT.sendFailed });
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  const coolingDown = secondsLeft > 0;
+  return (
+    <div className="pp-verify">
+      <button
+        type="button"
+        className="pp-button pp-button--primary"
+        disabled={busy || coolingDown}
+        aria-describedby={messageId}
+        onClick={() => void onVerify()}
+      >
+        <Mail size={18} aria-hidden="true" />
+        {coolingDown ? <span className="pp-tabular">{SETTINGS_TEXT.resendIn(secondsLeft)}</span> : SETTINGS_TEXT.verify}
+      </button>
+      <p id={messageId} className="pp-form-message" data-tone={message?.tone} aria-live="polite">
+        {message ? (
+          <>
+            {message.tone === 'error' ? (
+              <CircleAlert size={18} aria-hidden="true" />
+            ) : (
+              <CircleCheck size={18} aria-hidden="true" />
+            )}
+            <span>{message.text}</span>
+          </>
+        ) : null}
+      </p>
+      {config?.devMailUrl ? (
+        <p className="pp-verify__hint">
+          Development server:{' '}
+          <a href={config.devMailUrl} target="_blank" rel="noreferrer">
+            {SETTINGS_TEXT.outbox}
+          </a>
+        </p>
+      ) : null}
+    </div>
+  );
+}
+
+function AccountCard() {
+  const { user, profile, signOut } = useAuth();
+  const navigate = useNavigate();
+  const [signingOut, setSigningOut] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const titleId = useId();
+  const email = profile?.email ?? user?.email ?? '';
+  const verified = profile?.emailVerified ?? user?.emailVerified ?? false;
+
+  async function onLogout() {
+    setSigningOut(true);
+    setError(null);
+    const done = await signOut();
+    if (done) {
+      navigate(ROUTES.home);
+      return;
+    }
+    setSigningOut(false);
+    setError(SETTINGS_TEXT.logoutFailed);
+  }
+
+  return (
+    <section className="pp-card pp-account" aria-labelledby={titleId}>
+      <h2 id={titleId} className="pp-card__title">
+        Account
+      </h2>
+      <dl className="pp-account__rows">
+        <div className="pp-account__row">
+          <dt>
+            <UserRound size={18} aria-hidden="true" />
+            Email
+          </dt>
+          <dd className="pp-account__email" data-testid="account-email">
+            {email}
+          </dd>
+        </div>
+        <div className="pp-account__row">
+          <dt>
+            <Coins size={18} aria-hidden="true" />
+            Token balance
+          </dt>
+          <dd>
+            <span className="pp-account__tokens pp-tabular" data-testid="account-tokens">
+              {profile ? formatTokens(profile.tokens) : '—'}
+            </span>
+            <Link to={ROUTES.tokens} className="pp-account__link">
+              Buy tokens
+            </Link>
+          </dd>
+        </div>
+        <div className="pp-account__row">
+          <dt>
+            <BadgeCheck size={18} aria-hidden="true" />
+            Email verification
+          </dt>
+          <dd>
+            {verified ? (
+              <span className="pp-verified" data-testid="email-verified">
+                <CircleCheck size={20} aria-hidden="true" />
+                {SETTINGS_TEXT.verified}
+              </span>
+            ) : (
+              <>
+                <p className="pp-account__note">Verify your address to use the tools and buy tokens.</p>
+                <VerifyEmail />
+              </>
+            )}
+          </dd>
+        </div>
+      </dl>
+      <div className="pp-account__footer">
+        <button
+          type="button"
+          className="pp-button pp-button--secondary"
+          disabled={signingOut}
+          onClick={() => void onLogout()}
+        >
+          <LogOut size={18} aria-hidden="true" />
+          {SETTINGS_TEXT.logout}
+        </button>
+        <p className="pp-form-message" data-tone={error ? 'error' : undefined} aria-live="polite">
+          {error ? (
+            <>
+              <CircleAlert size={18} aria-hidden="true" />
+              <span>{error}</span>
+            </>
+          ) : null}
+        </p>
+      </div>
+    </section>
+  );
+}
+
+function SignedOutCard() {
+  const titleId = useId();
+  return (
+    <section className="pp-card pp-card--center" aria-labelledby={titleId}>
+      <span className="pp-auth-card__badge">
+        <LogIn size={26} aria-hidden="true" />
+      </span>
+      <h2 id={titleId} className="pp-card__title">
+        {SETTINGS_TEXT.signedOutTitle}
+      </h2>
+      <p className="pp-card__text">{SETTINGS_TEXT.signedOutText}</p>
+      <Link to={ROUTES.home} className="pp-button pp-button--primary">
+        {SETTINGS_TEXT.signIn}
+      </Link>
+    </section>
+  );
+}
+
+function LoadingCard() {
+  return (
+    <div className="pp-card pp-account" data-testid="settings-loading" aria-busy="true">
+      <span className="pp-visually-hidden" role="status">
+        Loading your account…
+      </span>
+      <span className="pp-skeleton pp-skeleton--title" />
+      <span className="pp-skeleton pp-skeleton--field" />
+      <span className="pp-skeleton pp-skeleton--field" />
+      <span className="pp-skeleton pp-skeleton--field" />
+    </div>
+  );
+}
 
 export function UserSettingsPage() {
   useDocumentTitle('User Settings');
+  const { status } = useAuth();
   return (
     <div className="pp-page">
       <PageHeader
@@ -13,14 +250,7 @@ export function UserSettingsPage() {
         title="User Settings"
         summary="Your account’s email address, token balance and email verification."
       />
-      <Notice>Account settings arrive with sign-in in an upcoming release.</Notice>
-      <PlaceholderPanel
-        icon={UserRound}
-        title="Account"
-        text="Once you are signed in, your email, balance and verification status appear here."
-        variant="plain"
-        className="pp-panel--wide"
-      />
+      {status === 'loading' ? <LoadingCard /> : status === 'signed-in' ? <AccountCard /> : <SignedOutCard />}
     </div>
   );
 }
