@@ -1,5 +1,5 @@
 // better-auth on the project database: email + password, verification links, password reset,
-// Google (OpenID Connect by discovery), database sessions in an HttpOnly cookie, Origin checks,
+// Google (OpenID Connect by discovery, through the standard /sign-in/social and /callback/google), database sessions in an HttpOnly cookie, Origin checks,
 // and rate limits kept in the database so every web process shares them.
 import { betterAuth } from 'better-auth';
 import { drizzleAdapter } from 'better-auth/adapters/drizzle';
@@ -24,7 +24,7 @@ export const AUTH_RATE_LIMITS = {
   '/sign-up/email': { window: 60, max: 5 },
   '/request-password-reset': { window: 300, max: 5 },
   '/reset-password': { window: 300, max: 10 },
-  '/sign-in/oauth2': { window: 60, max: 10 },
+  '/sign-in/social': { window: 60, max: 10 },
 } as const;
 
 export type AuthDeps = {
@@ -83,7 +83,7 @@ export function createAuth(deps: AuthDeps) {
     },
     // Endpoints the product does not offer: the resend goes through /api/profile/verification-email
     // (which enforces the 60-second cooldown); changing the address or deleting is not in the product.
-    disabledPaths: ['/send-verification-email', '/change-email', '/delete-user', '/sign-in/social'],
+    disabledPaths: ['/send-verification-email', '/change-email', '/delete-user'],
     rateLimit: {
       enabled: true,
       storage: 'database',
@@ -120,6 +120,8 @@ export function createAuth(deps: AuthDeps) {
                 discoveryUrl: google.discoveryUrl,
                 scopes: ['openid', 'email', 'profile'],
                 pkce: true,
+                // Trust an ID token only once its signature checks out against the provider's keys.
+                requireIdTokenVerification: true,
               },
             ],
           }),
