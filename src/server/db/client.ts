@@ -9,6 +9,7 @@ import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import pg from 'pg';
+import { lockDataDir } from './data-dir-lock';
 import * as schema from './schema';
 
 export type AppDb = PgDatabase<PgQueryResultHKT, typeof schema>;
@@ -37,8 +38,18 @@ export const MIGRATIONS_DIR = fileURLToPath(new URL('./migrations', import.meta.
 export async function openPglite(
   options: { dataDir?: string; loadDataDir?: Blob } = {},
 ): Promise<Database & { pglite: PGlite }> {
-  if (options.dataDir) mkdirSync(options.dataDir, { recursive: true });
-  const client = await PGlite.create(options);
+  let unlock = () => {};
+  if (options.dataDir) {
+    mkdirSync(options.dataDir, { recursive: true });
+    unlock = lockDataDir(options.dataDir);
+  }
+  let client: PGlite;
+  try {
+    client = await PGlite.create(options);
+  } catch (error) {
+    unlock();
+    throw error;
+  }
   const db = drizzlePglite({ client, schema }) as unknown as AppDb;
   return {
     dialect: 'pglite',
@@ -54,7 +65,13 @@ export async function openPglite(
       return { rows: (results.at(-1)?.rows ?? []) as Record<string, unknown>[] };
     },
     runExclusive: (_key, work) => work(db),
-    close: () => client.close(),
+    async close() {
+      try {
+        await client.close();
+      } finally {
+        unlock();
+      }
+    },
   };
 }
 
