@@ -1,5 +1,6 @@
 // Accounts: what the server answers about the signed-in user, and the messages both sides show.
-import { z } from 'zod';
+// Plain types and constants only: the browser imports this module, and a schema library here
+// would land in every page's JavaScript.
 
 /** New users get 20 tokens (product-spec.md section 9). */
 export const SIGNUP_TOKENS = 20;
@@ -8,28 +9,24 @@ export const SIGNUP_TOKENS = 20;
 export const VERIFICATION_RESEND_COOLDOWN_SECONDS = 60;
 
 /** The spec's user profile (section 3), as GET /api/profile returns it for the session user. */
-export const ProfileSchema = z.object({
-  email: z.string(),
-  tokens: z.number().int(),
-  emailVerified: z.boolean(),
-  isDispute: z.boolean(),
-  isFraudulent: z.boolean(),
-  stripeCustomerId: z.string().nullable(),
-});
-export type Profile = z.infer<typeof ProfileSchema>;
+export type Profile = {
+  email: string;
+  tokens: number;
+  emailVerified: boolean;
+  isDispute: boolean;
+  isFraudulent: boolean;
+  stripeCustomerId: string | null;
+};
 
 /** GET /api/config: what this server offers, so the UI can explain what is not configured. */
-export const PublicConfigSchema = z.object({
-  googleSignIn: z.boolean(),
+export type PublicConfig = {
+  googleSignIn: boolean;
   /** Where development mail can be read (the local outbox), or null with a real mailer. */
-  devMailUrl: z.string().nullable(),
-});
-export type PublicConfig = z.infer<typeof PublicConfigSchema>;
+  devMailUrl: string | null;
+};
 
 /** POST /api/profile/verification-email: 200 with this body, or 429 with it plus `error`. */
-export const VerificationEmailResultSchema = z.object({
-  retryAfterSeconds: z.number().int(),
-});
+export type VerificationEmailResult = { retryAfterSeconds: number };
 
 export const ACCOUNT_API = {
   profile: '/api/profile',

@@ -11,6 +11,8 @@ import { verificationMail } from '../mail/templates';
 export type SendResult = { sent: true } | { sent: false; retryAfterSeconds: number };
 
 type Claim = { claimed: string; previous: string | null };
+/** db.execute's result is driver-specific; both node-postgres and PGlite carry `rows`. */
+type Rows<T> = { rows: T[] };
 
 /**
  * One statement: locks the row, and sets the send time to now() if the cooldown allows, returning
@@ -20,19 +22,19 @@ async function claimSendSlot(db: AppDb, userId: string, onlyIfNeverSent: boolean
   const allowed = onlyIfNeverSent
     ? sql`old.sent_at is null`
     : sql`(old.sent_at is null or old.sent_at <= now() - make_interval(secs => ${VERIFICATION_RESEND_COOLDOWN_SECONDS}))`;
-  const result = await db.execute(sql`
+  const result = (await db.execute(sql`
     update profiles set verification_email_sent_at = now()
     from (select verification_email_sent_at as sent_at from profiles where user_id = ${userId} for update) old
     where profiles.user_id = ${userId} and ${allowed}
-    returning profiles.verification_email_sent_at::text as claimed, old.sent_at::text as previous`);
-  return (result.rows[0] as Claim | undefined) ?? null;
+    returning profiles.verification_email_sent_at::text as claimed, old.sent_at::text as previous`)) as Rows<Claim>;
+  return result.rows[0] ?? null;
 }
 
 async function secondsUntilAllowed(db: AppDb, userId: string): Promise<number> {
-  const result = await db.execute(sql`
+  const result = (await db.execute(sql`
     select ceil(${VERIFICATION_RESEND_COOLDOWN_SECONDS} - extract(epoch from now() - verification_email_sent_at)) as wait
-    from profiles where user_id = ${userId}`);
-  const wait = Number((result.rows[0] as { wait?: unknown } | undefined)?.wait ?? VERIFICATION_RESEND_COOLDOWN_SECONDS);
+    from profiles where user_id = ${userId}`)) as Rows<{ wait: unknown }>;
+  const wait = Number(result.rows[0]?.wait ?? VERIFICATION_RESEND_COOLDOWN_SECONDS);
   return Math.max(1, Number.isFinite(wait) ? wait : VERIFICATION_RESEND_COOLDOWN_SECONDS);
 }
 

@@ -1,8 +1,8 @@
 import type { ComponentType } from 'react';
 import type { RouteObject } from 'react-router';
+import { ACCOUNT_ROUTES } from '../../contract/accounts';
 import { ROUTES } from '../../contract/routes';
 import { TOOLS, type ToolId } from '../../contract/tools';
-import { ACCOUNT_ROUTES } from '../lib/account-constants';
 import { lazyWithTimeout } from '../lib/lazy-with-timeout';
 import { AppLoading } from './AppLoading';
 import { ErrorScreen } from './ErrorScreen';

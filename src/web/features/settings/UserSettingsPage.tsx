@@ -1,9 +1,9 @@
 import { BadgeCheck, CircleAlert, CircleCheck, Coins, LogIn, LogOut, Mail, Settings, UserRound } from 'lucide-react';
 import { useEffect, useId, useState } from 'react';
 import { Link, useNavigate } from 'react-router';
+import { VERIFICATION_RESEND_COOLDOWN_SECONDS } from '../../../contract/accounts';
 import { ROUTES } from '../../../contract/routes';
 import { PageHeader } from '../../components/PageHeader';
-import { VERIFICATION_RESEND_COOLDOWN_SECONDS } from '../../lib/account-constants';
 import { errorMessage, retryAfterSeconds } from '../../lib/api';
 import { formatTokens } from '../../lib/format-cost';
 import { useDocumentTitle } from '../../lib/use-document-title';
@@ -165,7 +165,7 @@ function AccountCard() {
             </Link>
           </dd>
         </div>
-        <div className="pp-account__row">
+        <div className={`pp-account__row${verified ? '' : ' pp-account__row--top'}`}>
           <dt>
             <BadgeCheck size={18} aria-hidden="true" />
             Email verification

@@ -26,7 +26,7 @@ describe('ToolPage', () => {
   it('is honest: a status line, the layout areas, and no controls that pretend to work', () => {
     render(<ToolPage toolId="image-analyzer" />);
     expect(
-      screen.getByText('This tool is being set up. Sign-in, tokens and processing arrive in upcoming releases.'),
+      screen.getByText('This tool is being set up: running it with your tokens arrives in an upcoming release.'),
     ).toBeTruthy();
     expect(screen.getByRole('region', { name: 'Your image' })).toBeTruthy();
     expect(screen.getByRole('region', { name: 'Keywords and colours' })).toBeTruthy();

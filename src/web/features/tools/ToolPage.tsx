@@ -27,7 +27,7 @@ export function ToolPage({ toolId }: { toolId: ToolId }) {
           </span>
         }
       />
-      <Notice>This tool is being set up. Sign-in, tokens and processing arrive in upcoming releases.</Notice>
+      <Notice>This tool is being set up: running it with your tokens arrives in an upcoming release.</Notice>
       <div className="pp-workspace">
         <PlaceholderPanel variant="input" {...workspace.input} />
         <PlaceholderPanel variant="output" {...workspace.result} />

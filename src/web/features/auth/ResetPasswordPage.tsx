@@ -1,0 +1,172 @@
+import { CircleAlert, CircleCheck, KeyRound } from 'lucide-react';
+import { type FormEvent, useId, useState } from 'react';
+import { Link, useNavigate, useSearchParams } from 'react-router';
+import { ROUTES } from '../../../contract/routes';
+import { Wordmark } from '../../components/Wordmark';
+import { errorCode, errorMessage } from '../../lib/api';
+import { useDocumentTitle } from '../../lib/use-document-title';
+import { resetPassword } from './auth-api';
+
+export const RESET_TEXT = {
+  title: 'Choose a new password',
+  done: 'Your password has been updated.',
+  backToSignIn: 'Back to sign in',
+  invalidLink: 'This reset link is invalid or has expired. Request a new one from the sign-in form.',
+  mismatch: 'The passwords do not match.',
+  tooShort: 'That password is too short. Use at least 8 characters.',
+  failed: 'We could not update your password. Please try again.',
+  submit: 'Update password',
+  processing: 'Processing...',
+} as const;
+
+type Outcome = 'form' | 'done' | 'invalid';
+
+/**
+ * Where the password-reset mail's link lands (/reset-password?token=...). better-auth sends an expired
+ * or unknown link here with ?error=INVALID_TOKEN instead of a token.
+ */
+export function ResetPasswordPage() {
+  useDocumentTitle('Reset your password');
+  const [params] = useSearchParams();
+  const navigate = useNavigate();
+  const token = params.get('token');
+  const linkUsable = Boolean(token) && !params.get('error');
+  const [outcome, setOutcome] = useState<Outcome>(linkUsable ? 'form' : 'invalid');
+  const [password, setPassword] = useState('');
+  const [confirm, setConfirm] = useState('');
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  const titleId = useId();
+  const errorId = useId();
+
+  async function onSubmit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    if (busy || !token) return;
+    if (password !== confirm) {
+      setError(RESET_TEXT.mismatch);
+      return;
+    }
+    setBusy(true);
+    setError(null);
+    try {
+      const result = await resetPassword(password, token);
+      if (result.ok) {
+        setOutcome('done');
+        return;
+      }
+      const code = errorCode(result.data);
+      if (code === 'INVALID_TOKEN') setOutcome('invalid');
+      else if (code === 'PASSWORD_TOO_SHORT') setError(RESET_TEXT.tooShort);
+      else setError(errorMessage(result.data) ?? RESET_TEXT.failed);
+    } catch {
+      setError(RESET_TEXT.failed);
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  return (
+    <div className="pp-auth-page">
+      <header className="pp-topbar">
+        <div className="pp-container pp-topbar__inner">
+          <Wordmark />
+        </div>
+      </header>
+      <main id="main" tabIndex={-1} className="pp-auth-page__main">
+        <section className="pp-auth-card pp-auth-card--page" aria-labelledby={titleId}>
+          <span className="pp-auth-card__badge" data-tone={outcome === 'invalid' ? 'error' : undefined}>
+            {outcome === 'done' ? (
+              <CircleCheck size={28} aria-hidden="true" />
+            ) : outcome === 'invalid' ? (
+              <CircleAlert size={28} aria-hidden="true" />
+            ) : (
+              <KeyRound size={28} aria-hidden="true" />
+            )}
+          </span>
+          <h1 id={titleId} className="pp-auth-card__title">
+            {outcome === 'done'
+              ? 'Password updated'
+              : outcome === 'invalid'
+                ? 'This link can’t be used'
+                : RESET_TEXT.title}
+          </h1>
+
+          {outcome === 'form' ? (
+            <>
+              <p className="pp-auth-card__lead">Pick a password you don’t use elsewhere, at least 8 characters long.</p>
+              <form className="pp-auth-form" onSubmit={onSubmit}>
+                <div className="pp-field">
+                  <label className="pp-field__label" htmlFor={`${titleId}-new`}>
+                    New password
+                  </label>
+                  <input
+                    id={`${titleId}-new`}
+                    className="pp-input"
+                    type="password"
+                    name="new-password"
+                    autoComplete="new-password"
+                    required
+                    aria-describedby={error ? errorId : undefined}
+                    value={password}
+                    onChange={(event) => setPassword(event.target.value)}
+                  />
+                </div>
+                <div className="pp-field">
+                  <label className="pp-field__label" htmlFor={`${titleId}-confirm`}>
+                    Confirm new password
+                  </label>
+                  <input
+                    id={`${titleId}-confirm`}
+                    className="pp-input"
+                    type="password"
+                    name="confirm-password"
+                    autoComplete="new-password"
+                    required
+                    aria-invalid={error === RESET_TEXT.mismatch}
+                    aria-describedby={error ? errorId : undefined}
+                    value={confirm}
+                    onChange={(event) => setConfirm(event.target.value)}
+                  />
+                </div>
+                <button type="submit" className="pp-button pp-button--primary pp-button--lg" disabled={busy}>
+                  {busy ? RESET_TEXT.processing : RESET_TEXT.submit}
+                </button>
+              </form>
+              <p
+                id={errorId}
+                className="pp-auth-card__message"
+                data-tone={error ? 'error' : undefined}
+                aria-live="polite"
+              >
+                {error ? (
+                  <>
+                    <CircleAlert size={18} aria-hidden="true" />
+                    <span>{error}</span>
+                  </>
+                ) : null}
+              </p>
+            </>
+          ) : (
+            <>
+              <p className="pp-auth-card__lead" role={outcome === 'invalid' ? 'alert' : 'status'}>
+                {outcome === 'done' ? RESET_TEXT.done : RESET_TEXT.invalidLink}
+              </p>
+              <button
+                type="button"
+                className={`pp-button pp-button--lg pp-auth-card__wide ${outcome === 'done' ? 'pp-button--primary' : 'pp-button--secondary'}`}
+                onClick={() => navigate(ROUTES.home)}
+              >
+                {RESET_TEXT.backToSignIn}
+              </button>
+            </>
+          )}
+        </section>
+        {outcome === 'form' ? (
+          <p className="pp-auth-page__aside">
+            Remembered it? <Link to={ROUTES.home}>{RESET_TEXT.backToSignIn}</Link>
+          </p>
+        ) : null}
+      </main>
+    </div>
+  );
+}
