@@ -1,7 +1,7 @@
 // Debian chromium driven by playwright-core (never a downloaded browser), with the flags this
 // machine needs: no sandbox as root, and no background network that the closed network refuses.
 import { existsSync } from 'node:fs';
-import { type Browser, chromium, type Page } from 'playwright-core';
+import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
 
 export const CHROMIUM_PATH = process.env.CHROME_PATH ?? '/usr/bin/chromium';
 export const chromiumInstalled = () => existsSync(CHROMIUM_PATH);
@@ -34,4 +34,15 @@ export async function openPage(browser: Browser, viewport = DESKTOP): Promise<{ 
   });
   page.on('pageerror', (error) => errors.push(error.message));
   return { page, errors };
+}
+
+let visitors = 0;
+
+/** A browser context for one visitor, with an address of its own (the server trusts one proxy hop). */
+export function newVisitorContext(browser: Browser, viewport = DESKTOP): Promise<BrowserContext> {
+  const n = ++visitors;
+  return browser.newContext({
+    viewport,
+    extraHTTPHeaders: { 'x-forwarded-for': `198.51.${(n >> 8) & 255}.${n & 255}` },
+  });
 }

@@ -27,7 +27,9 @@ export default async function setup(project: TestProject) {
     );
   }
   project.provide('browserAvailable', available);
-  const server = await startServerProcess();
+  // As if behind one proxy: each browser context sends its own X-Forwarded-For (see
+  // newVisitorContext), so rate limits apply per test visitor rather than to the whole run.
+  const server = await startServerProcess({ env: { TRUST_PROXY_HOPS: '1' } });
   project.provide('baseUrl', server.url);
   return async () => {
     await server.stop();

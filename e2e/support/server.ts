@@ -34,7 +34,14 @@ export async function startServerProcess(
   const dataDir = options.dataDir ?? mkdtempSync(path.join(os.tmpdir(), 'pp-e2e-'));
   const child = spawn(process.execPath, ['scripts/start.mjs', ...(options.args ?? [])], {
     cwd: ROOT,
-    env: { ...process.env, PORT: String(port), DATA_DIR: dataDir, LOG_LEVEL: 'warn', ...options.env },
+    env: {
+      ...process.env,
+      PORT: String(port),
+      APP_URL: `http://127.0.0.1:${port}`,
+      DATA_DIR: dataDir,
+      LOG_LEVEL: 'warn',
+      ...options.env,
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';

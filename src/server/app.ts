@@ -34,7 +34,7 @@ export function buildApp(deps: AppDeps) {
     .route('/health', healthRoutes(deps))
     // better-auth answers everything under /api/auth (it checks Origin and rate limits itself).
     .on(['GET', 'POST'], '/auth/*', (c) => auth.handler(c.req.raw))
-    .use('*', originCheck(config.appUrl))
+    .use('*', originCheck(config.trustedOrigins))
     .route('/', accountRoutes({ config, db: deps.database.db, auth, mailer: deps.mailer, logger: deps.logger }))
     .all('*', (c) => c.json({ error: `No API route for ${c.req.method} ${c.req.path}` }, 404));
 

@@ -7,6 +7,8 @@ describe('configuration', () => {
     const config = loadConfig({});
     expect(config.port).toBe(3000);
     expect(config.appUrl).toBe('http://localhost:3000');
+    expect(config.trustedOrigins).toEqual(['http://localhost:3000', 'http://127.0.0.1:3000']);
+    expect(loadConfig({ APP_URL: 'https://app.example.com/' }).trustedOrigins).toEqual(['https://app.example.com']);
     expect(config.database).toEqual({ kind: 'pglite', dir: path.resolve('./data/pglite') });
     expect(config.role).toEqual({ web: true, worker: true });
     expect(config.providers).toEqual({ inference: 'local', payments: 'local', mail: 'outbox', storage: 'fs' });

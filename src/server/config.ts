@@ -58,6 +58,8 @@ export type Config = {
   port: number;
   host: string | undefined;
   appUrl: string;
+  /** Origins whose pages may change state: the app's, plus 127.0.0.1 for localhost by default. */
+  trustedOrigins: string[];
   dataDir: string;
   database: { kind: 'pglite'; dir: string } | { kind: 'postgres'; url: string };
   logLevel: 'debug' | 'info' | 'warn' | 'error';
@@ -106,6 +108,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, argv: readonly 
   }
   const e = parsed.data;
   const role = parseRole(argv);
+  const appUrl = (e.APP_URL ?? `http://localhost:${e.PORT}`).replace(/\/$/, '');
+  // Without APP_URL a developer may open either loopback name; an explicit APP_URL is the only one.
+  const trustedOrigins = e.APP_URL
+    ? [new URL(appUrl).origin]
+    : [`http://localhost:${e.PORT}`, `http://127.0.0.1:${e.PORT}`];
   const dataDir = path.resolve(e.DATA_DIR);
   if (!e.BETTER_AUTH_SECRET && (e.NODE_ENV === 'production' || e.DATABASE_URL)) {
     throw new ConfigError([
@@ -126,7 +133,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, argv: readonly 
     env: e.NODE_ENV,
     port: e.PORT,
     host: e.HOST,
-    appUrl: (e.APP_URL ?? `http://localhost:${e.PORT}`).replace(/\/$/, ''),
+    appUrl,
+    trustedOrigins,
     dataDir,
     database: e.DATABASE_URL
       ? { kind: 'postgres', url: e.DATABASE_URL }

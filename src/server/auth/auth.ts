@@ -45,7 +45,7 @@ export function createAuth(deps: AuthDeps) {
     secret,
     baseURL: config.appUrl,
     basePath: AUTH_BASE_PATH,
-    trustedOrigins: [config.appUrl],
+    trustedOrigins: config.trustedOrigins,
     database: drizzleAdapter(database.db, {
       provider: 'pg',
       schema: {

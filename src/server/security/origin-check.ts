@@ -5,10 +5,10 @@ import type { MiddlewareHandler } from 'hono';
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
-export function originCheck(appUrl: string): MiddlewareHandler {
-  const allowed = new URL(appUrl).origin;
+export function originCheck(trustedOrigins: readonly string[]): MiddlewareHandler {
+  const allowed = new Set(trustedOrigins);
   return async (c, next) => {
-    if (!SAFE_METHODS.has(c.req.method) && c.req.header('origin') !== allowed) {
+    if (!SAFE_METHODS.has(c.req.method) && !allowed.has(c.req.header('origin') ?? '')) {
       return c.json({ error: 'This request must come from the Picture Palette app (missing or foreign Origin).' }, 403);
     }
     await next();

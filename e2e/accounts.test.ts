@@ -1,0 +1,125 @@
+// Accounts in a real browser against the real server: sign-up to verified (mail read from the
+// local outbox), the watcher, wrong password, reset, logout and the resend countdown.
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { afterAll, beforeAll, beforeEach, describe, expect, inject, it } from 'vitest';
+import { launchBrowser, newVisitorContext, PHONE } from './support/browser';
+import { followMailLink } from './support/mail';
+
+const baseUrl = inject('baseUrl');
+let counter = 0;
+const newEmail = () => `e2e${++counter}.${Date.now()}@example.com`;
+
+describe.runIf(inject('browserAvailable'))('accounts in the browser', () => {
+  let browser: Browser;
+  let context: BrowserContext;
+  let page: Page;
+  beforeAll(async () => {
+    browser = await launchBrowser();
+  });
+  afterAll(() => browser?.close());
+  beforeEach(async () => {
+    await context?.close();
+    context = await newVisitorContext(browser);
+    page = await context.newPage();
+  });
+
+  const message = () => page.getByTestId('hero-auth-message');
+
+  async function signUpThroughHero(email: string, password = 'correct horse 42') {
+    await page.goto(baseUrl);
+    await page.getByLabel('Email').fill(email);
+    await page.getByLabel('Password', { exact: true }).fill(password);
+    await page.getByRole('button', { name: 'Continue with Email' }).click();
+    await page.waitForURL(`${baseUrl}/text-to-pic`);
+  }
+
+  it('signs up, shows 20 tokens, and turns verified when the mailed link is followed', async () => {
+    const email = newEmail();
+    await signUpThroughHero(email);
+    await expect.poll(() => page.getByTestId('token-balance').textContent()).toContain('20');
+
+    await page.goto(`${baseUrl}/user-settings`);
+    await page.getByText(email).waitFor();
+    await page.getByRole('button', { name: 'Verify Email' }).waitFor();
+
+    // The link, followed in another tab: this tab's watcher notices without a reload.
+    const mailTab = await context.newPage();
+    await followMailLink(mailTab, baseUrl, email, /verify/i, /verify/i);
+    await mailTab.waitForURL(`${baseUrl}/text-to-pic`);
+    await page.getByText('Email verified').waitFor({ timeout: 15_000 });
+    expect(await page.getByRole('button', { name: 'Verify Email' }).count()).toBe(0);
+  });
+
+  it('tells a returning user with a wrong password what to do', async () => {
+    const email = newEmail();
+    await signUpThroughHero(email);
+    await context.clearCookies();
+    await page.goto(baseUrl);
+    await page.getByLabel('Email').fill(email);
+    await page.getByLabel('Password', { exact: true }).fill('not my password');
+    await page.getByRole('button', { name: 'Continue with Email' }).click();
+    await expect.poll(() => message().textContent()).toBe('Please try signing in or reset your password.');
+    expect(page.url()).toBe(`${baseUrl}/`);
+  });
+
+  it('resets a forgotten password through the mailed link', async () => {
+    const email = newEmail();
+    await signUpThroughHero(email, 'first password 1');
+    await context.clearCookies();
+
+    await page.goto(baseUrl);
+    await page.getByRole('button', { name: 'Reset your Password' }).click();
+    expect(await page.getByLabel('Password', { exact: true }).count()).toBe(0);
+    await page.getByLabel('Email').fill(email);
+    await page.getByRole('button', { name: 'Send Reset Link' }).click();
+    await expect.poll(() => message().textContent()).toBe('Password reset email sent. Check your inbox for the link.');
+    await page.getByRole('button', { name: 'Reset your Password' }).waitFor(); // back in login mode
+
+    await followMailLink(page, baseUrl, email, /reset/i, /reset/i);
+    await page.waitForURL(/\/reset-password\?token=/);
+    await page.getByLabel('New password', { exact: true }).fill('second password 2');
+    await page.getByLabel('Confirm new password', { exact: true }).fill('second password 2');
+    await page.getByRole('button', { name: 'Update password' }).click();
+    await page.getByText('Your password has been updated.').waitFor();
+    await page.getByRole('button', { name: 'Back to sign in' }).click();
+
+    await page.getByLabel('Email').fill(email);
+    await page.getByLabel('Password', { exact: true }).fill('second password 2');
+    await page.getByRole('button', { name: 'Continue with Email' }).click();
+    await page.waitForURL(`${baseUrl}/text-to-pic`);
+  });
+
+  it('logs out from User Settings and returns to the landing page', async () => {
+    await signUpThroughHero(newEmail());
+    await page.goto(`${baseUrl}/user-settings`);
+    await page.getByRole('button', { name: 'Logout' }).click();
+    await page.waitForURL(`${baseUrl}/`);
+    await page.getByRole('button', { name: 'Continue with Email' }).waitFor();
+    const session = await page.evaluate(async () => (await fetch('/api/auth/get-session')).json());
+    expect(session).toBeNull();
+  });
+
+  it('shows the Picture Palette button to a signed-in user instead of the form', async () => {
+    await signUpThroughHero(newEmail());
+    await page.goto(baseUrl);
+    await page.getByTestId('hero-auth').getByRole('button', { name: 'Picture Palette', exact: true }).waitFor();
+    expect(await page.getByLabel('Password', { exact: true }).count()).toBe(0);
+  });
+
+  it('counts down before another verification mail may be sent', async () => {
+    await page.setViewportSize(PHONE);
+    await signUpThroughHero(newEmail());
+    await page.goto(`${baseUrl}/user-settings`);
+    const verify = page.getByRole('button', { name: 'Verify Email' });
+    await verify.click(); // the sign-up mail went out moments ago: the server says wait
+    const countdown = page.getByRole('button', { name: /^Resend in \d+s$/ });
+    await countdown.waitFor();
+    expect(await countdown.isDisabled()).toBe(true);
+    const first = Number((await countdown.textContent())?.match(/\d+/)?.[0]);
+    expect(first).toBeGreaterThan(40);
+    expect(first).toBeLessThanOrEqual(60);
+    await expect
+      .poll(async () => Number((await countdown.textContent())?.match(/\d+/)?.[0]), { timeout: 5_000 })
+      .toBeLessThan(first);
+  });
+});

@@ -1,0 +1,73 @@
+// Google sign-in in a real browser: the popup goes to the (local) provider, comes back through
+// our callback to popup-done.html, tells the opener, and the app lands on /text-to-pic signed in.
+import { rmSync } from 'node:fs';
+import type { Browser } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { startOidcServer } from '../test/support/oidc-server';
+import { launchBrowser, newVisitorContext } from './support/browser';
+import { type ServerProcess, startServerProcess } from './support/server';
+
+describe.runIf(inject('browserAvailable'))('Google sign-in in the browser', () => {
+  let oidc: Awaited<ReturnType<typeof startOidcServer>>;
+  let server: ServerProcess;
+  let browser: Browser;
+  beforeAll(async () => {
+    oidc = await startOidcServer();
+    server = await startServerProcess({
+      env: {
+        GOOGLE_CLIENT_ID: 'pp-e2e-client',
+        GOOGLE_CLIENT_SECRET: 'pp-e2e-secret',
+        GOOGLE_DISCOVERY_URL: oidc.discoveryUrl,
+      },
+    });
+    browser = await launchBrowser();
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await server?.stop();
+    if (server) rmSync(server.dataDir, { recursive: true, force: true });
+    await oidc?.stop();
+  });
+
+  it('signs in through the popup and lands on Text to Pic with 20 tokens', async () => {
+    oidc.nextUser({ sub: 'g-e2e-1', email: 'popup.user@gmail.test', emailVerified: true, name: 'Popup User' });
+    const context = await newVisitorContext(browser);
+    const page = await context.newPage();
+    await page.goto(server.url);
+    const popupOpened = page.waitForEvent('popup');
+    await page.getByRole('button', { name: 'Continue with Google' }).click();
+    const popup = await popupOpened;
+    await popup.waitForEvent('close', { timeout: 20_000 });
+
+    await page.waitForURL(`${server.url}/text-to-pic`);
+    await expect.poll(() => page.getByTestId('token-balance').textContent()).toContain('20');
+    await page.goto(`${server.url}/user-settings`);
+    await page.getByText('popup.user@gmail.test').waitFor();
+    await page.getByText('Email verified').waitFor();
+    await context.close();
+  });
+});
+
+describe.runIf(inject('browserAvailable'))('Google sign-in when it is not configured', () => {
+  let browser: Browser;
+  beforeAll(async () => {
+    browser = await launchBrowser();
+  });
+  afterAll(() => browser?.close());
+
+  it('explains instead of failing silently', async () => {
+    const context = await newVisitorContext(browser);
+    const page = await context.newPage();
+    let popups = 0;
+    page.on('popup', () => {
+      popups++;
+    });
+    await page.goto(inject('baseUrl'));
+    await page.getByRole('button', { name: 'Continue with Google' }).click();
+    await expect
+      .poll(() => page.getByTestId('hero-auth-message').textContent())
+      .toBe('Google sign-in is not configured on this server.');
+    expect(popups).toBe(0);
+    await context.close();
+  });
+});
