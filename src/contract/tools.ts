@@ -16,6 +16,39 @@ export const TOOL_IDS = [
 
 export type ToolId = (typeof TOOL_IDS)[number];
 
+/** Aspect-ratio options (product-spec.md section 3); default 1:1. */
+export const ASPECT_RATIOS = ['1:1', '9:16', '16:9'] as const;
+export type AspectRatio = (typeof ASPECT_RATIOS)[number];
+
+/** Text to Pic quality and the output quality it maps to (section 3). */
+export const QUALITIES = ['low', 'med', 'high'] as const;
+export type Quality = (typeof QUALITIES)[number];
+export const OUTPUT_QUALITY: Record<Quality, 33 | 66 | 100> = { low: 33, med: 66, high: 100 };
+
+/** Text Lab's Text Assist; default Auto. */
+export const TEXT_ASSIST_OPTIONS = ['Auto', 'On', 'Off'] as const;
+export type TextAssist = (typeof TEXT_ASSIST_OPTIONS)[number];
+
+/** Metamorphose sizes per aspect ratio (section 7). */
+export const METAMORPHOSE_SIZES: Record<AspectRatio, { width: number; height: number }> = {
+  '1:1': { width: 1024, height: 1024 },
+  '9:16': { width: 768, height: 1344 },
+  '16:9': { width: 1344, height: 768 },
+};
+
+/**
+ * Image Upscaler: the largest input per scale, so that the output stays within 16 megapixels
+ * (about 4096 x 4096). Stated in the page's hint and enforced by the server before charging.
+ */
+export const UPSCALE_MAX_INPUT: Record<2 | 4 | 6, { pixels: number; label: string }> = {
+  2: { pixels: 2048 * 2048, label: '2048 x 2048' },
+  4: { pixels: 1024 * 1024, label: '1024 x 1024' },
+  6: { pixels: 680 * 680, label: '680 x 680' },
+};
+
+/** Image counts per request (section 9). */
+export const MAX_IMAGES_PER_REQUEST = 4;
+
 export interface ToolDefinition {
   id: ToolId;
   /** Page heading and document title. */
@@ -32,6 +65,10 @@ export interface ToolDefinition {
   costPer: 'image' | 'request';
   /** One line under the title: what the tool does. */
   summary: string;
+  /** The response's result field: `output` as a list of URLs, `output` as one URL, or the analysis. */
+  response: 'image-list' | 'image' | 'analysis';
+  /** What the user reads when a job of this tool fails (product-spec.md section 8). */
+  failureMessage: string;
 }
 
 export const TOOLS: readonly ToolDefinition[] = [
@@ -44,6 +81,8 @@ export const TOOLS: readonly ToolDefinition[] = [
     cost: 1,
     costPer: 'image',
     summary: 'Describe a picture and get up to four images in seconds.',
+    response: 'image-list',
+    failureMessage: 'Failed to generate image',
   },
   {
     id: 'metamorphose',
@@ -54,6 +93,8 @@ export const TOOLS: readonly ToolDefinition[] = [
     cost: 9,
     costPer: 'image',
     summary: 'Turn a reference photo of a face into a new scene you describe.',
+    response: 'image-list',
+    failureMessage: 'Failed to generate images',
   },
   {
     id: 'colorizer',
@@ -64,6 +105,8 @@ export const TOOLS: readonly ToolDefinition[] = [
     cost: 6,
     costPer: 'request',
     summary: 'Bring black-and-white photos to life with natural colour.',
+    response: 'image',
+    failureMessage: 'Colorization failed. Please try again.',
   },
   {
     id: 'background-remover',
@@ -74,6 +117,8 @@ export const TOOLS: readonly ToolDefinition[] = [
     cost: 2,
     costPer: 'request',
     summary: 'Cut out the subject and get a transparent PNG.',
+    response: 'image',
+    failureMessage: 'Background removal failed. Please try again.',
   },
   {
     id: 'creative-upscaler',
@@ -84,6 +129,8 @@ export const TOOLS: readonly ToolDefinition[] = [
     cost: 70,
     costPer: 'request',
     summary: 'Upscale 2x while inventing fine detail and texture.',
+    response: 'image',
+    failureMessage: 'Creative upscale failed. Please use a smaller image size.',
   },
   {
     id: 'fix-a-face',
@@ -94,6 +141,8 @@ export const TOOLS: readonly ToolDefinition[] = [
     cost: 2,
     costPer: 'request',
     summary: 'Restore blurry or damaged faces in portraits.',
+    response: 'image',
+    failureMessage: 'Face fixing failed. Please try again.',
   },
   {
     id: 'text-lab',
@@ -104,6 +153,8 @@ export const TOOLS: readonly ToolDefinition[] = [
     cost: 15,
     costPer: 'request',
     summary: 'Posters, logos and cards with crisp, legible lettering.',
+    response: 'image-list',
+    failureMessage: 'Failed to generate image',
   },
   {
     id: 'background-swap',
@@ -114,6 +165,8 @@ export const TOOLS: readonly ToolDefinition[] = [
     cost: 25,
     costPer: 'image',
     summary: 'Keep the subject, describe a new background around it.',
+    response: 'image-list',
+    failureMessage: 'Failed to generate images',
   },
   {
     id: 'image-upscaler',
@@ -124,6 +177,8 @@ export const TOOLS: readonly ToolDefinition[] = [
     cost: 1,
     costPer: 'request',
     summary: 'Enlarge images 2x, 4x or 6x with sharp detail.',
+    response: 'image',
+    failureMessage: 'Upscale failed. Please try again.',
   },
   {
     id: 'image-analyzer',
@@ -134,6 +189,8 @@ export const TOOLS: readonly ToolDefinition[] = [
     cost: 1,
     costPer: 'request',
     summary: 'Keywords and the colour palette of any image.',
+    response: 'analysis',
+    failureMessage: 'Image analysis failed. Please try again.',
   },
 ];
 
@@ -142,3 +199,14 @@ export function toolById(id: ToolId): ToolDefinition {
   if (!tool) throw new Error(`unknown tool ${id}`);
   return tool;
 }
+
+/** The server's answers when a tool call is refused (product-spec.md sections 5 and 8). */
+export const TOOL_MESSAGES = {
+  signInRequired: 'Please sign in to use this tool.',
+  wrongUser: 'This request is for another account.',
+  fraud: 'Account suspended due to fraud warning. Please contact support.',
+  dispute: 'Account suspended due to open dispute. Please contact support.',
+  unverified: 'Please verify email before use.',
+  notEnoughTokens: 'Not enough tokens. Please purchase more.',
+  idempotencyMismatch: 'This Idempotency-Key was already used for a different request.',
+} as const;

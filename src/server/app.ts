@@ -7,11 +7,14 @@ import type { Config } from './config';
 import type { Database } from './db/client';
 import type { InstanceInfo } from './db/instance';
 import { healthRoutes } from './health/routes';
+import type { InferenceRouter } from './inference/routing';
 import type { Queue } from './jobs/queue';
 import type { Logger } from './log';
 import { devMailRoutes } from './mail/dev-mail-routes';
 import type { Mailer } from './mail/mailer';
 import { originCheck } from './security/origin-check';
+import type { FileStorage } from './storage/storage';
+import { toolRoutes } from './tools/routes';
 import { spaRoutes } from './web/spa';
 
 export type AppDeps = {
@@ -21,6 +24,8 @@ export type AppDeps = {
   instance: InstanceInfo;
   auth: Auth;
   mailer: Mailer;
+  storage: FileStorage;
+  inference: InferenceRouter;
   logger: Logger;
   startedAt: Date;
   version: string;
@@ -36,6 +41,18 @@ export function buildApp(deps: AppDeps) {
     .on(['GET', 'POST'], '/auth/*', (c) => auth.handler(c.req.raw))
     .use('*', originCheck(config.trustedOrigins))
     .route('/', accountRoutes({ config, db: deps.database.db, auth, mailer: deps.mailer, logger: deps.logger }))
+    .route(
+      '/',
+      toolRoutes({
+        db: deps.database.db,
+        auth,
+        queue: deps.queue,
+        storage: deps.storage,
+        inference: deps.inference,
+        logger: deps.logger,
+        waitMs: config.toolWaitSeconds * 1000,
+      }),
+    )
     .all('*', (c) => c.json({ error: `No API route for ${c.req.method} ${c.req.path}` }, 404));
 
   const app = new Hono();

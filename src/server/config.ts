@@ -1,6 +1,7 @@
 // The environment, parsed once at start. Every variable is documented in .env.example.
 import path from 'node:path';
 import { z } from 'zod';
+import { TOOL_IDS, type ToolId } from '../contract/tools';
 
 const optionalString = z
   .string()
@@ -33,6 +34,14 @@ const EnvSchema = z.object({
   LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error']).default('info'),
   /** Seconds a worker waits between polls for new jobs (pg-boss minimum is 0.5). */
   QUEUE_POLL_SECONDS: z.coerce.number().min(0.5, 'must be at least 0.5').max(60).default(1),
+  /** Seconds a tool call waits for its job before answering 202 with the job id. */
+  TOOL_WAIT_SECONDS: z.coerce.number().min(0).max(300).default(55),
+  /** Seconds a running tool job may take before its worker is presumed dead and it is retried. */
+  TOOL_JOB_EXPIRE_SECONDS: z.coerce.number().int().min(5).max(86_400).default(900),
+  /** Inference provider for every tool (default: replicate with a token, else local); see routing. */
+  INFERENCE_PROVIDER: z.enum(['replicate', 'local', 'demo']).optional(),
+  /** Per-tool overrides, e.g. INFERENCE_TOOLS="colorizer=demo,image-upscaler=local". */
+  INFERENCE_TOOLS: z.string().trim().optional(),
   /** How many reverse proxies append to X-Forwarded-For in front of us (0: use the socket address). */
   TRUST_PROXY_HOPS: z.coerce.number().int().min(0).max(10).default(0),
   BETTER_AUTH_SECRET: optionalString.pipe(z.string().min(32, 'must be at least 32 characters').optional()),
@@ -64,6 +73,13 @@ export type Config = {
   database: { kind: 'pglite'; dir: string } | { kind: 'postgres'; url: string };
   logLevel: 'debug' | 'info' | 'warn' | 'error';
   queuePollSeconds: number;
+  toolWaitSeconds: number;
+  toolJobExpireSeconds: number;
+  inference: {
+    default: 'replicate' | 'local' | 'demo';
+    perTool: Partial<Record<ToolId, 'replicate' | 'local' | 'demo'>>;
+  };
+  replicate: { apiToken: string } | null;
   role: Role;
   trustProxyHops: number;
   auth: {
@@ -119,6 +135,16 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, argv: readonly 
       'BETTER_AUTH_SECRET: required in production and with DATABASE_URL (every process must sign sessions with the same secret); generate one with `openssl rand -base64 32`.',
     ]);
   }
+  const perTool: Partial<Record<ToolId, 'replicate' | 'local' | 'demo'>> = {};
+  for (const entry of (e.INFERENCE_TOOLS ?? '').split(',').filter((x) => x.trim())) {
+    const [tool = '', provider = ''] = entry.split('=').map((x) => x.trim());
+    if (!(TOOL_IDS as readonly string[]).includes(tool) || !['replicate', 'local', 'demo'].includes(provider)) {
+      throw new ConfigError([
+        `INFERENCE_TOOLS: "${entry}" must be tool=provider with a tool of ${TOOL_IDS.join(', ')} and a provider of replicate, local, demo`,
+      ]);
+    }
+    perTool[tool as ToolId] = provider as 'replicate' | 'local' | 'demo';
+  }
   if (Boolean(e.GOOGLE_CLIENT_ID) !== Boolean(e.GOOGLE_CLIENT_SECRET)) {
     throw new ConfigError([
       'GOOGLE_CLIENT_ID and GOOGLE_CLIENT_SECRET: set both to enable Google sign-in, or neither.',
@@ -141,6 +167,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, argv: readonly 
       : { kind: 'pglite', dir: path.join(dataDir, 'pglite') },
     logLevel: e.LOG_LEVEL,
     queuePollSeconds: e.QUEUE_POLL_SECONDS,
+    toolWaitSeconds: e.TOOL_WAIT_SECONDS,
+    toolJobExpireSeconds: e.TOOL_JOB_EXPIRE_SECONDS,
+    inference: { default: e.INFERENCE_PROVIDER ?? (e.REPLICATE_API_TOKEN ? 'replicate' : 'local'), perTool },
+    replicate: e.REPLICATE_API_TOKEN ? { apiToken: e.REPLICATE_API_TOKEN } : null,
     role,
     trustProxyHops: e.TRUST_PROXY_HOPS,
     auth: {

@@ -3,6 +3,7 @@
 import { readFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
+import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { serve } from '@hono/node-server';
 import {
@@ -18,11 +19,16 @@ import { createLocalPaymentProvider } from './billing/local-provider';
 import type { Config } from './config';
 import { type Database, migrateDatabase, openDatabase } from './db/client';
 import { ensureInstance, type InstanceInfo } from './db/instance';
+import { createDemoProvider } from './inference/demo/demo-provider';
+import { createInferenceRouter, type InferenceRouter } from './inference/routing';
 import { registerPingWorker } from './jobs/ping';
 import { type Queue, startQueue, stopQueue } from './jobs/queue';
+import { registerToolWorkers } from './jobs/tool-jobs';
 import type { Logger } from './log';
 import { createMailer } from './mail/create-mailer';
 import type { Mailer } from './mail/mailer';
+import { createFsStorage } from './storage/fs-storage';
+import type { FileStorage } from './storage/storage';
 
 export const WEB_DIST_DIR = fileURLToPath(new URL('../../dist/web', import.meta.url));
 const PACKAGE_JSON = fileURLToPath(new URL('../../package.json', import.meta.url));
@@ -34,6 +40,8 @@ export type Backend = {
   instance: InstanceInfo;
   auth: Auth;
   mailer: Mailer;
+  storage: FileStorage;
+  inference: InferenceRouter;
   /** The HTTP application (null for a worker-only process). */
   app: App | null;
   stop(): Promise<void>;
@@ -62,7 +70,7 @@ export async function startBackend(
   config: Config,
   logger: Logger,
   database: Database,
-  options: { ownsDatabase?: boolean; webDistDir?: string } = {},
+  options: { ownsDatabase?: boolean; webDistDir?: string; inference?: InferenceRouter } = {},
 ): Promise<Backend> {
   const startedAt = new Date();
   const stops = stopper(logger);
@@ -70,10 +78,12 @@ export async function startBackend(
   try {
     await migrateDatabase(database);
     const instance = await ensureInstance(database.db);
-    const queue = await startQueue(database, logger);
+    const queue = await startQueue(database, logger, { toolJobExpireSeconds: config.toolJobExpireSeconds });
     stops.add(() => stopQueue(queue));
 
     const mailer = createMailer(config, database, logger);
+    const storage = createFsStorage(path.join(config.dataDir, 'files'));
+    const inference = options.inference ?? createInferenceRouter(config.inference, {}, createDemoProvider());
     const payments = createLocalPaymentProvider();
     const auth = createAuth({
       config,
@@ -103,6 +113,17 @@ export async function startBackend(
         { db: database.db, auth, mailer, payments, logger },
         config.queuePollSeconds,
       );
+      await registerToolWorkers(
+        queue,
+        {
+          db: database.db,
+          storage,
+          logger,
+          providerFor: (tool) => inference.providerFor(tool),
+          runTimeoutMs: config.toolJobExpireSeconds * 1000,
+        },
+        config.queuePollSeconds,
+      );
       const requeued = await enqueueUnfinishedAccountSetups(database.db, queue);
       logger.info('worker started', { workerId, requeuedAccountSetups: requeued });
     }
@@ -114,13 +135,15 @@ export async function startBackend(
           instance,
           auth,
           mailer,
+          storage,
+          inference,
           logger,
           startedAt,
           version: VERSION,
           webDistDir: options.webDistDir,
         })
       : null;
-    return { database, queue, instance, auth, mailer, app, stop: () => stops.run() };
+    return { database, queue, instance, auth, mailer, storage, inference, app, stop: () => stops.run() };
   } catch (error) {
     await stops.run();
     throw error;

@@ -20,8 +20,8 @@ describe('GET /api/health', () => {
     });
     expect(body.queue).toMatchObject({ status: 'ok', waiting: { 'system-ping': 0 } });
     expect(body.process).toMatchObject({ web: true, worker: true });
-    expect(body.providers).toEqual({
-      inference: { provider: 'local', external: false },
+    expect(body.providers).toMatchObject({
+      inference: { provider: 'local', external: false, tools: expect.objectContaining({ 'text-to-pic': 'demo' }) },
       payments: { provider: 'local', external: false },
       mail: { provider: 'outbox', external: false },
       storage: { provider: 'fs', external: false },
@@ -46,7 +46,7 @@ describe('GET /api/health', () => {
     });
     try {
       const body = await (await configured.app.request('/api/health')).json();
-      expect(body.providers.inference).toEqual({ provider: 'replicate', external: true });
+      expect(body.providers.inference).toMatchObject({ provider: 'replicate', external: true });
       expect(body.providers.payments).toEqual({ provider: 'stripe', external: true });
       expect(body.providers.mail).toEqual({ provider: 'smtp', external: true });
     } finally {

@@ -51,6 +51,12 @@ export class TestClient {
     return { status: response.status, body: body as T, headers: response.headers };
   }
 
+  /** The raw response (for binary bodies), sent with this client's cookies. */
+  fetchRaw(path: string) {
+    const cookie = [...this.cookies].map(([k, v]) => `${k}=${v}`).join('; ');
+    return this.app.request(path, { headers: { cookie, 'x-forwarded-for': this.ip } });
+  }
+
   get<T = unknown>(path: string) {
     return this.request<T>('GET', path);
   }

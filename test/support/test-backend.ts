@@ -8,6 +8,7 @@ import pg from 'pg';
 import { inject } from 'vitest';
 import { type Config, loadConfig } from '../../src/server/config';
 import { type Database, openPglite, openPostgres } from '../../src/server/db/client';
+import type { InferenceRouter } from '../../src/server/inference/routing';
 import { quietLogger } from '../../src/server/log';
 import { type Backend, startBackend } from '../../src/server/system';
 import { databaseUrl, dropPostgresDatabases } from './template-db';
@@ -51,11 +52,14 @@ export function testConfig(env: Record<string, string> = {}, argv: string[] = []
 export type TestBackend = Backend & { app: NonNullable<Backend['app']>; config: Config };
 
 export async function createTestBackend(
-  options: { env?: Record<string, string>; webDistDir?: string } = {},
+  options: { env?: Record<string, string>; webDistDir?: string; inference?: InferenceRouter } = {},
 ): Promise<TestBackend> {
   const config = testConfig(options.env);
   const database = await createTestDatabase();
-  const backend = await startBackend(config, quietLogger(), database, { webDistDir: options.webDistDir });
+  const backend = await startBackend(config, quietLogger(), database, {
+    webDistDir: options.webDistDir,
+    inference: options.inference,
+  });
   if (!backend.app) throw new Error('test backend has no web role');
   return {
     ...backend,

@@ -3,6 +3,7 @@
 import { Hono } from 'hono';
 import { ACCOUNT_MESSAGES, type PublicConfig, VERIFICATION_RESEND_COOLDOWN_SECONDS } from '../../contract/accounts';
 import type { Auth } from '../auth/auth';
+import { sessionUser } from '../auth/session';
 import type { Config } from '../config';
 import type { AppDb } from '../db/client';
 import type { Logger } from '../log';
@@ -18,8 +19,6 @@ export function accountRoutes(deps: AccountRoutesDeps) {
   const { db, auth } = deps;
   const app = new Hono();
 
-  const sessionUser = async (headers: Headers) => (await auth.api.getSession({ headers }))?.user ?? null;
-
   app.get('/config', (c) =>
     c.json({
       googleSignIn: deps.config.auth.google !== null,
@@ -28,14 +27,14 @@ export function accountRoutes(deps: AccountRoutesDeps) {
   );
 
   app.get('/profile', async (c) => {
-    const current = await sessionUser(c.req.raw.headers);
+    const current = await sessionUser(auth, c.req.raw.headers);
     if (!current) return c.json({ error: ACCOUNT_MESSAGES.signInRequired }, 401);
     c.header('Cache-Control', 'no-store');
     return c.json(await readOrCreateProfile(db, current.id));
   });
 
   app.post('/profile/verification-email', async (c) => {
-    const current = await sessionUser(c.req.raw.headers);
+    const current = await sessionUser(auth, c.req.raw.headers);
     if (!current) return c.json({ error: ACCOUNT_MESSAGES.signInRequired }, 401);
     if (current.emailVerified) return c.json({ error: ACCOUNT_MESSAGES.alreadyVerified }, 409);
     await readOrCreateProfile(db, current.id);

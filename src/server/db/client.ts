@@ -3,6 +3,7 @@
 import { mkdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { PGlite } from '@electric-sql/pglite';
+import { type SQL, sql } from 'drizzle-orm';
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
@@ -123,4 +124,35 @@ export function migrateDatabase(database: Database): Promise<void> {
       ? migratePglite(db as never, { migrationsFolder: MIGRATIONS_DIR })
       : migratePg(db as never, { migrationsFolder: MIGRATIONS_DIR }),
   );
+}
+
+/** As node-postgres sends parameters: undefined as NULL (drizzle would drop it), objects as JSON. */
+function driverValue(value: unknown): unknown {
+  if (value === undefined) return null;
+  if (
+    value !== null &&
+    typeof value === 'object' &&
+    !(value instanceof Date) &&
+    !Buffer.isBuffer(value) &&
+    !Array.isArray(value)
+  ) {
+    return JSON.stringify(value);
+  }
+  return value;
+}
+
+/**
+ * Raw SQL with $1..$n placeholders on a drizzle database or transaction, so that pg-boss can
+ * enqueue inside our transaction (its `db` option): the job row and the queued job commit together.
+ */
+export function sqlExecutorOf(db: Pick<AppDb, 'execute'>): SqlExecutor {
+  return async (text, values = []) => {
+    const parts = text.split(/\$(\d+)/);
+    const chunks: SQL[] = [];
+    parts.forEach((part, i) => {
+      chunks.push(i % 2 === 0 ? sql.raw(part) : sql`${driverValue(values[Number(part) - 1])}`);
+    });
+    const result = (await db.execute(sql.join(chunks, sql.raw('')))) as unknown as SqlRows;
+    return { rows: result.rows ?? [] };
+  };
 }

@@ -8,10 +8,12 @@ import {
   check,
   index,
   integer,
+  jsonb,
   pgTable,
   text,
   timestamp,
   unique,
+  uniqueIndex,
   uuid,
 } from 'drizzle-orm/pg-core';
 
@@ -164,3 +166,62 @@ export const mailOutbox = pgTable('mail_outbox', {
   text: text('text').notNull(),
   createdAt: createdAt(),
 });
+
+export const JOB_STATUSES = ['queued', 'running', 'succeeded', 'failed'] as const;
+export type JobStatus = (typeof JOB_STATUSES)[number];
+
+/** One tool call: charged when created, run once by a worker, refunded if it fails. */
+export const jobs = pgTable(
+  'jobs',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    userId: text('user_id')
+      .notNull()
+      .references(() => user.id, { onDelete: 'cascade' }),
+    tool: text('tool').notNull(),
+    status: text('status', { enum: JOB_STATUSES }).notNull().default('queued'),
+    cost: integer('cost').notNull(),
+    /** The request without its image bytes (those are in `files`, kind input). */
+    input: jsonb('input').notNull(),
+    provider: text('provider').notNull(),
+    providerRef: text('provider_ref'),
+    /** Succeeded: { files: [ids] } for image tools, { keywords, colors } for the analyzer. */
+    result: jsonb('result'),
+    /** Failed: the message the user sees. */
+    error: text('error'),
+    idempotencyKey: text('idempotency_key'),
+    /** Hash of the request body, so a reused Idempotency-Key with another body is refused. */
+    requestHash: text('request_hash').notNull(),
+    attempts: integer('attempts').notNull().default(0),
+    createdAt: createdAt(),
+    startedAt: timestamp('started_at', { withTimezone: true }),
+    finishedAt: timestamp('finished_at', { withTimezone: true }),
+  },
+  (t) => [
+    index('jobs_user_created_idx').on(t.userId, t.createdAt),
+    index('jobs_status_idx').on(t.status),
+    uniqueIndex('jobs_user_idempotency_key_unique').on(t.userId, t.idempotencyKey),
+    check('jobs_status_known', sql`${t.status} in ('queued', 'running', 'succeeded', 'failed')`),
+    check('jobs_cost_positive', sql`${t.cost} > 0`),
+  ],
+);
+
+/** Stored images: a tool's inputs and outputs, served to their owner only. */
+export const files = pgTable(
+  'files',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    userId: text('user_id')
+      .notNull()
+      .references(() => user.id, { onDelete: 'cascade' }),
+    jobId: uuid('job_id').references(() => jobs.id, { onDelete: 'cascade' }),
+    kind: text('kind', { enum: ['input', 'output'] }).notNull(),
+    storageKey: text('storage_key').notNull().unique(),
+    contentType: text('content_type').notNull(),
+    size: integer('size').notNull(),
+    width: integer('width'),
+    height: integer('height'),
+    createdAt: createdAt(),
+  },
+  (t) => [index('files_job_idx').on(t.jobId)],
+);

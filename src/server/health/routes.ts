@@ -4,6 +4,7 @@ import { Hono } from 'hono';
 import type { Config } from '../config';
 import type { Database } from '../db/client';
 import type { InstanceInfo } from '../db/instance';
+import type { InferenceRouter } from '../inference/routing';
 import { QUEUE_NAMES, type Queue } from '../jobs/queue';
 
 export type HealthDeps = {
@@ -11,6 +12,7 @@ export type HealthDeps = {
   database: Database;
   queue: Queue;
   instance: InstanceInfo;
+  inference: InferenceRouter;
   startedAt: Date;
   version: string;
 };
@@ -67,7 +69,11 @@ export function healthRoutes(deps: HealthDeps) {
         },
         queue: { ...queueCheck, waiting: queued ?? null },
         providers: {
-          inference: { provider: config.providers.inference, external: config.providers.inference === 'replicate' },
+          inference: {
+            provider: config.providers.inference,
+            external: config.providers.inference === 'replicate',
+            tools: deps.inference.describe(),
+          },
           payments: { provider: config.providers.payments, external: config.providers.payments === 'stripe' },
           mail: { provider: config.providers.mail, external: config.providers.mail === 'smtp' },
           storage: { provider: config.providers.storage, external: false },

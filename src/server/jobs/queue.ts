@@ -12,20 +12,46 @@ export const QUEUE_NAMES = {
   ping: 'system-ping',
   /** After sign-up: the payment customer and the verification mail, retried until they succeed. */
   accountSetup: 'account-setup',
+  /** One tool job: run the provider, store the outputs, or fail and refund. */
+  toolRun: 'tool-run',
+  /** Tool jobs whose tries are all used up (or that expired after a crash): refunded here. */
+  toolRunDead: 'tool-run-dead',
 } as const;
 
 type QueueName = (typeof QUEUE_NAMES)[keyof typeof QUEUE_NAMES];
 
+export type QueueSettings = {
+  /** How long a tool job may run before pg-boss considers its worker dead and retries it. */
+  toolJobExpireSeconds: number;
+};
+
+export const DEFAULT_QUEUE_SETTINGS: QueueSettings = { toolJobExpireSeconds: 15 * 60 };
+
 /** Retry policy per queue (pg-boss applies it to every job sent to the queue). */
-const QUEUE_OPTIONS: Record<QueueName, Omit<PgBoss.Queue, 'name'>> = {
+const queueOptions = (settings: QueueSettings): Record<QueueName, Omit<PgBoss.Queue, 'name'>> => ({
   'system-ping': { retryLimit: 0 },
   // 10 tries with exponential backoff from 5 s: about 1.5 hours before giving up (and logging).
   'account-setup': { retryLimit: 10, retryDelay: 5, retryBackoff: true },
-};
+  // A retryable provider failure, or a worker that died mid-job (the job expires), is tried twice
+  // more; then the job lands in tool-run-dead, which refunds it.
+  'tool-run-dead': { retryLimit: 5, retryDelay: 5 },
+  'tool-run': {
+    retryLimit: 2,
+    retryDelay: 5,
+    retryBackoff: true,
+    expireInSeconds: settings.toolJobExpireSeconds,
+    deadLetter: 'tool-run-dead',
+  },
+});
 
 export type Queue = PgBoss;
 
-export async function startQueue(database: Database, logger: Logger): Promise<Queue> {
+export async function startQueue(
+  database: Database,
+  logger: Logger,
+  settings: QueueSettings = DEFAULT_QUEUE_SETTINGS,
+): Promise<Queue> {
+  const options = queueOptions(settings);
   const boss = new PgBoss({
     db: { executeSql: database.executeSql },
     schema: QUEUE_SCHEMA,
@@ -35,10 +61,12 @@ export async function startQueue(database: Database, logger: Logger): Promise<Qu
   });
   boss.on('error', (error) => logger.error('queue error', { error }));
   await boss.start();
-  for (const name of Object.values(QUEUE_NAMES)) {
+  // Dead-letter queues first: a queue may only name one that exists.
+  const names = Object.values(QUEUE_NAMES).sort((a, b) => Number(b.endsWith('-dead')) - Number(a.endsWith('-dead')));
+  for (const name of names) {
     // createQueue keeps an existing queue as it is; updateQueue brings its policy up to date.
-    await boss.createQueue(name, { name, ...QUEUE_OPTIONS[name] });
-    await boss.updateQueue(name, { name, ...QUEUE_OPTIONS[name] });
+    await boss.createQueue(name, { name, ...options[name] });
+    await boss.updateQueue(name, { name, ...options[name] });
   }
   return boss;
 }

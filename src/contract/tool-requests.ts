@@ -1,0 +1,76 @@
+// Request bodies of the ten tool calls (product-spec.md section 7), as the server validates them.
+// Images are strings here; the server decodes and checks their bytes (server/images).
+// (zod lives in this module only, so pages that do not validate do not load it.)
+import { z } from 'zod';
+import { ASPECT_RATIOS, MAX_IMAGES_PER_REQUEST, QUALITIES, TEXT_ASSIST_OPTIONS } from './tools';
+
+/** Prompts: required, and bounded (a 100 kB prompt is refused, not sent to a model). */
+export const MAX_PROMPT_CHARS = 2000;
+
+const prompt = z
+  .string({ error: 'must be text' })
+  .trim()
+  .min(1, 'is required')
+  .max(MAX_PROMPT_CHARS, `must be at most ${MAX_PROMPT_CHARS} characters`);
+const image = z.string({ error: 'must be an image (a base64 string)' }).min(1, 'an image is required');
+const userId = z.string({ error: 'must be text' }).optional();
+const aspectRatio = z.enum(ASPECT_RATIOS, { error: `must be one of ${ASPECT_RATIOS.join(', ')}` });
+const imageCount = z
+  .number({ error: 'must be a number' })
+  .int('must be a whole number')
+  .min(1, `must be from 1 to ${MAX_IMAGES_PER_REQUEST}`)
+  .max(MAX_IMAGES_PER_REQUEST, `must be from 1 to ${MAX_IMAGES_PER_REQUEST}`);
+const literal = <T extends string | number | boolean>(value: T) =>
+  z.literal(value, { error: `must be ${JSON.stringify(value)}` });
+
+export const TOOL_REQUEST_SCHEMAS = {
+  'text-to-pic': z.object({
+    userId,
+    prompt,
+    aspectRatio: aspectRatio.default('1:1'),
+    numOutputs: imageCount.default(1),
+    quality: z.enum(QUALITIES, { error: `must be one of ${QUALITIES.join(', ')}` }).default('high'),
+    goFast: literal(true).default(true),
+    outputFormat: literal('webp').default('webp'),
+    outputQuality: z.union([literal(33), literal(66), literal(100)], { error: 'must be 33, 66 or 100' }).optional(),
+  }),
+  metamorphose: z.object({
+    userId,
+    prompt,
+    main_face_image: image,
+    num_outputs: literal(1).default(1),
+    output_quality: literal(33).default(33),
+    width: z.number({ error: 'must be a number' }).int().default(1024),
+    height: z.number({ error: 'must be a number' }).int().default(1024),
+  }),
+  'image-upscaler': z.object({
+    userId,
+    image,
+    scale: z.union([literal(2), literal(4), literal(6)], { error: 'must be 2, 4 or 6' }),
+  }),
+  colorizer: z.object({ userId, image }),
+  'background-remover': z.object({ userId, image }),
+  'creative-upscaler': z.object({ userId, image, scale: literal(2).default(2) }),
+  'fix-a-face': z.object({ userId, image, scale: literal(2).default(2) }),
+  'text-lab': z.object({
+    userId,
+    prompt,
+    aspectRatio: aspectRatio.default('1:1'),
+    textAssist: z
+      .enum(TEXT_ASSIST_OPTIONS, { error: `must be one of ${TEXT_ASSIST_OPTIONS.join(', ')}` })
+      .default('Auto'),
+  }),
+  'background-swap': z.object({ userId, prompt, image, num_outputs: imageCount.default(1) }),
+  'image-analyzer': z.object({ userId, image }),
+} as const;
+
+export type ToolRequest<T extends keyof typeof TOOL_REQUEST_SCHEMAS> = z.input<(typeof TOOL_REQUEST_SCHEMAS)[T]>;
+
+/** The first problem of a failed parse, as "field: reason" (the message the API answers with). */
+export function describeIssue(error: z.ZodError): string {
+  const issue = error.issues[0];
+  if (!issue) return 'Invalid request';
+  const field = issue.path.length ? issue.path.join('.') : 'body';
+  if (issue.code === 'invalid_type' && issue.input === undefined) return `${field}: is required`;
+  return `${field}: ${issue.message}`;
+}

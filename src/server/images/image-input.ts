@@ -1,0 +1,134 @@
+// Uploaded images, checked before anything is charged: the payload form (data URL or bare base64),
+// the real format read from the bytes (PNG, JPEG, WEBP only: an SVG or anything else is refused
+// whatever it claims to be), the byte size, the dimensions from the header and the pixel count
+// (a 50000x50000 header is refused before any decoder sees it), and that the file is complete.
+import type { ImageInput, ImageMime } from '../inference/provider';
+
+export class InputError extends Error {
+  override name = 'InputError';
+  constructor(
+    readonly field: string,
+    readonly reason: string,
+    readonly status: 400 | 413 = 400,
+  ) {
+    super(`${field}: ${reason}`);
+  }
+}
+
+export type ImageRules = {
+  /** 'data-url': must carry the data: prefix; 'base64': the spec's prefix-less form (a prefix is tolerated). */
+  form: 'data-url' | 'base64';
+  maxBytes: number;
+  maxPixels: number;
+  /** The message for too many bytes (the spec has its own for the 5 MB uploads). */
+  tooLargeMessage?: string;
+};
+
+const MB = 1024 * 1024;
+/** The spec's limit for Metamorphose and Background Swap uploads (5242880 bytes). */
+export const UPLOAD_LIMIT_5MB = 5 * MB;
+/** Our documented limit for the other tools' images. */
+export const DEFAULT_IMAGE_MAX_BYTES = 10 * MB;
+/** Our documented pixel limit: 40 megapixels (e.g. 8000 x 5000). */
+export const DEFAULT_MAX_PIXELS = 40_000_000;
+
+const DATA_URL = /^data:([^;,]*)(;base64)?,/;
+const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
+
+export function decodeImageField(field: string, value: unknown, rules: ImageRules): ImageInput {
+  if (typeof value !== 'string' || value.length === 0) throw new InputError(field, 'an image is required');
+  let payload = value;
+  const prefix = DATA_URL.exec(value);
+  if (prefix) {
+    if (!prefix[2]) throw new InputError(field, 'the data URL must be base64-encoded');
+    payload = value.slice(prefix[0].length);
+  } else if (rules.form === 'data-url') {
+    throw new InputError(field, 'must be a data URL (data:image/...;base64,...)');
+  }
+  // A base64 string of N characters holds about 3N/4 bytes: refuse oversize before decoding it.
+  if (Math.floor((payload.length * 3) / 4) > rules.maxBytes + 3) throw tooLarge(field, rules);
+  const compact = payload.replace(/\s+/g, '');
+  if (compact.length % 4 !== 0 || !BASE64.test(compact)) throw new InputError(field, 'is not valid base64');
+  const bytes = Buffer.from(compact, 'base64');
+  if (bytes.length === 0) throw new InputError(field, 'an image is required');
+  if (bytes.length > rules.maxBytes) throw tooLarge(field, rules);
+
+  const mime = sniffFormat(bytes);
+  if (!mime) throw new InputError(field, 'must be a PNG, JPEG or WEBP image');
+  const size = readDimensions(bytes, mime);
+  if (!size || size.width < 1 || size.height < 1) throw new InputError(field, 'the image header is damaged');
+  if (size.width * size.height > rules.maxPixels) {
+    throw new InputError(
+      field,
+      `the image is ${size.width}x${size.height}; the limit is ${Math.round(rules.maxPixels / 1_000_000)} megapixels`,
+      413,
+    );
+  }
+  if (!isComplete(bytes, mime)) throw new InputError(field, 'the image file is incomplete (truncated)');
+  return { bytes, mime, width: size.width, height: size.height };
+}
+
+function tooLarge(field: string, rules: ImageRules) {
+  return new InputError(field, rules.tooLargeMessage ?? `must be at most ${Math.round(rules.maxBytes / MB)} MB`, 413);
+}
+
+const PNG_SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
+const PNG_IEND = Buffer.from([0x49, 0x45, 0x4e, 0x44, 0xae, 0x42, 0x60, 0x82]);
+
+export function sniffFormat(bytes: Buffer): ImageMime | null {
+  if (bytes.length >= 24 && bytes.subarray(0, 8).equals(PNG_SIGNATURE)) return 'image/png';
+  if (bytes.length >= 4 && bytes[0] === 0xff && bytes[1] === 0xd8 && bytes[2] === 0xff) return 'image/jpeg';
+  if (bytes.length >= 30 && bytes.toString('ascii', 0, 4) === 'RIFF' && bytes.toString('ascii', 8, 12) === 'WEBP') {
+    return 'image/webp';
+  }
+  return null;
+}
+
+export function readDimensions(bytes: Buffer, mime: ImageMime): { width: number; height: number } | null {
+  if (mime === 'image/png') {
+    if (bytes.toString('ascii', 12, 16) !== 'IHDR') return null;
+    return { width: bytes.readUInt32BE(16), height: bytes.readUInt32BE(20) };
+  }
+  if (mime === 'image/webp') {
+    const chunk = bytes.toString('ascii', 12, 16);
+    if (chunk === 'VP8 ' && bytes.length >= 30) {
+      return { width: bytes.readUInt16LE(26) & 0x3fff, height: bytes.readUInt16LE(28) & 0x3fff };
+    }
+    if (chunk === 'VP8L' && bytes.length >= 25) {
+      const bits = bytes.readUInt32LE(21);
+      return { width: (bits & 0x3fff) + 1, height: ((bits >> 14) & 0x3fff) + 1 };
+    }
+    if (chunk === 'VP8X' && bytes.length >= 30) {
+      return { width: bytes.readUIntLE(24, 3) + 1, height: bytes.readUIntLE(27, 3) + 1 };
+    }
+    return null;
+  }
+  // JPEG: walk the markers to the first start-of-frame (SOF0-SOF15 but DHT, JPG and DAC).
+  let offset = 2;
+  while (offset + 9 < bytes.length) {
+    if (bytes[offset] !== 0xff) return null;
+    const marker = bytes[offset + 1] as number;
+    if (marker === 0xff) {
+      offset++;
+      continue;
+    }
+    const length = bytes.readUInt16BE(offset + 2);
+    if (marker >= 0xc0 && marker <= 0xcf && marker !== 0xc4 && marker !== 0xc8 && marker !== 0xcc) {
+      return { height: bytes.readUInt16BE(offset + 5), width: bytes.readUInt16BE(offset + 7) };
+    }
+    offset += 2 + length;
+  }
+  return null;
+}
+
+/** Whether the file ends as its format says it must: a cut-off upload is refused here. */
+function isComplete(bytes: Buffer, mime: ImageMime): boolean {
+  if (mime === 'image/png') return bytes.subarray(bytes.length - 8).equals(PNG_IEND);
+  if (mime === 'image/jpeg') {
+    // The end-of-image marker, allowing for padding some encoders add after it.
+    const tail = bytes.subarray(Math.max(0, bytes.length - 1024));
+    return tail.includes(Buffer.from([0xff, 0xd9]));
+  }
+  const declared = bytes.readUInt32LE(4) + 8;
+  return bytes.length >= declared && bytes.length <= declared + 1;
+}

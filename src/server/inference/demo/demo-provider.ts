@@ -1,0 +1,184 @@
+// The demo provider: clearly labelled placeholders for tools that no real provider serves here, so
+// every flow can be tried on a fresh machine. Deterministic from the inputs, the right size and
+// format, and the word DEMO on every image. It never claims to be AI: the image tools only resize
+// or tint the upload, and the analyzer reports measured colours and plain image properties.
+import { createHash } from 'node:crypto';
+import sharp, { type Sharp } from 'sharp';
+import type { AspectRatio } from '../../../contract/tools';
+import type { Color, ImageInput, InferenceProvider, Keyword, OutputImage, ToolInput, ToolResult } from '../provider';
+
+const SIZES: Record<AspectRatio, { width: number; height: number }> = {
+  '1:1': { width: 1024, height: 1024 },
+  '9:16': { width: 768, height: 1344 },
+  '16:9': { width: 1344, height: 768 },
+};
+
+const escapeXml = (text: string) =>
+  text.replace(/[<>&"']/g, (c) => ({ '<': '&lt;', '>': '&gt;', '&': '&amp;', '"': '&quot;', "'": '&apos;' })[c] ?? c);
+
+/** Two colours from the text, so the same prompt always gives the same picture. */
+function palette(seed: string): [string, string] {
+  const hash = createHash('sha256').update(seed).digest();
+  const hue = (i: number) => Math.round(((hash[i] ?? 0) / 255) * 360);
+  return [`hsl(${hue(0)} 70% 55%)`, `hsl(${hue(1)} 75% 45%)`];
+}
+
+function wrap(text: string, perLine: number, maxLines: number): string[] {
+  const lines: string[] = [];
+  let line = '';
+  for (const word of text.split(/\s+/)) {
+    if ((line + ' ' + word).trim().length > perLine) {
+      lines.push(line);
+      line = word;
+    } else line = `${line} ${word}`.trim();
+    if (lines.length === maxLines) break;
+  }
+  if (line && lines.length < maxLines) lines.push(line);
+  return lines;
+}
+
+/** A gradient card with DEMO and the prompt on it. */
+function promptCard(width: number, height: number, seed: string, title: string, text: string): Buffer {
+  const [from, to] = palette(seed);
+  const unit = Math.min(width, height) / 1024;
+  const lines = wrap(text, Math.round(width / (28 * unit)), 6)
+    .map((l, i) => `<tspan x="50%" dy="${i === 0 ? 0 : 46 * unit}">${escapeXml(l)}</tspan>`)
+    .join('');
+  return Buffer.from(`<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}">
+  <defs><linearGradient id="g" x1="0" y1="0" x2="1" y2="1"><stop offset="0" stop-color="${from}"/><stop offset="1" stop-color="${to}"/></linearGradient></defs>
+  <rect width="100%" height="100%" fill="url(#g)"/>
+  <text x="50%" y="${height * 0.3}" text-anchor="middle" font-family="sans-serif" font-weight="700" font-size="${160 * unit}" fill="white" fill-opacity="0.92">DEMO</text>
+  <text x="50%" y="${height * 0.3 + 70 * unit}" text-anchor="middle" font-family="sans-serif" font-size="${30 * unit}" fill="white">${escapeXml(title)}</text>
+  <text x="50%" y="${height * 0.55}" text-anchor="middle" font-family="sans-serif" font-size="${36 * unit}" fill="white">${lines}</text>
+  <text x="50%" y="${height - 40 * unit}" text-anchor="middle" font-family="sans-serif" font-size="${24 * unit}" fill="white" fill-opacity="0.85">Demo output, not AI. Set REPLICATE_API_TOKEN for real results.</text>
+</svg>`);
+}
+
+/** A DEMO badge for the corner of a processed upload. */
+function badge(width: number, height: number): Buffer {
+  const size = Math.max(14, Math.round(Math.min(width, height) / 12));
+  const w = size * 4;
+  const h = Math.round(size * 1.6);
+  return Buffer.from(`<svg xmlns="http://www.w3.org/2000/svg" width="${w}" height="${h}">
+  <rect width="100%" height="100%" rx="${h / 4}" fill="#111" fill-opacity="0.72"/>
+  <text x="50%" y="68%" text-anchor="middle" font-family="sans-serif" font-weight="700" font-size="${size}" fill="white">DEMO</text>
+</svg>`);
+}
+
+async function labelled(image: Sharp, width: number, height: number): Promise<Sharp> {
+  const badgeSvg = badge(width, height);
+  const meta = await sharp(badgeSvg).metadata();
+  const fits = (meta.width ?? 0) < width && (meta.height ?? 0) < height;
+  return fits ? sharp(await image.toBuffer()).composite([{ input: badgeSvg, gravity: 'southeast' }]) : image;
+}
+
+const webp = async (image: Sharp, quality = 80): Promise<OutputImage> => ({
+  bytes: await image.webp({ quality }).toBuffer(),
+  contentType: 'image/webp',
+});
+
+async function resized(input: ImageInput, scale: number, tint?: 'sepia'): Promise<Sharp> {
+  const width = input.width * scale;
+  const height = input.height * scale;
+  let image = sharp(input.bytes).rotate().resize(width, height, { fit: 'fill', kernel: 'lanczos3' });
+  if (tint === 'sepia') image = image.greyscale().tint('#c8a27a');
+  return labelled(image, width, height);
+}
+
+async function analyze(input: ImageInput): Promise<{ keywords: Keyword[]; colors: Color[] }> {
+  const { data, info } = await sharp(input.bytes).resize(48, 48, { fit: 'inside' }).removeAlpha().raw().toBuffer({
+    resolveWithObject: true,
+  });
+  // Bucket every pixel to 4 levels per channel and keep the five commonest buckets.
+  const counts = new Map<number, { n: number; r: number; g: number; b: number }>();
+  for (let i = 0; i < data.length; i += info.channels) {
+    const [r, g, b] = [data[i] ?? 0, data[i + 1] ?? 0, data[i + 2] ?? 0];
+    const key = ((r >> 6) << 4) | ((g >> 6) << 2) | (b >> 6);
+    const c = counts.get(key) ?? { n: 0, r: 0, g: 0, b: 0 };
+    counts.set(key, { n: c.n + 1, r: c.r + r, g: c.g + g, b: c.b + b });
+  }
+  const top = [...counts.values()].sort((a, b) => b.n - a.n).slice(0, 5);
+  const total = top.reduce((sum, c) => sum + c.n, 0);
+  const hex = (v: number) => Math.round(v).toString(16).padStart(2, '0');
+  const colors = top.map((c) => {
+    const [r, g, b] = [c.r / c.n, c.g / c.n, c.b / c.n];
+    const light = (r + g + b) / 3;
+    const name =
+      light > 200 ? 'light' : light < 60 ? 'dark' : r > g && r > b ? 'reddish' : g > b ? 'greenish' : 'bluish';
+    return {
+      hex: `#${hex(r)}${hex(g)}${hex(b)}`,
+      name: `${name} (demo)`,
+      percentage: Math.round((c.n / total) * 1000) / 10,
+    };
+  });
+  const orientation = input.width > input.height ? 'landscape' : input.width < input.height ? 'portrait' : 'square';
+  return {
+    keywords: [
+      { keyword: 'demo', score: 1 },
+      { keyword: orientation, score: 1 },
+    ],
+    colors,
+  };
+}
+
+export function createDemoProvider(): InferenceProvider {
+  return {
+    name: 'demo',
+    supports: () => true,
+    async run(input: ToolInput): Promise<ToolResult> {
+      switch (input.tool) {
+        case 'text-to-pic':
+        case 'text-lab': {
+          const { width, height } = SIZES[input.aspectRatio];
+          const count = input.tool === 'text-to-pic' ? input.numOutputs : 1;
+          const quality = input.tool === 'text-to-pic' ? input.outputQuality : 80;
+          const title = input.tool === 'text-to-pic' ? 'Text to Pic' : `Text Lab, Text Assist ${input.textAssist}`;
+          const images = await Promise.all(
+            Array.from({ length: count }, (_, i) =>
+              webp(sharp(promptCard(width, height, `${input.prompt}#${i}`, title, input.prompt)), quality),
+            ),
+          );
+          return { kind: 'images', images };
+        }
+        case 'metamorphose':
+        case 'background-swap': {
+          const { width, height } =
+            input.tool === 'metamorphose' ? { width: input.width, height: input.height } : SIZES['1:1'];
+          const count = input.tool === 'metamorphose' ? 1 : input.numOutputs;
+          const subject = await sharp(input.image.bytes)
+            .rotate()
+            .resize(Math.round(width * 0.5), Math.round(height * 0.5), { fit: 'inside' })
+            .png()
+            .toBuffer();
+          const title = input.tool === 'metamorphose' ? 'Metamorphose' : 'Background Swap';
+          const images = await Promise.all(
+            Array.from({ length: count }, (_, i) =>
+              webp(
+                sharp(promptCard(width, height, `${input.prompt}#${i}`, title, input.prompt)).composite([
+                  { input: subject, gravity: 'south' },
+                ]),
+                input.tool === 'metamorphose' ? input.outputQuality : 80,
+              ),
+            ),
+          );
+          return { kind: 'images', images };
+        }
+        case 'image-upscaler':
+        case 'creative-upscaler':
+        case 'fix-a-face':
+          return { kind: 'images', images: [await webp(await resized(input.image, input.scale))] };
+        case 'colorizer':
+          return { kind: 'images', images: [await webp(await resized(input.image, 1, 'sepia'))] };
+        case 'background-remover': {
+          const image = await resized(input.image, 1);
+          return {
+            kind: 'images',
+            images: [{ bytes: await image.ensureAlpha().png().toBuffer(), contentType: 'image/png' }],
+          };
+        }
+        case 'image-analyzer':
+          return { kind: 'analysis', ...(await analyze(input.image)) };
+      }
+    },
+  };
+}

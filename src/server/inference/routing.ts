@@ -1,0 +1,30 @@
+// Which provider serves which tool: the configured default (Replicate with a token, else the
+// local engine), per-tool overrides, and a fallback to the labelled demo provider for any tool the
+// chosen provider cannot serve. Reported by /api/health and /api/tools.
+import { TOOLS, type ToolId } from '../../contract/tools';
+import type { InferenceProvider, ProviderName } from './provider';
+
+export type InferencePreference = { default: ProviderName; perTool: Partial<Record<ToolId, ProviderName>> };
+
+export type InferenceRouter = {
+  providerFor(tool: ToolId): InferenceProvider;
+  /** Tool id -> provider name, for health and the web's demo notice. */
+  describe(): Record<ToolId, ProviderName>;
+};
+
+export function createInferenceRouter(
+  preference: InferencePreference,
+  providers: Partial<Record<ProviderName, InferenceProvider>>,
+  demo: InferenceProvider,
+): InferenceRouter {
+  const chosen = new Map<ToolId, InferenceProvider>();
+  for (const { id } of TOOLS) {
+    const order: ProviderName[] = [preference.perTool[id] ?? preference.default, 'local'];
+    const provider = order.map((name) => providers[name]).find((p) => p?.supports(id));
+    chosen.set(id, provider ?? demo);
+  }
+  return {
+    providerFor: (tool) => chosen.get(tool) ?? demo,
+    describe: () => Object.fromEntries([...chosen].map(([tool, p]) => [tool, p.name])) as Record<ToolId, ProviderName>,
+  };
+}

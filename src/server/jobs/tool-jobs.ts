@@ -1,0 +1,300 @@
+// Tool jobs: a tool call is charged exactly once, runs once, keeps its outputs, and is refunded if
+// it fails. Creation debits the balance, inserts the job and enqueues it in ONE transaction; the
+// worker runs the provider and either stores the outputs and marks the job succeeded, or marks it
+// failed and refunds in one transaction. The ledger's unique (reason, reference) makes both the
+// debit (reason job) and the refund (reason refund) happen at most once per job id.
+import { randomUUID } from 'node:crypto';
+import { and, eq, inArray, notInArray, sql } from 'drizzle-orm';
+import { type ToolId, toolById } from '../../contract/tools';
+import { type AppDb, sqlExecutorOf } from '../db/client';
+import { files, type JobStatus, jobs } from '../db/schema';
+import type { ImageInput, InferenceProvider, OutputImage, ToolInput, ToolResult } from '../inference/provider';
+import { ProviderError } from '../inference/provider';
+import { applyLedgerEntry } from '../ledger/ledger';
+import type { Logger } from '../log';
+import type { FileStorage } from '../storage/storage';
+import type { PreparedTool } from '../tools/definitions';
+import { QUEUE_NAMES, type Queue } from './queue';
+
+export type ToolJobRequest = { jobId: string };
+
+export class IdempotencyConflictError extends Error {
+  override name = 'IdempotencyConflictError';
+}
+
+type JobRow = typeof jobs.$inferSelect;
+
+const EXTENSIONS: Record<string, string> = { 'image/png': 'png', 'image/jpeg': 'jpg', 'image/webp': 'webp' };
+
+async function existingForKey(db: AppDb, userId: string, key: string): Promise<JobRow | null> {
+  const [row] = await db
+    .select()
+    .from(jobs)
+    .where(and(eq(jobs.userId, userId), eq(jobs.idempotencyKey, key)));
+  return row ?? null;
+}
+
+const isUniqueViolation = (error: unknown) =>
+  (error as { code?: string })?.code === '23505' || /unique|duplicate key/i.test(String((error as Error)?.message));
+
+export type CreateJobInput = {
+  userId: string;
+  tool: ToolId;
+  prepared: PreparedTool;
+  cost: number;
+  provider: string;
+  idempotencyKey?: string;
+  requestHash: string;
+};
+
+/**
+ * Charges and queues a job. Returns the job (and whether it was an earlier one, for a repeated
+ * Idempotency-Key). Throws InsufficientTokensError (nothing written) or IdempotencyConflictError.
+ */
+export async function createToolJob(
+  deps: { db: AppDb; queue: Queue; storage: FileStorage },
+  request: CreateJobInput,
+): Promise<{ job: JobRow; reused: boolean }> {
+  const { db, storage } = deps;
+  const { userId, idempotencyKey } = request;
+  const earlier = async () => {
+    const job = idempotencyKey ? await existingForKey(db, userId, idempotencyKey) : null;
+    if (job && job.requestHash !== request.requestHash) throw new IdempotencyConflictError();
+    return job;
+  };
+  const before = await earlier();
+  if (before) return { job: before, reused: true };
+
+  const jobId = randomUUID();
+  // Input images go to storage first (the worker may be another process); their rows commit with
+  // the job, and the bytes are removed again if the charge does not go through.
+  const stored = await Promise.all(
+    request.prepared.images.map(async (image, index) => {
+      const key = `inputs/${jobId}/${index}.${EXTENSIONS[image.mime]}`;
+      await storage.put(key, image.bytes, image.mime);
+      return { key, image };
+    }),
+  );
+  try {
+    const job = await db.transaction(async (tx) => {
+      await applyLedgerEntry(tx, { userId, delta: -request.cost, reason: 'job', reference: jobId });
+      const [row] = await tx
+        .insert(jobs)
+        .values({
+          id: jobId,
+          userId,
+          tool: request.tool,
+          cost: request.cost,
+          input: { ...request.prepared.summary, imageFiles: stored.length },
+          provider: request.provider,
+          idempotencyKey: idempotencyKey ?? null,
+          requestHash: request.requestHash,
+        })
+        .returning();
+      if (stored.length > 0) {
+        await tx.insert(files).values(
+          stored.map(({ key, image }) => ({
+            userId,
+            jobId,
+            kind: 'input' as const,
+            storageKey: key,
+            contentType: image.mime,
+            size: image.bytes.length,
+            width: image.width,
+            height: image.height,
+          })),
+        );
+      }
+      await deps.queue.send(QUEUE_NAMES.toolRun, { jobId } satisfies ToolJobRequest, {
+        db: { executeSql: sqlExecutorOf(tx) },
+      });
+      return row as JobRow;
+    });
+    return { job, reused: false };
+  } catch (error) {
+    await Promise.all(stored.map(({ key }) => storage.delete(key).catch(() => {})));
+    // Two requests with one Idempotency-Key raced: the loser's transaction rolled back; answer with the winner.
+    if (idempotencyKey && isUniqueViolation(error)) {
+      const winner = await earlier();
+      if (winner) return { job: winner, reused: true };
+    }
+    throw error;
+  }
+}
+
+/** Rebuilds the provider input from the job row and its stored input images. */
+async function loadInput(db: AppDb, storage: FileStorage, job: JobRow): Promise<ToolInput> {
+  const rows = await db
+    .select()
+    .from(files)
+    .where(and(eq(files.jobId, job.id), eq(files.kind, 'input')))
+    .orderBy(files.storageKey);
+  const images: ImageInput[] = [];
+  for (const row of rows) {
+    const bytes = await storage.get(row.storageKey);
+    if (!bytes) throw new Error(`input file ${row.storageKey} of job ${job.id} is missing`);
+    images.push({ bytes, mime: row.contentType as ImageInput['mime'], width: row.width ?? 0, height: row.height ?? 0 });
+  }
+  const { imageFiles: _count, image: _summary, ...fields } = job.input as Record<string, unknown>;
+  return { ...fields, tool: job.tool, ...(images[0] ? { image: images[0] } : {}) } as ToolInput;
+}
+
+async function storeOutputs(db: AppDb, storage: FileStorage, job: JobRow, images: OutputImage[]) {
+  const rows = await Promise.all(
+    images.map(async (image, index) => {
+      const key = `outputs/${job.id}/${index}.${EXTENSIONS[image.contentType] ?? 'bin'}`;
+      await storage.put(key, image.bytes, image.contentType);
+      return {
+        userId: job.userId,
+        jobId: job.id,
+        kind: 'output' as const,
+        storageKey: key,
+        contentType: image.contentType,
+        size: image.bytes.length,
+      };
+    }),
+  );
+  return rows;
+}
+
+/** Marks a job failed and refunds it, once: a job already final is left as it is. */
+export async function failAndRefund(db: AppDb, jobId: string, message: string): Promise<boolean> {
+  return db.transaction(async (tx) => {
+    const [failed] = await tx
+      .update(jobs)
+      .set({ status: 'failed', error: message, finishedAt: sql`now()` })
+      .where(and(eq(jobs.id, jobId), notInArray(jobs.status, ['succeeded', 'failed'])))
+      .returning();
+    if (!failed) return false;
+    await applyLedgerEntry(tx, { userId: failed.userId, delta: failed.cost, reason: 'refund', reference: jobId });
+    return true;
+  });
+}
+
+export type ToolJobDeps = {
+  db: AppDb;
+  storage: FileStorage;
+  logger: Logger;
+  providerFor(tool: ToolId, recorded: string): InferenceProvider;
+  /** How long one provider call may take (the job's expiry is the backstop). */
+  runTimeoutMs: number;
+};
+
+/**
+ * Runs one job (the queue's handler). Returns normally when the job is final; throws to have the
+ * queue retry it (a retryable provider failure with tries left).
+ */
+export async function runToolJob(deps: ToolJobDeps, jobId: string, retriesLeft: boolean): Promise<void> {
+  const { db, storage, logger } = deps;
+  const [job] = await db
+    .update(jobs)
+    .set({ status: 'running', startedAt: sql`now()`, attempts: sql`${jobs.attempts} + 1` })
+    .where(and(eq(jobs.id, jobId), inArray(jobs.status, ['queued', 'running'])))
+    .returning();
+  if (!job) return; // already succeeded or failed (a duplicate delivery): nothing to do
+  const tool = toolById(job.tool as ToolId);
+  let result: ToolResult;
+  try {
+    const provider = deps.providerFor(tool.id, job.provider);
+    const input = await loadInput(db, storage, job);
+    result = await provider.run(input, AbortSignal.timeout(deps.runTimeoutMs));
+    validateResult(tool.id, result);
+  } catch (error) {
+    const retryable = error instanceof ProviderError && error.options.retryable === true;
+    logger.warn('tool job failed', { jobId, tool: tool.id, retryable, retriesLeft, error });
+    if (retryable && retriesLeft) throw error;
+    const message =
+      error instanceof ProviderError ? (error.options.userMessage ?? tool.failureMessage) : tool.failureMessage;
+    await failAndRefund(db, jobId, message);
+    return;
+  }
+  const outputRows = result.kind === 'images' ? await storeOutputs(db, storage, job, result.images) : [];
+  await db.transaction(async (tx) => {
+    const inserted = outputRows.length ? await tx.insert(files).values(outputRows).returning({ id: files.id }) : [];
+    const stored =
+      result.kind === 'images'
+        ? { files: inserted.map((r) => r.id) }
+        : { keywords: result.keywords, colors: result.colors };
+    await tx
+      .update(jobs)
+      .set({ status: 'succeeded', result: stored, finishedAt: sql`now()`, error: null })
+      .where(and(eq(jobs.id, jobId), eq(jobs.status, 'running')));
+  });
+}
+
+/** A provider that answers with nothing usable has failed (and the job is refunded). */
+function validateResult(tool: ToolId, result: ToolResult) {
+  const expected = toolById(tool).response === 'analysis' ? 'analysis' : 'images';
+  if (result.kind !== expected)
+    throw new ProviderError(`${tool}: provider answered ${result.kind}, expected ${expected}`);
+  if (result.kind === 'images' && result.images.length === 0)
+    throw new ProviderError(`${tool}: provider returned no image`);
+}
+
+export async function registerToolWorkers(queue: Queue, deps: ToolJobDeps, pollingIntervalSeconds: number) {
+  // Two jobs at a time per worker process: providers are mostly waiting on the network.
+  for (let i = 0; i < 2; i++) {
+    await queue.work<ToolJobRequest>(
+      QUEUE_NAMES.toolRun,
+      { pollingIntervalSeconds, includeMetadata: true },
+      async ([job]) => {
+        if (!job) return;
+        await runToolJob(deps, job.data.jobId, job.retryCount < job.retryLimit);
+      },
+    );
+  }
+  // Jobs that used up their tries, or expired because a worker died mid-job: refund them.
+  await queue.work<ToolJobRequest>(QUEUE_NAMES.toolRunDead, { pollingIntervalSeconds }, async ([job]) => {
+    if (!job) return;
+    const [row] = await deps.db.select({ tool: jobs.tool }).from(jobs).where(eq(jobs.id, job.data.jobId));
+    if (!row) return;
+    if (await failAndRefund(deps.db, job.data.jobId, toolById(row.tool as ToolId).failureMessage)) {
+      deps.logger.warn('tool job refunded after its last try', { jobId: job.data.jobId });
+    }
+  });
+}
+
+export type JobView = {
+  id: string;
+  tool: ToolId;
+  status: JobStatus;
+  cost: number;
+  createdAt: string;
+  finishedAt: string | null;
+  error: string | null;
+  /** Succeeded image tools: the outputs' URLs on our origin. */
+  output: string[] | null;
+  keywords: { keyword: string; score: number }[] | null;
+  colors: { hex: string; name: string; percentage: number }[] | null;
+};
+
+export const fileUrl = (id: string) => `/api/files/${id}`;
+
+export function viewJob(job: JobRow): JobView {
+  const result = (job.result ?? {}) as { files?: string[]; keywords?: JobView['keywords']; colors?: JobView['colors'] };
+  return {
+    id: job.id,
+    tool: job.tool as ToolId,
+    status: job.status,
+    cost: job.cost,
+    createdAt: job.createdAt.toISOString(),
+    finishedAt: job.finishedAt?.toISOString() ?? null,
+    error: job.error,
+    output: result.files ? result.files.map(fileUrl) : null,
+    keywords: result.keywords ?? null,
+    colors: result.colors ?? null,
+  };
+}
+
+/** Polls the job until it is final or `timeoutMs` passes (a disconnecting client loses nothing). */
+export async function waitForJob(db: AppDb, jobId: string, timeoutMs: number): Promise<JobRow> {
+  const deadline = Date.now() + timeoutMs;
+  let delay = 50;
+  for (;;) {
+    const [job] = await db.select().from(jobs).where(eq(jobs.id, jobId));
+    if (!job) throw new Error(`job ${jobId} vanished`);
+    if (job.status === 'succeeded' || job.status === 'failed' || Date.now() >= deadline) return job;
+    await new Promise((r) => setTimeout(r, delay));
+    delay = Math.min(delay * 2, 500);
+  }
+}

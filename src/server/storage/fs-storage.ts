@@ -1,0 +1,38 @@
+import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import type { FileStorage } from './storage';
+
+/** Keys are ours (random ids with a folder prefix), never user input; still, refuse to leave the root. */
+const KEY_PATTERN = /^[a-z0-9][a-z0-9/_.-]*$/;
+
+export function createFsStorage(root: string): FileStorage {
+  const resolve = (key: string) => {
+    const full = path.resolve(root, key);
+    if (!KEY_PATTERN.test(key) || key.includes('..') || !full.startsWith(path.resolve(root) + path.sep)) {
+      throw new Error(`invalid storage key: ${key}`);
+    }
+    return full;
+  };
+  return {
+    kind: 'fs',
+    async put(key, bytes) {
+      const target = resolve(key);
+      await mkdir(path.dirname(target), { recursive: true });
+      // Write aside, then rename: a crash never leaves a half-written file under the key.
+      const partial = `${target}.${process.pid}.partial`;
+      await writeFile(partial, bytes);
+      await rename(partial, target);
+    },
+    async get(key) {
+      try {
+        return await readFile(resolve(key));
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
+        throw error;
+      }
+    },
+    async delete(key) {
+      await rm(resolve(key), { force: true });
+    },
+  };
+}

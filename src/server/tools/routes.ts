@@ -1,0 +1,192 @@
+// The ten tool calls (POST /api/<path>, product-spec.md section 7) and the jobs and files they
+// produce. Every check the spec's client makes is made here too, in this order, and nothing is
+// charged unless all pass: signed in (401), the body's userId is the caller (403), not suspended
+// (fraud before dispute, 403), verified (403), valid input (400/413), enough tokens (402).
+import { createHash } from 'node:crypto';
+import { and, desc, eq, lt } from 'drizzle-orm';
+import { Hono } from 'hono';
+import { bodyLimit } from 'hono/body-limit';
+import { TOOL_MESSAGES, TOOLS, type ToolDefinition } from '../../contract/tools';
+import { readOrCreateProfile } from '../accounts/profiles';
+import type { Auth } from '../auth/auth';
+import { sessionUser } from '../auth/session';
+import type { AppDb } from '../db/client';
+import { files, jobs } from '../db/schema';
+import { InputError } from '../images/image-input';
+import type { InferenceRouter } from '../inference/routing';
+import type { Queue } from '../jobs/queue';
+import { createToolJob, IdempotencyConflictError, type JobView, viewJob, waitForJob } from '../jobs/tool-jobs';
+import { balanceOf, InsufficientTokensError } from '../ledger/ledger';
+import type { Logger } from '../log';
+import type { FileStorage } from '../storage/storage';
+import { costOf, prepareTool } from './definitions';
+
+export type ToolRoutesDeps = {
+  db: AppDb;
+  auth: Auth;
+  queue: Queue;
+  storage: FileStorage;
+  inference: InferenceRouter;
+  logger: Logger;
+  waitMs: number;
+};
+
+/** A tool call's JSON may carry a 10 MB image as base64 (about 13.4 MB of text). */
+const TOOL_BODY_LIMIT = 15 * 1024 * 1024;
+const MAX_IDEMPOTENCY_KEY = 200;
+
+/** The spec's response for a finished job: success and output (list or one URL), or the analysis. */
+function toolResponse(tool: ToolDefinition, view: JobView, balance: number) {
+  const common = { jobId: view.id, balance };
+  if (view.status === 'failed')
+    return { success: false, error: view.error ?? tool.failureMessage, refunded: true, ...common };
+  if (tool.response === 'analysis') return { success: true, keywords: view.keywords, colors: view.colors, ...common };
+  const output = tool.response === 'image' ? (view.output?.[0] ?? null) : view.output;
+  return { success: true, output, ...common };
+}
+
+export function toolRoutes(deps: ToolRoutesDeps) {
+  const { db, auth } = deps;
+  const app = new Hono();
+
+  for (const tool of TOOLS) {
+    app.post(
+      tool.apiPath,
+      bodyLimit({
+        maxSize: TOOL_BODY_LIMIT,
+        onError: (c) => c.json({ success: false, error: 'body: the request is too large' }, 413),
+      }),
+      async (c) => {
+        const user = await sessionUser(auth, c.req.raw.headers);
+        if (!user) return c.json({ success: false, error: TOOL_MESSAGES.signInRequired }, 401);
+        const raw = await c.req.text();
+        let body: unknown;
+        try {
+          body = JSON.parse(raw);
+        } catch {
+          return c.json({ success: false, error: 'body: must be JSON' }, 400);
+        }
+        if (typeof body !== 'object' || body === null || Array.isArray(body)) {
+          return c.json({ success: false, error: 'body: must be a JSON object' }, 400);
+        }
+        const claimed = (body as { userId?: unknown }).userId;
+        if (claimed !== undefined && claimed !== user.id)
+          return c.json({ success: false, error: TOOL_MESSAGES.wrongUser }, 403);
+
+        const profile = await readOrCreateProfile(db, user.id);
+        if (!profile) return c.json({ success: false, error: TOOL_MESSAGES.signInRequired }, 401);
+        if (profile.isFraudulent) return c.json({ success: false, error: TOOL_MESSAGES.fraud }, 403);
+        if (profile.isDispute) return c.json({ success: false, error: TOOL_MESSAGES.dispute }, 403);
+        if (!user.emailVerified) return c.json({ success: false, error: TOOL_MESSAGES.unverified }, 403);
+
+        const idempotencyKey = c.req.header('idempotency-key')?.trim() || undefined;
+        if (idempotencyKey && idempotencyKey.length > MAX_IDEMPOTENCY_KEY) {
+          return c.json(
+            { success: false, error: `Idempotency-Key: must be at most ${MAX_IDEMPOTENCY_KEY} characters` },
+            400,
+          );
+        }
+        let prepared: ReturnType<typeof prepareTool>;
+        try {
+          prepared = prepareTool(tool.id, body);
+        } catch (error) {
+          if (error instanceof InputError) return c.json({ success: false, error: error.message }, error.status);
+          throw error;
+        }
+        const cost = costOf(tool.id, prepared);
+        if (profile.tokens < cost) {
+          return c.json({ success: false, error: TOOL_MESSAGES.notEnoughTokens, balance: profile.tokens }, 402);
+        }
+
+        let created: Awaited<ReturnType<typeof createToolJob>>;
+        try {
+          created = await createToolJob(deps, {
+            userId: user.id,
+            tool: tool.id,
+            prepared,
+            cost,
+            provider: deps.inference.providerFor(tool.id).name,
+            idempotencyKey,
+            requestHash: createHash('sha256').update(`${tool.id}\n${raw}`).digest('hex'),
+          });
+        } catch (error) {
+          if (error instanceof InsufficientTokensError) {
+            return c.json(
+              { success: false, error: TOOL_MESSAGES.notEnoughTokens, balance: await balanceOf(db, user.id) },
+              402,
+            );
+          }
+          if (error instanceof IdempotencyConflictError) {
+            return c.json({ success: false, error: TOOL_MESSAGES.idempotencyMismatch }, 422);
+          }
+          throw error;
+        }
+        const job = await waitForJob(db, created.job.id, deps.waitMs);
+        const balance = await balanceOf(db, user.id);
+        const view = viewJob(job);
+        if (job.status === 'queued' || job.status === 'running') {
+          // Still working: the client follows it at GET /api/jobs/:id.
+          return c.json({ success: false, pending: true, jobId: job.id, status: job.status, balance }, 202);
+        }
+        return c.json(toolResponse(tool, view, balance), job.status === 'failed' ? 502 : 200);
+      },
+    );
+  }
+
+  app.get('/jobs/:id', async (c) => {
+    const user = await sessionUser(auth, c.req.raw.headers);
+    if (!user) return c.json({ error: TOOL_MESSAGES.signInRequired }, 401);
+    const id = c.req.param('id');
+    if (!/^[0-9a-f-]{36}$/i.test(id)) return c.json({ error: 'No such job' }, 404);
+    const [job] = await db
+      .select()
+      .from(jobs)
+      .where(and(eq(jobs.id, id), eq(jobs.userId, user.id)));
+    if (!job) return c.json({ error: 'No such job' }, 404);
+    return c.json(viewJob(job));
+  });
+
+  app.get('/jobs', async (c) => {
+    const user = await sessionUser(auth, c.req.raw.headers);
+    if (!user) return c.json({ error: TOOL_MESSAGES.signInRequired }, 401);
+    const limit = Math.min(Math.max(Number(c.req.query('limit') ?? 20) || 20, 1), 100);
+    const before = c.req.query('before');
+    const beforeDate = before ? new Date(before) : null;
+    if (beforeDate && Number.isNaN(beforeDate.getTime())) return c.json({ error: 'before: must be a date' }, 400);
+    const rows = await db
+      .select()
+      .from(jobs)
+      .where(and(eq(jobs.userId, user.id), beforeDate ? lt(jobs.createdAt, beforeDate) : undefined))
+      .orderBy(desc(jobs.createdAt), desc(jobs.id))
+      .limit(limit + 1);
+    const page = rows.slice(0, limit).map(viewJob);
+    return c.json({ jobs: page, next: rows.length > limit ? (page.at(-1)?.createdAt ?? null) : null });
+  });
+
+  app.get('/files/:id', async (c) => {
+    const user = await sessionUser(auth, c.req.raw.headers);
+    if (!user) return c.json({ error: TOOL_MESSAGES.signInRequired }, 401);
+    const id = c.req.param('id');
+    if (!/^[0-9a-f-]{36}$/i.test(id)) return c.json({ error: 'No such file' }, 404);
+    // Another user's file is answered exactly like a missing one.
+    const [file] = await db
+      .select()
+      .from(files)
+      .where(and(eq(files.id, id), eq(files.userId, user.id)));
+    const bytes = file ? await deps.storage.get(file.storageKey) : null;
+    if (!file || !bytes) return c.json({ error: 'No such file' }, 404);
+    return c.body(new Uint8Array(bytes), 200, {
+      'Content-Type': file.contentType,
+      'Content-Length': String(bytes.length),
+      'Cache-Control': 'private, max-age=86400, immutable',
+      'X-Content-Type-Options': 'nosniff',
+    });
+  });
+
+  app.get('/tools', (c) => {
+    const routing = deps.inference.describe();
+    return c.json({ tools: TOOLS.map((t) => ({ id: t.id, provider: routing[t.id], demo: routing[t.id] === 'demo' })) });
+  });
+
+  return app;
+}

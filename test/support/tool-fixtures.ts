@@ -1,0 +1,71 @@
+// Images and users for tool tests: real PNG/JPEG/WEBP bytes made with sharp, and verified users
+// with a chosen balance (granted through the ledger, as support would).
+import { eq } from 'drizzle-orm';
+import sharp from 'sharp';
+import { grantTokens } from '../../src/server/admin/commands';
+import { user } from '../../src/server/db/schema';
+import type { InferenceProvider, ToolInput, ToolResult } from '../../src/server/inference/provider';
+import { createInferenceRouter, type InferenceRouter } from '../../src/server/inference/routing';
+import { TestClient } from './http-client';
+import type { TestBackend } from './test-backend';
+
+export async function pngBytes(width = 32, height = 24, color = '#6c5ce7') {
+  return sharp({ create: { width, height, channels: 3, background: color } })
+    .png()
+    .toBuffer();
+}
+
+export const dataUrl = (bytes: Buffer, mime = 'image/png') => `data:${mime};base64,${bytes.toString('base64')}`;
+
+let users = 0;
+
+/** A signed-in, verified user with `tokens` tokens. */
+export async function verifiedUser(backend: TestBackend, tokens = 20) {
+  const client = new TestClient(backend.app, backend.config.appUrl);
+  const email = `tool.user${++users}.${Date.now()}@example.com`;
+  const signUp = await client.signUp(email);
+  if (signUp.status !== 200) throw new Error(`sign-up failed: ${signUp.status}`);
+  await backend.database.db.update(user).set({ emailVerified: true }).where(eq(user.email, email));
+  const id = (await client.get<{ user: { id: string } }>('/api/auth/get-session')).body.user.id;
+  if (tokens > 20) await grantTokens(backend.database.db, email, tokens - 20);
+  if (tokens < 20) {
+    const { applyLedgerEntry } = await import('../../src/server/ledger/ledger');
+    await applyLedgerEntry(backend.database.db, {
+      userId: id,
+      delta: tokens - 20,
+      reason: 'grant',
+      reference: `test-debit:${id}`,
+    });
+  }
+  return { client, email, id };
+}
+
+/** A provider that answers at once with a tiny image (or fails), for money and load tests. */
+export function instantProvider(options: { fail?: boolean; delayMs?: number } = {}): InferenceProvider & {
+  calls: ToolInput[];
+} {
+  const calls: ToolInput[] = [];
+  return {
+    name: 'local',
+    calls,
+    supports: () => true,
+    async run(input): Promise<ToolResult> {
+      calls.push(input);
+      if (options.delayMs) await new Promise((r) => setTimeout(r, options.delayMs));
+      if (options.fail) throw new Error('provider exploded');
+      if (input.tool === 'image-analyzer')
+        return { kind: 'analysis', keywords: [{ keyword: 'test', score: 0.5 }], colors: [] };
+      const count = 'numOutputs' in input ? input.numOutputs : 1;
+      const bytes = await sharp({ create: { width: 8, height: 8, channels: 3, background: '#123456' } })
+        .webp()
+        .toBuffer();
+      return {
+        kind: 'images',
+        images: Array.from({ length: count }, () => ({ bytes, contentType: 'image/webp' as const })),
+      };
+    },
+  };
+}
+
+export const routerWith = (provider: InferenceProvider): InferenceRouter =>
+  createInferenceRouter({ default: 'local', perTool: {} }, { local: provider }, provider);
