@@ -1,8 +1,7 @@
 import { Compass, House, RotateCw, TriangleAlert } from 'lucide-react';
 import { isRouteErrorResponse, Link, useRouteError } from 'react-router';
 import { FALLBACK_ERROR_TEXT, ROUTES } from '../../contract/routes';
-import { SkipLink } from '../components/SkipLink';
-import { Wordmark } from '../components/Wordmark';
+import { StandalonePage } from '../components/StandalonePage';
 import { useDocumentTitle } from '../lib/use-document-title';
 
 function describe(error: unknown): { notFound: boolean; detail: string } {
@@ -21,42 +20,34 @@ export function ErrorScreen() {
   const Icon = notFound ? Compass : TriangleAlert;
 
   return (
-    <div className="pp-error-page">
-      <SkipLink />
-      <header className="pp-topbar">
-        <div className="pp-container pp-topbar__inner">
-          <Wordmark />
+    <StandalonePage className="pp-error-page" mainClassName="pp-error" skipLink>
+      <div className="pp-error__card">
+        <span className="pp-error__icon">
+          <Icon size={28} aria-hidden="true" />
+        </span>
+        <h1 className="pp-error__title">{FALLBACK_ERROR_TEXT}</h1>
+        <p className="pp-error__text">
+          {notFound
+            ? 'We couldn’t find the page you were looking for. The address may be mistyped, or the page may have moved.'
+            : 'Something went wrong while showing this page. Reloading usually fixes it; if it keeps happening, go back home and try again in a moment.'}
+        </p>
+        <p className="pp-error__detail">
+          <span className="pp-visually-hidden">Error detail: </span>
+          <code data-testid="error-detail">{detail}</code>
+        </p>
+        <div className="pp-error__actions">
+          <Link to={ROUTES.home} className="pp-button pp-button--primary">
+            <House size={18} aria-hidden="true" />
+            Back to Home
+          </Link>
+          {notFound ? null : (
+            <button type="button" className="pp-button pp-button--secondary" onClick={() => window.location.reload()}>
+              <RotateCw size={18} aria-hidden="true" />
+              Reload page
+            </button>
+          )}
         </div>
-      </header>
-      <main id="main" tabIndex={-1} className="pp-error">
-        <div className="pp-error__card">
-          <span className="pp-error__icon">
-            <Icon size={28} aria-hidden="true" />
-          </span>
-          <h1 className="pp-error__title">{FALLBACK_ERROR_TEXT}</h1>
-          <p className="pp-error__text">
-            {notFound
-              ? 'We couldn’t find the page you were looking for. The address may be mistyped, or the page may have moved.'
-              : 'Something went wrong while showing this page. Reloading usually fixes it; if it keeps happening, go back home and try again in a moment.'}
-          </p>
-          <p className="pp-error__detail">
-            <span className="pp-visually-hidden">Error detail: </span>
-            <code data-testid="error-detail">{detail}</code>
-          </p>
-          <div className="pp-error__actions">
-            <Link to={ROUTES.home} className="pp-button pp-button--primary">
-              <House size={18} aria-hidden="true" />
-              Back to Home
-            </Link>
-            {notFound ? null : (
-              <button type="button" className="pp-button pp-button--secondary" onClick={() => window.location.reload()}>
-                <RotateCw size={18} aria-hidden="true" />
-                Reload page
-              </button>
-            )}
-          </div>
-        </div>
-      </main>
-    </div>
+      </div>
+    </StandalonePage>
   );
 }

@@ -1,8 +1,10 @@
-import { ArrowRight, CircleAlert, CircleCheck } from 'lucide-react';
+import { ArrowRight, CircleCheck } from 'lucide-react';
 import { type FormEvent, useCallback, useEffect, useId, useRef, useState } from 'react';
 import { useNavigate } from 'react-router';
 import { ACCOUNT_MESSAGES, SIGNUP_TOKENS } from '../../../contract/accounts';
 import { toolById } from '../../../contract/tools';
+import { FormMessage, type FormMessageValue } from '../../components/FormMessage';
+import { TextField } from '../../components/TextField';
 import { errorCode, errorMessage } from '../../lib/api';
 import { formatTokens } from '../../lib/format-cost';
 import { isPopupMessage, requestPasswordReset, signInWithEmail, signUpWithEmail, startGoogleSignIn } from './auth-api';
@@ -29,7 +31,6 @@ const SIGN_UP_FAILED = 'We could not create your account. Please try again.';
 const POPUP_WATCH_MS = 500;
 
 type Mode = 'sign-in' | 'reset';
-type Message = { tone: 'error' | 'success'; text: string } | null;
 
 /** The Google "G", in Google's colours (a brand mark, not an interface icon). */
 function GoogleMark() {
@@ -75,7 +76,7 @@ export function HeroAuth() {
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
   const [busy, setBusy] = useState(false);
-  const [message, setMessage] = useState<Message>(null);
+  const [message, setMessage] = useState<FormMessageValue | null>(null);
   const popupRef = useRef<Window | null>(null);
   /** Set while a Google sign-in may still complete, even if its popup can no longer talk to us. */
   const googleStarted = useRef(false);
@@ -266,39 +267,29 @@ export function HeroAuth() {
       </div>
 
       <form className="pp-auth-form" onSubmit={onSubmit} aria-describedby={messageId}>
-        <div className="pp-field">
-          <label className="pp-field__label" htmlFor={`${titleId}-email`}>
-            Email
-          </label>
-          <input
-            id={`${titleId}-email`}
-            className="pp-input"
-            type="email"
-            name="email"
-            autoComplete="email"
-            inputMode="email"
-            placeholder="you@example.com"
-            required
-            value={email}
-            onChange={(event) => setEmail(event.target.value)}
-          />
-        </div>
+        <TextField
+          id={`${titleId}-email`}
+          label="Email"
+          type="email"
+          name="email"
+          autoComplete="email"
+          inputMode="email"
+          placeholder="you@example.com"
+          required
+          value={email}
+          onValueChange={setEmail}
+        />
         {resetMode ? null : (
-          <div className="pp-field">
-            <label className="pp-field__label" htmlFor={`${titleId}-password`}>
-              Password
-            </label>
-            <input
-              id={`${titleId}-password`}
-              className="pp-input"
-              type="password"
-              name="password"
-              autoComplete="current-password"
-              required
-              value={password}
-              onChange={(event) => setPassword(event.target.value)}
-            />
-          </div>
+          <TextField
+            id={`${titleId}-password`}
+            label="Password"
+            type="password"
+            name="password"
+            autoComplete="current-password"
+            required
+            value={password}
+            onValueChange={setPassword}
+          />
         )}
         <button type="submit" className="pp-button pp-button--primary pp-button--lg" disabled={busy}>
           {busy ? HERO_TEXT.processing : resetMode ? HERO_TEXT.sendReset : HERO_TEXT.submit}
@@ -318,24 +309,7 @@ export function HeroAuth() {
         {HERO_TEXT.google}
       </button>
 
-      <p
-        id={messageId}
-        className="pp-auth-card__message"
-        data-tone={message?.tone}
-        data-testid="hero-auth-message"
-        aria-live="polite"
-      >
-        {message ? (
-          <>
-            {message.tone === 'error' ? (
-              <CircleAlert size={18} aria-hidden="true" />
-            ) : (
-              <CircleCheck size={18} aria-hidden="true" />
-            )}
-            <span>{message.text}</span>
-          </>
-        ) : null}
-      </p>
+      <FormMessage id={messageId} className="pp-auth-card__message" testId="hero-auth-message" message={message} />
 
       <div className="pp-auth-card__foot">
         <button type="button" className="pp-link-button" disabled={busy} onClick={toggleMode}>

@@ -2,7 +2,9 @@ import { CircleAlert, CircleCheck, KeyRound } from 'lucide-react';
 import { type FormEvent, useId, useState } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router';
 import { ROUTES } from '../../../contract/routes';
-import { Wordmark } from '../../components/Wordmark';
+import { FormMessage } from '../../components/FormMessage';
+import { StandalonePage } from '../../components/StandalonePage';
+import { TextField } from '../../components/TextField';
 import { errorCode, errorMessage } from '../../lib/api';
 import { useDocumentTitle } from '../../lib/use-document-title';
 import { resetPassword } from './auth-api';
@@ -38,6 +40,13 @@ export function ResetPasswordPage() {
   const [busy, setBusy] = useState(false);
   const titleId = useId();
   const errorId = useId();
+  // Both fields take the new password and point at the one message under the form.
+  const newPasswordInput = {
+    type: 'password',
+    autoComplete: 'new-password',
+    required: true,
+    'aria-describedby': error ? errorId : undefined,
+  } as const;
 
   async function onSubmit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
@@ -66,107 +75,76 @@ export function ResetPasswordPage() {
   }
 
   return (
-    <div className="pp-auth-page">
-      <header className="pp-topbar">
-        <div className="pp-container pp-topbar__inner">
-          <Wordmark />
-        </div>
-      </header>
-      <main id="main" tabIndex={-1} className="pp-auth-page__main">
-        <section className="pp-auth-card pp-auth-card--page" aria-labelledby={titleId}>
-          <span className="pp-auth-card__badge" data-tone={outcome === 'invalid' ? 'error' : undefined}>
-            {outcome === 'done' ? (
-              <CircleCheck size={28} aria-hidden="true" />
-            ) : outcome === 'invalid' ? (
-              <CircleAlert size={28} aria-hidden="true" />
-            ) : (
-              <KeyRound size={28} aria-hidden="true" />
-            )}
-          </span>
-          <h1 id={titleId} className="pp-auth-card__title">
-            {outcome === 'done'
-              ? 'Password updated'
-              : outcome === 'invalid'
-                ? 'This link can’t be used'
-                : RESET_TEXT.title}
-          </h1>
-
-          {outcome === 'form' ? (
-            <>
-              <p className="pp-auth-card__lead">Pick a password you don’t use elsewhere, at least 8 characters long.</p>
-              <form className="pp-auth-form" onSubmit={onSubmit}>
-                <div className="pp-field">
-                  <label className="pp-field__label" htmlFor={`${titleId}-new`}>
-                    New password
-                  </label>
-                  <input
-                    id={`${titleId}-new`}
-                    className="pp-input"
-                    type="password"
-                    name="new-password"
-                    autoComplete="new-password"
-                    required
-                    aria-describedby={error ? errorId : undefined}
-                    value={password}
-                    onChange={(event) => setPassword(event.target.value)}
-                  />
-                </div>
-                <div className="pp-field">
-                  <label className="pp-field__label" htmlFor={`${titleId}-confirm`}>
-                    Confirm new password
-                  </label>
-                  <input
-                    id={`${titleId}-confirm`}
-                    className="pp-input"
-                    type="password"
-                    name="confirm-password"
-                    autoComplete="new-password"
-                    required
-                    aria-invalid={error === RESET_TEXT.mismatch}
-                    aria-describedby={error ? errorId : undefined}
-                    value={confirm}
-                    onChange={(event) => setConfirm(event.target.value)}
-                  />
-                </div>
-                <button type="submit" className="pp-button pp-button--primary pp-button--lg" disabled={busy}>
-                  {busy ? RESET_TEXT.processing : RESET_TEXT.submit}
-                </button>
-              </form>
-              <p
-                id={errorId}
-                className="pp-auth-card__message"
-                data-tone={error ? 'error' : undefined}
-                aria-live="polite"
-              >
-                {error ? (
-                  <>
-                    <CircleAlert size={18} aria-hidden="true" />
-                    <span>{error}</span>
-                  </>
-                ) : null}
-              </p>
-            </>
+    <StandalonePage className="pp-auth-page" mainClassName="pp-auth-page__main">
+      <section className="pp-auth-card pp-auth-card--page" aria-labelledby={titleId}>
+        <span className="pp-auth-card__badge" data-tone={outcome === 'invalid' ? 'error' : undefined}>
+          {outcome === 'done' ? (
+            <CircleCheck size={28} aria-hidden="true" />
+          ) : outcome === 'invalid' ? (
+            <CircleAlert size={28} aria-hidden="true" />
           ) : (
-            <>
-              <p className="pp-auth-card__lead" role={outcome === 'invalid' ? 'alert' : 'status'}>
-                {outcome === 'done' ? RESET_TEXT.done : RESET_TEXT.invalidLink}
-              </p>
-              <button
-                type="button"
-                className={`pp-button pp-button--lg pp-auth-card__wide ${outcome === 'done' ? 'pp-button--primary' : 'pp-button--secondary'}`}
-                onClick={() => navigate(ROUTES.home)}
-              >
-                {RESET_TEXT.backToSignIn}
-              </button>
-            </>
+            <KeyRound size={28} aria-hidden="true" />
           )}
-        </section>
+        </span>
+        <h1 id={titleId} className="pp-auth-card__title">
+          {outcome === 'done'
+            ? 'Password updated'
+            : outcome === 'invalid'
+              ? 'This link can’t be used'
+              : RESET_TEXT.title}
+        </h1>
+
         {outcome === 'form' ? (
-          <p className="pp-auth-page__aside">
-            Remembered it? <Link to={ROUTES.home}>{RESET_TEXT.backToSignIn}</Link>
-          </p>
-        ) : null}
-      </main>
-    </div>
+          <>
+            <p className="pp-auth-card__lead">Pick a password you don’t use elsewhere, at least 8 characters long.</p>
+            <form className="pp-auth-form" onSubmit={onSubmit}>
+              <TextField
+                id={`${titleId}-new`}
+                label="New password"
+                name="new-password"
+                {...newPasswordInput}
+                value={password}
+                onValueChange={setPassword}
+              />
+              <TextField
+                id={`${titleId}-confirm`}
+                label="Confirm new password"
+                name="confirm-password"
+                {...newPasswordInput}
+                aria-invalid={error === RESET_TEXT.mismatch}
+                value={confirm}
+                onValueChange={setConfirm}
+              />
+              <button type="submit" className="pp-button pp-button--primary pp-button--lg" disabled={busy}>
+                {busy ? RESET_TEXT.processing : RESET_TEXT.submit}
+              </button>
+            </form>
+            <FormMessage
+              id={errorId}
+              className="pp-auth-card__message"
+              message={error ? { tone: 'error', text: error } : null}
+            />
+          </>
+        ) : (
+          <>
+            <p className="pp-auth-card__lead" role={outcome === 'invalid' ? 'alert' : 'status'}>
+              {outcome === 'done' ? RESET_TEXT.done : RESET_TEXT.invalidLink}
+            </p>
+            <button
+              type="button"
+              className={`pp-button pp-button--lg pp-auth-card__wide ${outcome === 'done' ? 'pp-button--primary' : 'pp-button--secondary'}`}
+              onClick={() => navigate(ROUTES.home)}
+            >
+              {RESET_TEXT.backToSignIn}
+            </button>
+          </>
+        )}
+      </section>
+      {outcome === 'form' ? (
+        <p className="pp-auth-page__aside">
+          Remembered it? <Link to={ROUTES.home}>{RESET_TEXT.backToSignIn}</Link>
+        </p>
+      ) : null}
+    </StandalonePage>
   );
 }

@@ -1,8 +1,9 @@
-import { BadgeCheck, CircleAlert, CircleCheck, Coins, LogIn, LogOut, Mail, Settings, UserRound } from 'lucide-react';
+import { BadgeCheck, CircleCheck, Coins, LogIn, LogOut, Mail, Settings, UserRound } from 'lucide-react';
 import { useEffect, useId, useState } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { VERIFICATION_RESEND_COOLDOWN_SECONDS } from '../../../contract/accounts';
 import { ROUTES } from '../../../contract/routes';
+import { FormMessage, type FormMessageValue } from '../../components/FormMessage';
 import { PageHeader } from '../../components/PageHeader';
 import { errorMessage, retryAfterSeconds } from '../../lib/api';
 import { formatTokens } from '../../lib/format-cost';
@@ -23,8 +24,6 @@ export const SETTINGS_TEXT = {
   signedOutText: 'Please sign in. Your email, token balance and email verification appear here once you do.',
   signIn: 'Sign in or create an account',
 } as const;
-
-type Message = { tone: 'error' | 'success'; text: string } | null;
 
 function secondsUntil(deadline: number | null): number {
   return deadline === null ? 0 : Math.max(0, Math.ceil((deadline - Date.now()) / 1000));
@@ -49,7 +48,7 @@ function VerifyEmail() {
   const config = usePublicConfig();
   const [deadline, setDeadline] = useState<number | null>(null);
   const [busy, setBusy] = useState(false);
-  const [message, setMessage] = useState<Message>(null);
+  const [message, setMessage] = useState<FormMessageValue | null>(null);
   const secondsLeft = useCountdown(deadline);
   const messageId = useId();
 
@@ -91,18 +90,7 @@ function VerifyEmail() {
         <Mail size={18} aria-hidden="true" />
         {coolingDown ? <span className="pp-tabular">{SETTINGS_TEXT.resendIn(secondsLeft)}</span> : SETTINGS_TEXT.verify}
       </button>
-      <p id={messageId} className="pp-form-message" data-tone={message?.tone} aria-live="polite">
-        {message ? (
-          <>
-            {message.tone === 'error' ? (
-              <CircleAlert size={18} aria-hidden="true" />
-            ) : (
-              <CircleCheck size={18} aria-hidden="true" />
-            )}
-            <span>{message.text}</span>
-          </>
-        ) : null}
-      </p>
+      <FormMessage id={messageId} message={message} />
       {config?.devMailUrl ? (
         <p className="pp-verify__hint">
           Development server:{' '}
@@ -195,14 +183,7 @@ function AccountCard() {
           <LogOut size={18} aria-hidden="true" />
           {SETTINGS_TEXT.logout}
         </button>
-        <p className="pp-form-message" data-tone={error ? 'error' : undefined} aria-live="polite">
-          {error ? (
-            <>
-              <CircleAlert size={18} aria-hidden="true" />
-              <span>{error}</span>
-            </>
-          ) : null}
-        </p>
+        <FormMessage message={error ? { tone: 'error', text: error } : null} />
       </div>
     </section>
   );

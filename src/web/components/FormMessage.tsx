@@ -1,0 +1,32 @@
+import { CircleAlert, CircleCheck } from 'lucide-react';
+
+export type FormMessageValue = { tone: 'error' | 'success'; text: string };
+
+type Props = {
+  message: FormMessageValue | null;
+  id?: string;
+  /** The account cards keep their own class name; both are styled alike (accounts.css). */
+  className?: string;
+  testId?: string;
+};
+
+/**
+ * One status line under a form or button: an error or a confirmation with its icon. The element stays
+ * in the page while empty, so that screen readers announce each new message (aria-live).
+ */
+export function FormMessage({ message, id, className = 'pp-form-message', testId }: Props) {
+  return (
+    <p id={id} className={className} data-tone={message?.tone} data-testid={testId} aria-live="polite">
+      {message ? (
+        <>
+          {message.tone === 'error' ? (
+            <CircleAlert size={18} aria-hidden="true" />
+          ) : (
+            <CircleCheck size={18} aria-hidden="true" />
+          )}
+          <span>{message.text}</span>
+        </>
+      ) : null}
+    </p>
+  );
+}
