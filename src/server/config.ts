@@ -37,7 +37,9 @@ const EnvSchema = z.object({
   /** Seconds a tool call waits for its job before answering 202 with the job id. */
   TOOL_WAIT_SECONDS: z.coerce.number().min(0).max(300).default(55),
   /** Seconds a running tool job may take before its worker is presumed dead and it is retried. */
-  TOOL_JOB_EXPIRE_SECONDS: z.coerce.number().int().min(5).max(86_400).default(900),
+  TOOL_JOB_EXPIRE_SECONDS: z.coerce.number().int().min(2).max(86_400).default(900),
+  /** How often the queue looks for jobs whose worker died (they expire and are retried or refunded). */
+  QUEUE_MAINTENANCE_SECONDS: z.coerce.number().int().min(1).max(3600).default(60),
   /** Inference provider for every tool (default: replicate with a token, else local); see routing. */
   INFERENCE_PROVIDER: z.enum(['replicate', 'local', 'demo']).optional(),
   /** Per-tool overrides, e.g. INFERENCE_TOOLS="colorizer=demo,image-upscaler=local". */
@@ -75,6 +77,7 @@ export type Config = {
   queuePollSeconds: number;
   toolWaitSeconds: number;
   toolJobExpireSeconds: number;
+  queueMaintenanceSeconds: number;
   inference: {
     default: 'replicate' | 'local' | 'demo';
     perTool: Partial<Record<ToolId, 'replicate' | 'local' | 'demo'>>;
@@ -169,6 +172,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, argv: readonly 
     queuePollSeconds: e.QUEUE_POLL_SECONDS,
     toolWaitSeconds: e.TOOL_WAIT_SECONDS,
     toolJobExpireSeconds: e.TOOL_JOB_EXPIRE_SECONDS,
+    queueMaintenanceSeconds: e.QUEUE_MAINTENANCE_SECONDS,
     inference: { default: e.INFERENCE_PROVIDER ?? (e.REPLICATE_API_TOKEN ? 'replicate' : 'local'), perTool },
     replicate: e.REPLICATE_API_TOKEN ? { apiToken: e.REPLICATE_API_TOKEN } : null,
     role,

@@ -20,6 +20,7 @@ import type { Config } from './config';
 import { type Database, migrateDatabase, openDatabase } from './db/client';
 import { ensureInstance, type InstanceInfo } from './db/instance';
 import { createDemoProvider } from './inference/demo/demo-provider';
+import { createReplicateProvider } from './inference/replicate/replicate-provider';
 import { createInferenceRouter, type InferenceRouter } from './inference/routing';
 import { registerPingWorker } from './jobs/ping';
 import { type Queue, startQueue, stopQueue } from './jobs/queue';
@@ -78,12 +79,21 @@ export async function startBackend(
   try {
     await migrateDatabase(database);
     const instance = await ensureInstance(database.db);
-    const queue = await startQueue(database, logger, { toolJobExpireSeconds: config.toolJobExpireSeconds });
+    const queue = await startQueue(database, logger, {
+      toolJobExpireSeconds: config.toolJobExpireSeconds,
+      maintenanceIntervalSeconds: config.queueMaintenanceSeconds,
+    });
     stops.add(() => stopQueue(queue));
 
     const mailer = createMailer(config, database, logger);
     const storage = createFsStorage(path.join(config.dataDir, 'files'));
-    const inference = options.inference ?? createInferenceRouter(config.inference, {}, createDemoProvider());
+    const inference =
+      options.inference ??
+      createInferenceRouter(
+        config.inference,
+        config.replicate ? { replicate: createReplicateProvider({ apiToken: config.replicate.apiToken, logger }) } : {},
+        createDemoProvider(),
+      );
     const payments = createLocalPaymentProvider();
     const auth = createAuth({
       config,

@@ -23,9 +23,11 @@ type QueueName = (typeof QUEUE_NAMES)[keyof typeof QUEUE_NAMES];
 export type QueueSettings = {
   /** How long a tool job may run before pg-boss considers its worker dead and retries it. */
   toolJobExpireSeconds: number;
+  /** How often pg-boss looks for expired jobs (a dead worker's) and tidies up. */
+  maintenanceIntervalSeconds: number;
 };
 
-export const DEFAULT_QUEUE_SETTINGS: QueueSettings = { toolJobExpireSeconds: 15 * 60 };
+export const DEFAULT_QUEUE_SETTINGS: QueueSettings = { toolJobExpireSeconds: 15 * 60, maintenanceIntervalSeconds: 60 };
 
 /** Retry policy per queue (pg-boss applies it to every job sent to the queue). */
 const queueOptions = (settings: QueueSettings): Record<QueueName, Omit<PgBoss.Queue, 'name'>> => ({
@@ -57,6 +59,7 @@ export async function startQueue(
     schema: QUEUE_SCHEMA,
     // One process may keep the queue tidy at a time; pg-boss elects it through the database.
     supervise: true,
+    maintenanceIntervalSeconds: settings.maintenanceIntervalSeconds,
     schedule: false,
   });
   boss.on('error', (error) => logger.error('queue error', { error }));

@@ -215,11 +215,30 @@ export async function runToolJob(deps: ToolJobDeps, jobId: string, retriesLeft: 
       result.kind === 'images'
         ? { files: inserted.map((r) => r.id) }
         : { keywords: result.keywords, colors: result.colors };
-    await tx
+    const [done] = await tx
       .update(jobs)
       .set({ status: 'succeeded', result: stored, finishedAt: sql`now()`, error: null })
-      .where(and(eq(jobs.id, jobId), eq(jobs.status, 'running')));
+      .where(and(eq(jobs.id, jobId), eq(jobs.status, 'running')))
+      .returning();
+    // Fewer images than paid for (a model's safety filter may drop some): refund the missing ones.
+    const asked = imagesAsked(job.input);
+    if (done && result.kind === 'images' && tool.costPer === 'image' && result.images.length < asked) {
+      const unit = job.cost / asked;
+      await applyLedgerEntry(tx, {
+        userId: job.userId,
+        delta: unit * (asked - result.images.length),
+        reason: 'refund',
+        reference: `partial:${jobId}`,
+        note: `${asked - result.images.length} of ${asked} images not delivered`,
+      });
+    }
   });
+}
+
+/** Images the job was charged for (per-image tools keep the count in their summary). */
+function imagesAsked(input: unknown): number {
+  const summary = input as { numOutputs?: unknown };
+  return typeof summary.numOutputs === 'number' ? summary.numOutputs : 1;
 }
 
 /** A provider that answers with nothing usable has failed (and the job is refunded). */
