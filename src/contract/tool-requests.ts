@@ -66,11 +66,15 @@ export const TOOL_REQUEST_SCHEMAS = {
 
 export type ToolRequest<T extends keyof typeof TOOL_REQUEST_SCHEMAS> = z.input<(typeof TOOL_REQUEST_SCHEMAS)[T]>;
 
-/** The first problem of a failed parse, as "field: reason" (the message the API answers with). */
-export function describeIssue(error: z.ZodError): string {
+/** The first problem of a failed parse of `body`, as "field: reason" (the message the API answers with). */
+export function describeIssue(error: z.ZodError, body: unknown): string {
   const issue = error.issues[0];
   if (!issue) return 'Invalid request';
   const field = issue.path.length ? issue.path.join('.') : 'body';
-  if (issue.code === 'invalid_type' && issue.input === undefined) return `${field}: is required`;
+  const given = issue.path.reduce<unknown>(
+    (value, key) => (value && typeof value === 'object' ? (value as Record<PropertyKey, unknown>)[key] : undefined),
+    body,
+  );
+  if (issue.code === 'invalid_type' && given === undefined) return `${field}: is required`;
   return `${field}: ${issue.message}`;
 }

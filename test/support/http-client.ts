@@ -25,7 +25,7 @@ export class TestClient {
     options: { body?: unknown; headers?: Record<string, string> } = {},
   ): Promise<TestResponse<T>> {
     const headers: Record<string, string> = { origin: this.origin, 'x-forwarded-for': this.ip, ...options.headers };
-    if (this.cookies.size > 0) headers.cookie = [...this.cookies].map(([k, v]) => `${k}=${v}`).join('; ');
+    if (this.cookies.size > 0) headers.cookie = this.cookieHeader();
     if (options.body !== undefined) headers['content-type'] = 'application/json';
     const response = await this.app.request(path, {
       method,
@@ -51,10 +51,13 @@ export class TestClient {
     return { status: response.status, body: body as T, headers: response.headers };
   }
 
+  cookieHeader() {
+    return [...this.cookies].map(([k, v]) => `${k}=${v}`).join('; ');
+  }
+
   /** The raw response (for binary bodies), sent with this client's cookies. */
   fetchRaw(path: string) {
-    const cookie = [...this.cookies].map(([k, v]) => `${k}=${v}`).join('; ');
-    return this.app.request(path, { headers: { cookie, 'x-forwarded-for': this.ip } });
+    return this.app.request(path, { headers: { cookie: this.cookieHeader(), 'x-forwarded-for': this.ip } });
   }
 
   get<T = unknown>(path: string) {

@@ -22,6 +22,8 @@ export type ImageRules = {
   maxPixels: number;
   /** The message for too many bytes (the spec has its own for the 5 MB uploads). */
   tooLargeMessage?: string;
+  /** How the pixel limit is put to the user (default: in megapixels). */
+  pixelLimitLabel?: string;
 };
 
 const MB = 1024 * 1024;
@@ -60,7 +62,7 @@ export function decodeImageField(field: string, value: unknown, rules: ImageRule
   if (size.width * size.height > rules.maxPixels) {
     throw new InputError(
       field,
-      `the image is ${size.width}x${size.height}; the limit is ${Math.round(rules.maxPixels / 1_000_000)} megapixels`,
+      `the image is ${size.width}x${size.height}; the limit is ${rules.pixelLimitLabel ?? `${Math.round(rules.maxPixels / 1_000_000)} megapixels`}`,
       413,
     );
   }

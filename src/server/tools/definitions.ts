@@ -38,7 +38,7 @@ const UPLOAD_5MB: ImageRules = {
 function parse<T extends ToolId>(tool: T, body: unknown) {
   const result = TOOL_REQUEST_SCHEMAS[tool].safeParse(body ?? {});
   if (!result.success) {
-    const [field = 'body', ...reason] = describeIssue(result.error).split(': ');
+    const [field = 'body', ...reason] = describeIssue(result.error, body).split(': ');
     throw new InputError(field, reason.join(': '));
   }
   return result.data as (typeof TOOL_REQUEST_SCHEMAS)[T]['_zod']['output'];
@@ -93,7 +93,13 @@ export function prepareTool(tool: ToolId, body: unknown): PreparedTool {
     }
     case 'image-upscaler': {
       const b = parse(tool, body);
-      const image = decodeImageField('image', b.image, DATA_URL_IMAGE);
+      // The output must stay within ~16 megapixels, so the input limit depends on the scale.
+      const limit = UPSCALE_MAX_INPUT[b.scale];
+      const image = decodeImageField('image', b.image, {
+        ...DATA_URL_IMAGE,
+        maxPixels: limit.pixels,
+        pixelLimitLabel: `${limit.label} for ${b.scale}x`,
+      });
       return {
         input: { tool, image, scale: b.scale },
         units: 1,

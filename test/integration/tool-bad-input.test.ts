@@ -1,0 +1,320 @@
+// A catalogue of bad tool requests: each is answered with the right status and a message that
+// names the problem, and none of them charges a token or leaves a job behind.
+import { eq } from 'drizzle-orm';
+import sharp from 'sharp';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Profile } from '../../src/contract/accounts';
+import { setFlag } from '../../src/server/admin/commands';
+import { jobs, user } from '../../src/server/db/schema';
+import { findLedgerMismatches } from '../../src/server/ledger/ledger';
+import { TestClient } from '../support/http-client';
+import { createTestBackend, type TestBackend } from '../support/test-backend';
+import { dataUrl, pngBytes, verifiedUser } from '../support/tool-fixtures';
+
+type Who = 'rich' | 'visitor' | 'unverified' | 'fraud' | 'dispute' | 'both' | 'broke';
+type Case = [name: string, who: Who, path: string, body: unknown, status: number, error: string | RegExp];
+
+let backend: TestBackend;
+const clients = {} as Record<Who, { client: TestClient; id: string; email: string }>;
+let png: Buffer;
+let catalogue: Case[] = [];
+
+function pngClaiming(width: number, height: number, bytes: Buffer): Buffer {
+  // Rewrite IHDR's size (CRC not updated: the header check runs before any decoder).
+  const copy = Buffer.from(bytes);
+  copy.writeUInt32BE(width, 16);
+  copy.writeUInt32BE(height, 20);
+  return copy;
+}
+
+beforeAll(async () => {
+  backend = await createTestBackend();
+  png = await pngBytes(40, 30);
+  for (const who of ['rich', 'unverified', 'fraud', 'dispute', 'both', 'broke'] as const) {
+    clients[who] = await verifiedUser(backend, who === 'broke' ? 0 : who === 'rich' ? 1000 : 100);
+  }
+  await backend.database.db.update(user).set({ emailVerified: false }).where(eq(user.id, clients.unverified.id));
+  await setFlag(backend.database.db, clients.fraud.email, 'fraud', true);
+  await setFlag(backend.database.db, clients.dispute.email, 'dispute', true);
+  await setFlag(backend.database.db, clients.both.email, 'fraud', true);
+  await setFlag(backend.database.db, clients.both.email, 'dispute', true);
+  clients.visitor = { client: new TestClient(backend.app, backend.config.appUrl), id: '', email: '' };
+
+  const url = dataUrl(png);
+  const bare = png.toString('base64');
+  const svg = Buffer.from('<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10"/>');
+  const noise = await sharp(
+    Buffer.from(Array.from({ length: 1500 * 1500 * 3 }, () => Math.floor(Math.random() * 256))),
+    {
+      raw: { width: 1500, height: 1500, channels: 3 },
+    },
+  )
+    .png({ compressionLevel: 0 })
+    .toBuffer();
+  const up = (image: string, scale: unknown = 2) => ({ image, scale });
+  catalogue = [
+    ['no session', 'visitor', '/api/generate-image', { prompt: 'x' }, 401, 'Please sign in to use this tool.'],
+    ['no session, image tool', 'visitor', '/api/upscale-image', up(url), 401, 'Please sign in to use this tool.'],
+    [
+      'another user id',
+      'rich',
+      '/api/generate-image',
+      { prompt: 'x', userId: 'someone-else' },
+      403,
+      'This request is for another account.',
+    ],
+    ['unverified', 'unverified', '/api/generate-image', { prompt: 'x' }, 403, 'Please verify email before use.'],
+    [
+      'unverified, metamorphose',
+      'unverified',
+      '/api/metamorphose-image',
+      { prompt: 'x', main_face_image: bare },
+      403,
+      'Please verify email before use.',
+    ],
+    [
+      'fraud',
+      'fraud',
+      '/api/generate-image',
+      { prompt: 'x' },
+      403,
+      'Account suspended due to fraud warning. Please contact support.',
+    ],
+    [
+      'dispute',
+      'dispute',
+      '/api/colorize-image',
+      { image: url },
+      403,
+      'Account suspended due to open dispute. Please contact support.',
+    ],
+    [
+      'fraud before dispute',
+      'both',
+      '/api/text-lab',
+      { prompt: 'x' },
+      403,
+      'Account suspended due to fraud warning. Please contact support.',
+    ],
+    ['empty balance', 'broke', '/api/generate-image', { prompt: 'x' }, 402, 'Not enough tokens. Please purchase more.'],
+    [
+      'more images than tokens',
+      'broke',
+      '/api/analyze-image',
+      { image: url },
+      402,
+      'Not enough tokens. Please purchase more.',
+    ],
+    ['not JSON', 'rich', '/api/generate-image', 'RAW:{"prompt":', 400, 'body: must be JSON'],
+    ['JSON array', 'rich', '/api/generate-image', [1, 2], 400, 'body: must be a JSON object'],
+    ['missing prompt', 'rich', '/api/generate-image', {}, 400, 'prompt: is required'],
+    ['blank prompt', 'rich', '/api/generate-image', { prompt: '   ' }, 400, 'prompt: is required'],
+    ['prompt of the wrong type', 'rich', '/api/generate-image', { prompt: 42 }, 400, 'prompt: must be text'],
+    [
+      '100 kB prompt',
+      'rich',
+      '/api/generate-image',
+      { prompt: 'x'.repeat(100_000) },
+      400,
+      'prompt: must be at most 2000 characters',
+    ],
+    ['5 images', 'rich', '/api/generate-image', { prompt: 'x', numOutputs: 5 }, 400, 'numOutputs: must be from 1 to 4'],
+    ['0 images', 'rich', '/api/generate-image', { prompt: 'x', numOutputs: 0 }, 400, 'numOutputs: must be from 1 to 4'],
+    [
+      '1.5 images',
+      'rich',
+      '/api/generate-image',
+      { prompt: 'x', numOutputs: 1.5 },
+      400,
+      'numOutputs: must be a whole number',
+    ],
+    [
+      'count as text',
+      'rich',
+      '/api/generate-image',
+      { prompt: 'x', numOutputs: '2' },
+      400,
+      'numOutputs: must be a number',
+    ],
+    [
+      'unknown aspect ratio',
+      'rich',
+      '/api/generate-image',
+      { prompt: 'x', aspectRatio: '4:3' },
+      400,
+      'aspectRatio: must be one of 1:1, 9:16, 16:9',
+    ],
+    [
+      'unknown quality',
+      'rich',
+      '/api/generate-image',
+      { prompt: 'x', quality: 'ultra' },
+      400,
+      'quality: must be one of low, med, high',
+    ],
+    [
+      'quality mismatch',
+      'rich',
+      '/api/generate-image',
+      { prompt: 'x', quality: 'low', outputQuality: 100 },
+      400,
+      'outputQuality: must be 33 for quality low',
+    ],
+    ['goFast false', 'rich', '/api/generate-image', { prompt: 'x', goFast: false }, 400, 'goFast: must be true'],
+    [
+      'png output format',
+      'rich',
+      '/api/generate-image',
+      { prompt: 'x', outputFormat: 'png' },
+      400,
+      'outputFormat: must be "webp"',
+    ],
+    ['scale 3', 'rich', '/api/upscale-image', up(url, 3), 400, 'scale: must be 2, 4 or 6'],
+    ['scale as text', 'rich', '/api/upscale-image', up(url, '2'), 400, 'scale: must be 2, 4 or 6'],
+    ['missing image', 'rich', '/api/colorize-image', {}, 400, 'image: is required'],
+    [
+      'image not a data URL where one is required',
+      'rich',
+      '/api/colorize-image',
+      { image: bare },
+      400,
+      'image: must be a data URL (data:image/...;base64,...)',
+    ],
+    [
+      'not base64',
+      'rich',
+      '/api/remove-background',
+      { image: 'data:image/png;base64,@@@@' },
+      400,
+      'image: is not valid base64',
+    ],
+    [
+      'text pretending to be PNG',
+      'rich',
+      '/api/analyze-image',
+      { image: dataUrl(Buffer.from('hello world, not an image')) },
+      400,
+      'image: must be a PNG, JPEG or WEBP image',
+    ],
+    [
+      'SVG',
+      'rich',
+      '/api/analyze-image',
+      { image: dataUrl(svg, 'image/svg+xml') },
+      400,
+      'image: must be a PNG, JPEG or WEBP image',
+    ],
+    [
+      'GIF',
+      'rich',
+      '/api/fix-face',
+      { image: dataUrl(Buffer.from('GIF89a\x01\x00\x01\x00\x00\x00\x00;'), 'image/gif'), scale: 2 },
+      400,
+      'image: must be a PNG, JPEG or WEBP image',
+    ],
+    [
+      'truncated PNG',
+      'rich',
+      '/api/remove-background',
+      { image: dataUrl(png.subarray(0, png.length - 20)) },
+      400,
+      'image: the image file is incomplete (truncated)',
+    ],
+    [
+      'PNG header claiming 50000x50000',
+      'rich',
+      '/api/analyze-image',
+      { image: dataUrl(pngClaiming(50000, 50000, png)) },
+      413,
+      /image: the image is 50000x50000; the limit is 40 megapixels/,
+    ],
+    [
+      'too large to upscale 4x',
+      'rich',
+      '/api/upscale-image',
+      up(dataUrl(pngClaiming(1500, 1500, png)), 4),
+      413,
+      'image: the image is 1500x1500; the limit is 1024 x 1024 for 4x',
+    ],
+    [
+      '6 MB upload where 5 MB is the limit',
+      'rich',
+      '/api/background-swap',
+      { prompt: 'beach', image: noise.toString('base64') },
+      413,
+      'image: File size must be less than 5MB',
+    ],
+    [
+      'metamorphose wrong size',
+      'rich',
+      '/api/metamorphose-image',
+      { prompt: 'x', main_face_image: bare, width: 1000, height: 1000 },
+      400,
+      'width: width and height must be one of 1024x1024, 768x1344, 1344x768',
+    ],
+    [
+      'metamorphose 2 images',
+      'rich',
+      '/api/metamorphose-image',
+      { prompt: 'x', main_face_image: bare, num_outputs: 2 },
+      400,
+      'num_outputs: must be 1',
+    ],
+    ['creative upscale 4x', 'rich', '/api/creative-upscale', up(url, 4), 400, 'scale: must be 2'],
+    [
+      'text assist unknown',
+      'rich',
+      '/api/text-lab',
+      { prompt: 'x', textAssist: 'Maybe' },
+      400,
+      'textAssist: must be one of Auto, On, Off',
+    ],
+    [
+      'background swap 5 images',
+      'rich',
+      '/api/background-swap',
+      { prompt: 'x', image: bare, num_outputs: 5 },
+      400,
+      'num_outputs: must be from 1 to 4',
+    ],
+    ['background swap without prompt', 'rich', '/api/background-swap', { image: bare }, 400, 'prompt: is required'],
+  ];
+}, 120_000);
+afterAll(() => backend.stop());
+
+describe('bad tool requests', () => {
+  it('the catalogue has at least 30 cases', () => {
+    expect(catalogue.length).toBeGreaterThanOrEqual(30);
+  });
+
+  it('answers each with its status and message, and charges nothing', async () => {
+    for (const [name, who, path, body, status, error] of catalogue) {
+      const { client, id } = clients[who];
+      const before = who === 'visitor' ? null : (await client.get<Profile>('/api/profile')).body.tokens;
+      const response =
+        typeof body === 'string' && body.startsWith('RAW:')
+          ? await rawPost(client, path, body.slice(4))
+          : await client.post<{ error: string }>(path, body);
+      expect(response.status, name).toBe(status);
+      if (typeof error === 'string') expect(response.body.error, name).toBe(error);
+      else expect(response.body.error, name).toMatch(error);
+      if (before !== null) expect((await client.get<Profile>('/api/profile')).body.tokens, name).toBe(before);
+      if (id) expect(await backend.database.db.select().from(jobs).where(eq(jobs.userId, id)), name).toEqual([]);
+    }
+    expect(await findLedgerMismatches(backend.database.db)).toEqual([]);
+  }, 120_000);
+});
+
+async function rawPost(client: TestClient, path: string, raw: string) {
+  const response = await backend.app.request(path, {
+    method: 'POST',
+    headers: {
+      origin: backend.config.appUrl,
+      'content-type': 'application/json',
+      'x-forwarded-for': client.ip,
+      cookie: client.cookieHeader(),
+    },
+    body: raw,
+  });
+  return { status: response.status, body: (await response.json()) as { error: string } };
+}

@@ -1,0 +1,166 @@
+// Money: a tool call is charged exactly once, never below zero, refunded when it fails, and a
+// crash between the debit and the result loses nothing. The ledger invariant holds after each test.
+import { eq } from 'drizzle-orm';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { Profile } from '../../src/contract/accounts';
+import { jobs, ledger } from '../../src/server/db/schema';
+import { ProviderError } from '../../src/server/inference/provider';
+import { findLedgerMismatches } from '../../src/server/ledger/ledger';
+import { quietLogger } from '../../src/server/log';
+import { startBackend } from '../../src/server/system';
+import { createTestBackend, eventually, type TestBackend, testConfig } from '../support/test-backend';
+import { dataUrl, instantProvider, pngBytes, routerWith, verifiedUser } from '../support/tool-fixtures';
+
+const generate = { prompt: 'a small boat', numOutputs: 1 };
+
+describe('charging', () => {
+  let backend: TestBackend;
+  beforeAll(async () => {
+    backend = await createTestBackend({ inference: routerWith(instantProvider()) });
+  });
+  afterAll(() => backend.stop());
+  afterEach(async () => expect(await findLedgerMismatches(backend.database.db)).toEqual([]));
+
+  it('charges 200 concurrent calls on a balance of 20 exactly what fits, never below zero', async () => {
+    const { client, id } = await verifiedUser(backend, 20);
+    const responses = await Promise.all(
+      Array.from({ length: 200 }, () => client.post('/api/generate-image', generate)),
+    );
+    const statuses = responses.map((r) => r.status);
+    expect(statuses.filter((s) => s === 200)).toHaveLength(20);
+    expect(statuses.filter((s) => s === 402)).toHaveLength(180);
+    expect((await client.get<Profile>('/api/profile')).body.tokens).toBe(0);
+    const debits = await backend.database.db.select().from(ledger).where(eq(ledger.userId, id));
+    expect(debits.filter((r) => r.reason === 'job')).toHaveLength(20);
+    expect(await backend.database.db.select().from(jobs).where(eq(jobs.userId, id))).toHaveLength(20);
+  }, 120_000);
+
+  it('answers a repeated Idempotency-Key with the same job and charges once', async () => {
+    const { client } = await verifiedUser(backend, 20);
+    const send = (body: unknown) =>
+      client.request<{ jobId: string; balance: number }>('POST', '/api/generate-image', {
+        body,
+        headers: { 'idempotency-key': 'retry-me-1' },
+      });
+    const results = await Promise.all([send(generate), send(generate), send(generate)]);
+    expect(new Set(results.map((r) => r.body.jobId)).size).toBe(1);
+    expect(results.every((r) => r.status === 200)).toBe(true);
+    const later = await send(generate);
+    expect(later.body.jobId).toBe(results[0]?.body.jobId);
+    expect((await client.get<Profile>('/api/profile')).body.tokens).toBe(19);
+
+    const reused = await send({ ...generate, prompt: 'something else' });
+    expect(reused.status).toBe(422);
+    expect(reused.body).toMatchObject({ error: 'This Idempotency-Key was already used for a different request.' });
+    expect((await client.get<Profile>('/api/profile')).body.tokens).toBe(19);
+  });
+});
+
+describe('a failing provider', () => {
+  it('refunds the call and says what failed', async () => {
+    const backend = await createTestBackend({ inference: routerWith(instantProvider({ fail: true })) });
+    try {
+      const { client, id } = await verifiedUser(backend, 20);
+      const response = await client.post<Record<string, unknown>>('/api/upscale-image', {
+        image: dataUrl(await pngBytes()),
+        scale: 2,
+      });
+      expect(response.status).toBe(502);
+      expect(response.body).toMatchObject({
+        success: false,
+        error: 'Upscale failed. Please try again.',
+        refunded: true,
+        balance: 20,
+      });
+      const rows = await backend.database.db.select().from(ledger).where(eq(ledger.userId, id));
+      expect(rows.map((r) => `${r.reason} ${r.delta}`).sort()).toEqual(['job -1', 'refund 1', 'signup 20']);
+      expect(await findLedgerMismatches(backend.database.db)).toEqual([]);
+    } finally {
+      await backend.stop();
+    }
+  });
+
+  it('retries a retryable failure and charges once when it then succeeds', async () => {
+    const working = instantProvider();
+    let failures = 1;
+    const flaky = {
+      ...working,
+      async run(...args: Parameters<typeof working.run>) {
+        if (failures-- > 0) throw new ProviderError('busy', { retryable: true });
+        return working.run(...args);
+      },
+    };
+    const backend = await createTestBackend({ inference: routerWith(flaky) });
+    try {
+      const { client } = await verifiedUser(backend, 20);
+      const response = await client.post<{ success: boolean; balance: number }>('/api/generate-image', generate);
+      expect(response.status).toBe(200);
+      expect(response.body).toMatchObject({ success: true, balance: 19 });
+      expect(await findLedgerMismatches(backend.database.db)).toEqual([]);
+    } finally {
+      await backend.stop();
+    }
+  }, 60_000);
+});
+
+describe('a provider that stays down', () => {
+  it('is tried three times, then the job fails and is refunded, not left running', async () => {
+    const down = instantProvider();
+    const alwaysBusy = {
+      ...down,
+      async run() {
+        down.calls.push({ tool: 'text-to-pic' } as never);
+        throw new ProviderError('still busy', { retryable: true });
+      },
+    };
+    const backend = await createTestBackend({ env: { TOOL_WAIT_SECONDS: '1' }, inference: routerWith(alwaysBusy) });
+    try {
+      const { client, id } = await verifiedUser(backend, 20);
+      const pending = await client.post<{ jobId: string }>('/api/generate-image', generate);
+      expect(pending.status).toBe(202);
+      const failed = await eventually(async () => {
+        const job = await client.get<{ status: string; error: string }>(`/api/jobs/${pending.body.jobId}`);
+        return job.body.status === 'failed' ? job.body : null;
+      }, 60_000);
+      expect(failed.error).toBe('Failed to generate image');
+      expect(down.calls).toHaveLength(3);
+      expect((await client.get<Profile>('/api/profile')).body.tokens).toBe(20);
+      const rows = await backend.database.db.select().from(ledger).where(eq(ledger.userId, id));
+      expect(rows.filter((r) => r.reason === 'refund')).toHaveLength(1);
+    } finally {
+      await backend.stop();
+    }
+  }, 90_000);
+});
+
+describe('a worker that dies mid-job', () => {
+  it('leaves a job that a restarted worker completes, charged once', async () => {
+    const env = { TOOL_JOB_EXPIRE_SECONDS: '2', QUEUE_MAINTENANCE_SECONDS: '1', TOOL_WAIT_SECONDS: '1' };
+    const hanging = instantProvider({ delayMs: 10 * 60_000 });
+    const first = await createTestBackend({ env, inference: routerWith(hanging) });
+    const { client, id } = await verifiedUser(first, 20);
+    const pending = await client.post<{ jobId: string; status: string }>('/api/generate-image', generate);
+    expect(pending.status).toBe(202);
+    await eventually(async () => hanging.calls.length > 0);
+    // The crash: this worker stops taking or finishing work; its job is left running.
+    await first.queue.stop({ graceful: false, wait: false, close: false });
+
+    const second = await startBackend(testConfig(env), quietLogger(), first.database, {
+      inference: routerWith(instantProvider()),
+    });
+    try {
+      const done = await eventually(async () => {
+        const [job] = await first.database.db.select().from(jobs).where(eq(jobs.id, pending.body.jobId));
+        return job?.status === 'succeeded' ? job : null;
+      }, 30_000);
+      expect(done.attempts).toBeGreaterThanOrEqual(2);
+      const rows = await first.database.db.select().from(ledger).where(eq(ledger.userId, id));
+      expect(rows.filter((r) => r.reason === 'job')).toHaveLength(1);
+      expect(rows.filter((r) => r.reason === 'refund')).toHaveLength(0);
+      expect(await findLedgerMismatches(first.database.db)).toEqual([]);
+    } finally {
+      await second.stop();
+      await first.database.drop();
+    }
+  }, 60_000);
+});
