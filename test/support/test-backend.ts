@@ -49,7 +49,7 @@ export function testConfig(env: Record<string, string> = {}, argv: string[] = []
   );
 }
 
-export type TestBackend = Backend & { app: NonNullable<Backend['app']>; config: Config };
+export type TestBackend = Backend & { app: NonNullable<Backend['app']>; config: Config; database: TestDatabase };
 
 export async function createTestBackend(
   options: { env?: Record<string, string>; webDistDir?: string; inference?: InferenceRouter } = {},
@@ -63,6 +63,7 @@ export async function createTestBackend(
   if (!backend.app) throw new Error('test backend has no web role');
   return {
     ...backend,
+    database,
     app: backend.app,
     config,
     async stop() {
