@@ -45,8 +45,9 @@ describe('tools on Replicate (fake)', () => {
     expect(response.status).toBe(200);
     expect(response.body.balance).toBe(18);
     const create = fake.requests.find((r) => r.method === 'POST' && r.path.includes('flux-schnell'));
-    expect(create?.path).toBe('/v1/models/black-forest-labs/flux-schnell/predictions');
-    expect((create?.body as { input: unknown }).input).toEqual({
+    if (!create) throw new Error('no prediction was created');
+    expect(create.path).toBe('/v1/models/black-forest-labs/flux-schnell/predictions');
+    expect((create.body as { input: unknown }).input).toEqual({
       prompt: 'a glass teapot',
       aspect_ratio: '9:16',
       num_outputs: 2,
@@ -71,7 +72,8 @@ describe('tools on Replicate (fake)', () => {
     expect(response.status).toBe(200);
     expect(typeof response.body.output).toBe('string');
     const create = fake.requests.filter((r) => r.method === 'POST' && r.path === '/v1/predictions').at(-1);
-    expect((create?.body as { input: Record<string, unknown> }).input).toMatchObject({ scale: 2, face_enhance: false });
+    if (!create) throw new Error('no prediction was created');
+    expect((create.body as { input: Record<string, unknown> }).input).toMatchObject({ scale: 2, face_enhance: false });
   });
 
   it('refunds a failed prediction and shows the tool message', async () => {

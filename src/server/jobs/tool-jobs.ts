@@ -139,7 +139,7 @@ async function loadInput(db: AppDb, storage: FileStorage, job: JobRow): Promise<
   return { ...fields, tool: job.tool, ...(images[0] ? { image: images[0] } : {}) } as ToolInput;
 }
 
-async function storeOutputs(db: AppDb, storage: FileStorage, job: JobRow, images: OutputImage[]) {
+async function storeOutputs(storage: FileStorage, job: JobRow, images: OutputImage[]) {
   const rows = await Promise.all(
     images.map(async (image, index) => {
       const key = `outputs/${job.id}/${index}.${EXTENSIONS[image.contentType] ?? 'bin'}`;
@@ -208,7 +208,7 @@ export async function runToolJob(deps: ToolJobDeps, jobId: string, retriesLeft: 
     await failAndRefund(db, jobId, message);
     return;
   }
-  const outputRows = result.kind === 'images' ? await storeOutputs(db, storage, job, result.images) : [];
+  const outputRows = result.kind === 'images' ? await storeOutputs(storage, job, result.images) : [];
   await db.transaction(async (tx) => {
     const inserted = outputRows.length ? await tx.insert(files).values(outputRows).returning({ id: files.id }) : [];
     const stored =

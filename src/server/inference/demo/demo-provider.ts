@@ -27,7 +27,7 @@ function wrap(text: string, perLine: number, maxLines: number): string[] {
   const lines: string[] = [];
   let line = '';
   for (const word of text.split(/\s+/)) {
-    if ((line + ' ' + word).trim().length > perLine) {
+    if (`${line} ${word}`.trim().length > perLine) {
       lines.push(line);
       line = word;
     } else line = `${line} ${word}`.trim();

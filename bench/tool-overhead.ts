@@ -1,0 +1,106 @@
+// bench/tool-overhead: what a tool call costs on top of the provider. A real HTTP server on
+// 127.0.0.1 (PGlite in memory, an instant provider), N concurrent clients for a fixed time:
+// tool calls (debit + job + queue + worker + stored output + response) against GET /api/health
+// on the same server in the same run. Prints throughput, p50/p99 and the ratios.
+//   npm run bench -- [--seconds 10] [--concurrency 8]
+import { mkdtempSync, rmSync } from 'node:fs';
+import type { AddressInfo } from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { serve } from '@hono/node-server';
+import { eq } from 'drizzle-orm';
+import { grantTokens } from '../src/server/admin/commands';
+import { loadConfig } from '../src/server/config';
+import { openPglite } from '../src/server/db/client';
+import { user } from '../src/server/db/schema';
+import { quietLogger } from '../src/server/log';
+import { startBackend } from '../src/server/system';
+import { TestClient } from '../test/support/http-client';
+import { instantProvider, routerWith } from '../test/support/tool-fixtures';
+
+const arg = (name: string, fallback: number) => {
+  const i = process.argv.indexOf(`--${name}`);
+  return i > 0 ? Number(process.argv[i + 1]) : fallback;
+};
+const SECONDS = arg('seconds', 10);
+const CONCURRENCY = arg('concurrency', 8);
+
+type Run = { requests: number; errors: number; latencies: number[]; seconds: number };
+
+async function load(send: () => Promise<Response>): Promise<Run> {
+  const latencies: number[] = [];
+  let errors = 0;
+  const end = Date.now() + SECONDS * 1000;
+  const started = performance.now();
+  await Promise.all(
+    Array.from({ length: CONCURRENCY }, async () => {
+      while (Date.now() < end) {
+        const t = performance.now();
+        const response = await send();
+        await response.arrayBuffer();
+        latencies.push(performance.now() - t);
+        if (!response.ok) errors++;
+      }
+    }),
+  );
+  return { requests: latencies.length, errors, latencies, seconds: (performance.now() - started) / 1000 };
+}
+
+const percentile = (sorted: number[], p: number) =>
+  sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))] ?? 0;
+
+function summary(name: string, run: Run) {
+  const sorted = [...run.latencies].sort((a, b) => a - b);
+  const rps = run.requests / run.seconds;
+  console.log(
+    `${name.padEnd(22)} ${rps.toFixed(1).padStart(8)} req/s   p50 ${percentile(sorted, 0.5).toFixed(1).padStart(7)} ms   p99 ${percentile(sorted, 0.99).toFixed(1).padStart(7)} ms   errors ${run.errors}`,
+  );
+  return { rps, p50: percentile(sorted, 0.5), p99: percentile(sorted, 0.99) };
+}
+
+async function main() {
+  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'pp-bench-'));
+  const config = loadConfig({
+    DATA_DIR: dataDir,
+    QUEUE_POLL_SECONDS: '0.5',
+    TRUST_PROXY_HOPS: '1',
+    LOG_LEVEL: 'error',
+  });
+  const database = await openPglite();
+  const backend = await startBackend(config, quietLogger(), database, { inference: routerWith(instantProvider()) });
+  if (!backend.app) throw new Error('no web role');
+  const app = backend.app;
+  const server = await new Promise<ReturnType<typeof serve>>((resolve) => {
+    const s = serve({ fetch: app.fetch, port: 0, hostname: '127.0.0.1' }, () => resolve(s));
+  });
+  const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+
+  const client = new TestClient(app, config.appUrl);
+  await client.signUp('bench@example.com');
+  await database.db.update(user).set({ emailVerified: true }).where(eq(user.email, 'bench@example.com'));
+  await grantTokens(database.db, 'bench@example.com', 1_000_000);
+  const headers = { cookie: client.cookieHeader(), origin: config.appUrl, 'content-type': 'application/json' };
+  const body = JSON.stringify({ prompt: 'benchmark', numOutputs: 1 });
+
+  console.log(
+    `tool-overhead: ${CONCURRENCY} concurrent clients, ${SECONDS} s each, PGlite in memory, instant provider`,
+  );
+  const health = summary('GET /api/health', await load(() => fetch(`${base}/api/health`)));
+  const tool = summary(
+    'POST /api/generate-image',
+    await load(() => fetch(`${base}/api/generate-image`, { method: 'POST', headers, body })),
+  );
+  console.log(
+    `ratio tool/health: throughput ${(tool.rps / health.rps).toFixed(3)}x, p50 ${(tool.p50 / health.p50).toFixed(1)}x, p99 ${(tool.p99 / health.p99).toFixed(1)}x`,
+  );
+
+  server.close();
+  await backend.stop();
+  await database.close();
+  rmSync(dataDir, { recursive: true, force: true });
+}
+
+main().catch((error) => {
+  console.error(error);
+  process.exit(1);
+});
