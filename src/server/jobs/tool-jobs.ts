@@ -34,8 +34,13 @@ async function existingForKey(db: AppDb, userId: string, key: string): Promise<J
   return row ?? null;
 }
 
-const isUniqueViolation = (error: unknown) =>
-  (error as { code?: string })?.code === '23505' || /unique|duplicate key/i.test(String((error as Error)?.message));
+/** PostgreSQL's unique_violation, also when drizzle wraps the driver's error in its own. */
+function isUniqueViolation(error: unknown): boolean {
+  for (let e = error as { code?: string; cause?: unknown } | undefined; e; e = e.cause as typeof e) {
+    if (e.code === '23505') return true;
+  }
+  return false;
+}
 
 export type CreateJobInput = {
   userId: string;
