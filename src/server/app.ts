@@ -8,6 +8,7 @@ import type { Database } from './db/client';
 import type { InstanceInfo } from './db/instance';
 import { healthRoutes } from './health/routes';
 import type { InferenceRouter } from './inference/routing';
+import type { JobSignals } from './jobs/job-signals';
 import type { Queue } from './jobs/queue';
 import type { Logger } from './log';
 import { devMailRoutes } from './mail/dev-mail-routes';
@@ -26,6 +27,8 @@ export type AppDeps = {
   mailer: Mailer;
   storage: FileStorage;
   inference: InferenceRouter;
+  /** Wakes this process's worker and waiting requests (both roles in one process). */
+  signals: JobSignals;
   logger: Logger;
   startedAt: Date;
   version: string;
@@ -51,6 +54,7 @@ export function buildApp(deps: AppDeps) {
         inference: deps.inference,
         logger: deps.logger,
         waitMs: config.toolWaitSeconds * 1000,
+        signals: deps.signals,
       }),
     )
     .all('*', (c) => c.json({ error: `No API route for ${c.req.method} ${c.req.path}` }, 404));

@@ -22,6 +22,7 @@ import { ensureInstance, type InstanceInfo } from './db/instance';
 import { createDemoProvider } from './inference/demo/demo-provider';
 import { createReplicateProvider } from './inference/replicate/replicate-provider';
 import { createInferenceRouter, type InferenceRouter } from './inference/routing';
+import { JobSignals } from './jobs/job-signals';
 import { registerPingWorker } from './jobs/ping';
 import { type Queue, startQueue, stopQueue } from './jobs/queue';
 import { registerToolWorkers } from './jobs/tool-jobs';
@@ -115,6 +116,7 @@ export async function startBackend(
       },
     });
 
+    const signals = new JobSignals();
     if (config.role.worker) {
       const workerId = `${os.hostname()}:${process.pid}`;
       await registerPingWorker(queue, workerId, config.queuePollSeconds);
@@ -127,6 +129,7 @@ export async function startBackend(
         queue,
         {
           db: database.db,
+          signals,
           storage,
           logger,
           providerFor: (tool) => inference.providerFor(tool),
@@ -147,6 +150,7 @@ export async function startBackend(
           mailer,
           storage,
           inference,
+          signals,
           logger,
           startedAt,
           version: VERSION,

@@ -14,6 +14,7 @@ import { applyLedgerEntry } from '../ledger/ledger';
 import type { Logger } from '../log';
 import type { FileStorage } from '../storage/storage';
 import type { PreparedTool } from '../tools/definitions';
+import type { JobSignals } from './job-signals';
 import { QUEUE_NAMES, type Queue } from './queue';
 
 export type ToolJobRequest = { jobId: string };
@@ -178,6 +179,7 @@ export async function failAndRefund(db: AppDb, jobId: string, message: string): 
 
 export type ToolJobDeps = {
   db: AppDb;
+  signals?: JobSignals;
   storage: FileStorage;
   logger: Logger;
   providerFor(tool: ToolId, recorded: string): InferenceProvider;
@@ -238,6 +240,7 @@ export async function runToolJob(deps: ToolJobDeps, jobId: string, retriesLeft: 
       });
     }
   });
+  deps.signals?.jobFinished(jobId);
 }
 
 /** Images the job was charged for (per-image tools keep the count in their summary). */
@@ -258,7 +261,7 @@ function validateResult(tool: ToolId, result: ToolResult) {
 export async function registerToolWorkers(queue: Queue, deps: ToolJobDeps, pollingIntervalSeconds: number) {
   // Two jobs at a time per worker process: providers are mostly waiting on the network.
   for (let i = 0; i < 2; i++) {
-    await queue.work<ToolJobRequest>(
+    const workerId = await queue.work<ToolJobRequest>(
       QUEUE_NAMES.toolRun,
       { pollingIntervalSeconds, includeMetadata: true },
       async ([job]) => {
@@ -266,6 +269,7 @@ export async function registerToolWorkers(queue: Queue, deps: ToolJobDeps, polli
         await runToolJob(deps, job.data.jobId, job.retryCount < job.retryLimit);
       },
     );
+    deps.signals?.onQueued(() => queue.notifyWorker(workerId));
   }
   // Jobs that used up their tries, or expired because a worker died mid-job: refund them.
   await queue.work<ToolJobRequest>(QUEUE_NAMES.toolRunDead, { pollingIntervalSeconds }, async ([job]) => {
@@ -274,6 +278,7 @@ export async function registerToolWorkers(queue: Queue, deps: ToolJobDeps, polli
     if (!row) return;
     if (await failAndRefund(deps.db, job.data.jobId, toolById(row.tool as ToolId).failureMessage)) {
       deps.logger.warn('tool job refunded after its last try', { jobId: job.data.jobId });
+      deps.signals?.jobFinished(job.data.jobId);
     }
   });
 }
@@ -310,15 +315,20 @@ export function viewJob(job: JobRow): JobView {
   };
 }
 
-/** Polls the job until it is final or `timeoutMs` passes (a disconnecting client loses nothing). */
-export async function waitForJob(db: AppDb, jobId: string, timeoutMs: number): Promise<JobRow> {
+/**
+ * Waits until the job is final or `timeoutMs` passes (a disconnecting client loses nothing): woken
+ * at once by a worker in this process, else re-reading the job with a growing delay.
+ */
+export async function waitForJob(db: AppDb, jobId: string, timeoutMs: number, signals?: JobSignals): Promise<JobRow> {
   const deadline = Date.now() + timeoutMs;
-  let delay = 50;
+  let delay = 100;
   for (;;) {
     const [job] = await db.select().from(jobs).where(eq(jobs.id, jobId));
     if (!job) throw new Error(`job ${jobId} vanished`);
-    if (job.status === 'succeeded' || job.status === 'failed' || Date.now() >= deadline) return job;
-    await new Promise((r) => setTimeout(r, delay));
-    delay = Math.min(delay * 2, 500);
+    const left = deadline - Date.now();
+    if (job.status === 'succeeded' || job.status === 'failed' || left <= 0) return job;
+    const pause = Math.min(delay, left);
+    await (signals ? signals.untilFinished(jobId, pause) : new Promise((r) => setTimeout(r, pause)));
+    delay = Math.min(delay * 2, 1000);
   }
 }

@@ -14,6 +14,7 @@ import type { AppDb } from '../db/client';
 import { files, jobs } from '../db/schema';
 import { InputError } from '../images/image-input';
 import type { InferenceRouter } from '../inference/routing';
+import type { JobSignals } from '../jobs/job-signals';
 import type { Queue } from '../jobs/queue';
 import { createToolJob, IdempotencyConflictError, type JobView, viewJob, waitForJob } from '../jobs/tool-jobs';
 import { balanceOf, InsufficientTokensError } from '../ledger/ledger';
@@ -29,6 +30,7 @@ export type ToolRoutesDeps = {
   inference: InferenceRouter;
   logger: Logger;
   waitMs: number;
+  signals?: JobSignals;
 };
 
 /** A tool call's JSON may carry a 10 MB image as base64 (about 13.4 MB of text). */
@@ -121,7 +123,8 @@ export function toolRoutes(deps: ToolRoutesDeps) {
           }
           throw error;
         }
-        const job = await waitForJob(db, created.job.id, deps.waitMs);
+        if (!created.reused) deps.signals?.queued();
+        const job = await waitForJob(db, created.job.id, deps.waitMs, deps.signals);
         const balance = await balanceOf(db, user.id);
         const view = viewJob(job);
         if (job.status === 'queued' || job.status === 'running') {
