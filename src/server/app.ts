@@ -17,6 +17,7 @@ import { originCheck } from './security/origin-check';
 import type { FileStorage } from './storage/storage';
 import { toolRoutes } from './tools/routes';
 import { spaRoutes } from './web/spa';
+import { replicateWebhookRoutes } from './webhooks/replicate-webhook';
 
 export type AppDeps = {
   config: Config;
@@ -42,6 +43,18 @@ export function buildApp(deps: AppDeps) {
     .route('/health', healthRoutes(deps))
     // better-auth answers everything under /api/auth (it checks Origin and rate limits itself).
     .on(['GET', 'POST'], '/auth/*', (c) => auth.handler(c.req.raw))
+    // Webhooks carry no Origin: their senders sign them instead.
+    .route(
+      '/webhooks',
+      replicateWebhookRoutes({
+        db: deps.database.db,
+        storage: deps.storage,
+        logger: deps.logger,
+        signals: deps.signals,
+        providerFor: (tool) => deps.inference.providerFor(tool),
+        secret: config.replicate?.webhook?.secret ?? null,
+      }),
+    )
     .use('*', originCheck(config.trustedOrigins))
     .route('/', accountRoutes({ config, db: deps.database.db, auth, mailer: deps.mailer, logger: deps.logger }))
     .route(

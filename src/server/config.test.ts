@@ -73,6 +73,30 @@ describe('configuration', () => {
     expect(loadConfig({ SMTP_URL: 'smtp://127.0.0.1:2525' }).mail.smtpUrl).toBe('smtp://127.0.0.1:2525');
   });
 
+  it('turns on Replicate webhook mode with a whsec_ secret, https in production, never echoing the secret', () => {
+    const token = { REPLICATE_API_TOKEN: 'r8_x' };
+    expect(loadConfig(token).replicate).toEqual({ apiToken: 'r8_x', webhook: null });
+    expect(loadConfig(token).webhookGraceSeconds).toBe(600);
+    const config = loadConfig({ ...token, APP_URL: 'https://app.example.com', REPLICATE_WEBHOOK_SECRET: 'whsec_abc' });
+    expect(config.replicate?.webhook).toEqual({
+      url: 'https://app.example.com/api/webhooks/replicate',
+      secret: 'whsec_abc',
+    });
+    expect(() => loadConfig({ ...token, REPLICATE_WEBHOOK_SECRET: 'not-a-secret-value' })).toThrow(
+      /^(?!.*not-a-secret-value).*REPLICATE_WEBHOOK_SECRET: must start with whsec_/s,
+    );
+    expect(() => loadConfig({ REPLICATE_WEBHOOK_SECRET: 'whsec_abc' })).toThrow('needs REPLICATE_API_TOKEN');
+    const production = {
+      ...token,
+      NODE_ENV: 'production',
+      BETTER_AUTH_SECRET: SECRET,
+      REPLICATE_WEBHOOK_SECRET: 'whsec_a',
+    };
+    expect(() => loadConfig({ ...production, APP_URL: 'http://app.example.com' })).toThrow('over https');
+    expect(loadConfig({ ...production, APP_URL: 'https://app.example.com' }).replicate?.webhook).not.toBeNull();
+    expect(loadConfig({ ...token, REPLICATE_WEBHOOK_GRACE_SECONDS: '120' }).webhookGraceSeconds).toBe(120);
+  });
+
   it('selects each external provider from its variable', () => {
     const config = loadConfig({ REPLICATE_API_TOKEN: 'r8_x', STRIPE_SECRET_KEY: 'sk_x', SMTP_URL: 'smtp://h:25' });
     expect(config.providers).toMatchObject({ inference: 'replicate', payments: 'stripe', mail: 'smtp' });

@@ -52,6 +52,12 @@ const EnvSchema = z.object({
   /** OpenID Connect discovery document of the Google provider (tests point it at a local server). */
   GOOGLE_DISCOVERY_URL: z.url().default('https://accounts.google.com/.well-known/openid-configuration'),
   REPLICATE_API_TOKEN: optionalString,
+  /** Webhook mode: the signing secret from Replicate's GET /v1/webhooks/default/secret. */
+  REPLICATE_WEBHOOK_SECRET: optionalString.pipe(
+    z.string().startsWith('whsec_', 'must start with whsec_ (from GET /v1/webhooks/default/secret)').optional(),
+  ),
+  /** How long a job may wait for its webhook before the worker asks Replicate itself. */
+  REPLICATE_WEBHOOK_GRACE_SECONDS: z.coerce.number().int().min(10).max(86_400).default(600),
   STRIPE_SECRET_KEY: optionalString,
   SMTP_URL: optionalString.pipe(
     z
@@ -82,7 +88,13 @@ export type Config = {
     default: 'replicate' | 'local' | 'demo';
     perTool: Partial<Record<ToolId, 'replicate' | 'local' | 'demo'>>;
   };
-  replicate: { apiToken: string } | null;
+  replicate: {
+    apiToken: string;
+    /** Webhook mode (else each job polls its prediction): the URL Replicate calls and the signing secret. */
+    webhook: { url: string; secret: string } | null;
+  } | null;
+  /** Seconds a job waits for its provider's webhook before the worker checks on it. */
+  webhookGraceSeconds: number;
   role: Role;
   trustProxyHops: number;
   auth: {
@@ -120,7 +132,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, argv: readonly 
     throw new ConfigError(
       parsed.error.issues.map((issue) => {
         const key = issue.path.join('.');
-        const given = env[key];
+        // Secrets are never echoed into the log.
+        const given = /SECRET|TOKEN/.test(key) ? undefined : env[key];
         return `${key}: ${issue.message}${given === undefined ? '' : ` (got ${JSON.stringify(given)})`}`;
       }),
     );
@@ -158,6 +171,15 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, argv: readonly 
       '--web and --worker run as separate processes, which need a shared PostgreSQL: set DATABASE_URL (the embedded database serves one process).',
     ]);
   }
+  const webhookUrl = `${appUrl}/api/webhooks/replicate`;
+  if (e.REPLICATE_WEBHOOK_SECRET && !e.REPLICATE_API_TOKEN) {
+    throw new ConfigError(['REPLICATE_WEBHOOK_SECRET: webhook mode needs REPLICATE_API_TOKEN too.']);
+  }
+  if (e.REPLICATE_WEBHOOK_SECRET && e.NODE_ENV === 'production' && !webhookUrl.startsWith('https://')) {
+    throw new ConfigError([
+      `REPLICATE_WEBHOOK_SECRET: Replicate must call ${webhookUrl} over https in production; set APP_URL to the public https address.`,
+    ]);
+  }
   return {
     env: e.NODE_ENV,
     port: e.PORT,
@@ -174,7 +196,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, argv: readonly 
     toolJobExpireSeconds: e.TOOL_JOB_EXPIRE_SECONDS,
     queueMaintenanceSeconds: e.QUEUE_MAINTENANCE_SECONDS,
     inference: { default: e.INFERENCE_PROVIDER ?? (e.REPLICATE_API_TOKEN ? 'replicate' : 'local'), perTool },
-    replicate: e.REPLICATE_API_TOKEN ? { apiToken: e.REPLICATE_API_TOKEN } : null,
+    replicate: e.REPLICATE_API_TOKEN
+      ? {
+          apiToken: e.REPLICATE_API_TOKEN,
+          webhook: e.REPLICATE_WEBHOOK_SECRET ? { url: webhookUrl, secret: e.REPLICATE_WEBHOOK_SECRET } : null,
+        }
+      : null,
+    webhookGraceSeconds: e.REPLICATE_WEBHOOK_GRACE_SECONDS,
     role,
     trustProxyHops: e.TRUST_PROXY_HOPS,
     auth: {

@@ -23,9 +23,10 @@ import { createDemoProvider } from './inference/demo/demo-provider';
 import { createReplicateProvider } from './inference/replicate/replicate-provider';
 import { createInferenceRouter, type InferenceRouter } from './inference/routing';
 import { JobSignals } from './jobs/job-signals';
+import { startPendingJobBackstop } from './jobs/pending-jobs';
 import { registerPingWorker } from './jobs/ping';
 import { type Queue, startQueue, stopQueue } from './jobs/queue';
-import { registerToolWorkers } from './jobs/tool-jobs';
+import { registerToolWorkers, type ToolJobDeps } from './jobs/tool-jobs';
 import type { Logger } from './log';
 import { createMailer } from './mail/create-mailer';
 import type { Mailer } from './mail/mailer';
@@ -92,7 +93,15 @@ export async function startBackend(
       options.inference ??
       createInferenceRouter(
         config.inference,
-        config.replicate ? { replicate: createReplicateProvider({ apiToken: config.replicate.apiToken, logger }) } : {},
+        config.replicate
+          ? {
+              replicate: createReplicateProvider({
+                apiToken: config.replicate.apiToken,
+                logger,
+                ...(config.replicate.webhook ? { webhook: { url: config.replicate.webhook.url } } : {}),
+              }),
+            }
+          : {},
         createDemoProvider(),
       );
     const payments = createLocalPaymentProvider();
@@ -125,17 +134,21 @@ export async function startBackend(
         { db: database.db, auth, mailer, payments, logger },
         config.queuePollSeconds,
       );
-      await registerToolWorkers(
-        queue,
-        {
-          db: database.db,
-          signals,
-          storage,
-          logger,
-          providerFor: (tool) => inference.providerFor(tool),
-          runTimeoutMs: config.toolJobExpireSeconds * 1000,
-        },
-        config.queuePollSeconds,
+      const toolJobDeps: ToolJobDeps = {
+        db: database.db,
+        signals,
+        storage,
+        logger,
+        providerFor: (tool) => inference.providerFor(tool),
+        runTimeoutMs: config.toolJobExpireSeconds * 1000,
+      };
+      await registerToolWorkers(queue, toolJobDeps, config.queuePollSeconds);
+      // Added after the queue, so stopped before it (stops run last-first).
+      stops.add(
+        startPendingJobBackstop(toolJobDeps, {
+          graceSeconds: config.webhookGraceSeconds,
+          expireSeconds: config.toolJobExpireSeconds,
+        }),
       );
       const requeued = await enqueueUnfinishedAccountSetups(database.db, queue);
       logger.info('worker started', { workerId, requeuedAccountSetups: requeued });

@@ -2,11 +2,8 @@
 // to the model, that the outputs are copied to our storage (never Replicate's URLs), and that a
 // failed prediction is refunded.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createDemoProvider } from '../../src/server/inference/demo/demo-provider';
-import { createReplicateProvider } from '../../src/server/inference/replicate/replicate-provider';
-import { createInferenceRouter } from '../../src/server/inference/routing';
 import { findLedgerMismatches } from '../../src/server/ledger/ledger';
-import { startFakeReplicate } from '../support/fake-replicate';
+import { routerOnFake, startFakeReplicate } from '../support/fake-replicate';
 import { createTestBackend, type TestBackend } from '../support/test-backend';
 import { dataUrl, pngBytes, verifiedUser } from '../support/tool-fixtures';
 
@@ -15,15 +12,7 @@ describe('tools on Replicate (fake)', () => {
   let backend: TestBackend;
   beforeAll(async () => {
     fake = await startFakeReplicate();
-    const replicate = createReplicateProvider({
-      apiToken: fake.token,
-      baseUrl: fake.apiUrl,
-      allowedOutputHosts: [fake.url],
-      pollIntervalMs: 20,
-    });
-    backend = await createTestBackend({
-      inference: createInferenceRouter({ default: 'replicate', perTool: {} }, { replicate }, createDemoProvider()),
-    });
+    backend = await createTestBackend({ inference: routerOnFake(fake) });
   });
   afterAll(async () => {
     await backend?.stop();
@@ -96,5 +85,10 @@ describe('tools on Replicate (fake)', () => {
     const tools = await client.get<{ tools: { id: string; provider: string }[] }>('/api/tools');
     expect(tools.body.tools.find((t) => t.id === 'image-analyzer')?.provider).toBe('demo');
     expect(tools.body.tools.find((t) => t.id === 'text-to-pic')?.provider).toBe('replicate');
+  });
+
+  it('has no webhook endpoint without REPLICATE_WEBHOOK_SECRET (polling mode)', async () => {
+    const response = await backend.app.request('/api/webhooks/replicate', { method: 'POST', body: '{}' });
+    expect(response.status).toBe(404);
   });
 });

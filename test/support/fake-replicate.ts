@@ -1,11 +1,18 @@
 // A fake Replicate HTTP API on 127.0.0.1 for tests: the endpoints the official client uses, bearer-token
 // auth, real image outputs (sharp) served from its own /delivery/ path, and scenarios per model or per
-// next call. Every request is recorded for assertions.
-import { randomUUID } from 'node:crypto';
+// next call. Every request is recorded for assertions. A prediction created with a `webhook` records
+// it; the fake cannot reach an in-process app, so tests fetch the finished delivery and post it.
+import { createHmac, randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import sharp from 'sharp';
+import { createDemoProvider } from '../../src/server/inference/demo/demo-provider';
 import { REPLICATE_MODELS } from '../../src/server/inference/replicate/models';
+import {
+  createReplicateProvider,
+  type ReplicateProviderOptions,
+} from '../../src/server/inference/replicate/replicate-provider';
+import { createInferenceRouter, type InferenceRouter } from '../../src/server/inference/routing';
 
 export type MalformedOutput = 'number' | 'not-image' | 'foreign-host' | 'empty';
 
@@ -41,6 +48,7 @@ type FakePrediction = {
   createdAt: string;
   startedAt?: string;
   completedAt?: string;
+  webhook?: { url: string; events: unknown };
   done: Promise<void>;
   finish: () => void;
   timer?: NodeJS.Timeout;
@@ -294,7 +302,7 @@ export async function startFakeReplicate(options: { preferWaitCapMs?: number } =
     res: ServerResponse,
     model: string,
     version: string,
-    body: { input?: unknown },
+    body: { input?: unknown; webhook?: unknown; webhook_events_filter?: unknown },
   ) {
     const scenario = scenarioFor(model);
     if (scenario === 'unauthorized') return sendJson(res, 401, problem(401, 'Unauthenticated'));
@@ -322,6 +330,9 @@ export async function startFakeReplicate(options: { preferWaitCapMs?: number } =
       output: null,
       error: null,
       createdAt: new Date().toISOString(),
+      ...(typeof body.webhook === 'string'
+        ? { webhook: { url: body.webhook, events: body.webhook_events_filter } }
+        : {}),
       done,
       finish,
     };
@@ -445,6 +456,16 @@ export async function startFakeReplicate(options: { preferWaitCapMs?: number } =
       const p = predictions.get(id);
       return p ? view(p) : undefined;
     },
+    /**
+     * What Replicate would post to a prediction's webhook once it has finished (waits for that): the
+     * URL and events filter it was created with and the final prediction JSON.
+     */
+    async webhookDelivery(id: string) {
+      const p = predictions.get(id);
+      if (!p?.webhook) throw new Error(`prediction ${id} was not created with a webhook`);
+      await p.done;
+      return { ...p.webhook, body: JSON.stringify(view(p)) };
+    },
     /** Uploaded files still stored (deleted ones are gone). */
     uploadedFileIds: () => [...files.keys()],
     /** Scenario for every following call to `model` (owner/name). */
@@ -466,6 +487,29 @@ export async function startFakeReplicate(options: { preferWaitCapMs?: number } =
       await new Promise<void>((resolve) => server.close(() => resolve()));
     },
   };
+}
+
+/** Routing for integration tests: every tool Replicate serves goes to `fake`, the rest to the demo provider. */
+export function routerOnFake(fake: FakeReplicate, options: Partial<ReplicateProviderOptions> = {}): InferenceRouter {
+  const replicate = createReplicateProvider({
+    apiToken: fake.token,
+    baseUrl: fake.apiUrl,
+    allowedOutputHosts: [fake.url],
+    pollIntervalMs: 20,
+    ...options,
+  });
+  return createInferenceRouter({ default: 'replicate', perTool: {} }, { replicate }, createDemoProvider());
+}
+
+/** Headers as Replicate signs a webhook delivery (Standard Webhooks, `whsec_` secret). */
+export function signWebhook(
+  secret: string,
+  body: string,
+  { id = `msg_${randomUUID()}`, timestamp = Math.floor(Date.now() / 1000) }: { id?: string; timestamp?: number } = {},
+): Record<string, string> {
+  const key = Buffer.from(secret.slice('whsec_'.length), 'base64');
+  const signature = createHmac('sha256', key).update(`${id}.${timestamp}.${body}`).digest('base64');
+  return { 'webhook-id': id, 'webhook-timestamp': String(timestamp), 'webhook-signature': `v1,${signature}` };
 }
 
 function isTerminal(status: Status): boolean {

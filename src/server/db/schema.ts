@@ -10,6 +10,7 @@ import {
   integer,
   jsonb,
   pgTable,
+  primaryKey,
   text,
   timestamp,
   unique,
@@ -200,6 +201,8 @@ export const jobs = pgTable(
   (t) => [
     index('jobs_user_created_idx').on(t.userId, t.createdAt),
     index('jobs_status_idx').on(t.status),
+    // A provider's webhook names its task, not our job.
+    index('jobs_provider_ref_idx').on(t.providerRef),
     uniqueIndex('jobs_user_idempotency_key_unique').on(t.userId, t.idempotencyKey),
     check('jobs_status_known', sql`${t.status} in ('queued', 'running', 'succeeded', 'failed')`),
     check('jobs_cost_positive', sql`${t.cost} > 0`),
@@ -224,4 +227,21 @@ export const files = pgTable(
     createdAt: createdAt(),
   },
   (t) => [index('files_job_idx').on(t.jobId)],
+);
+
+/**
+ * Webhook deliveries already handled, by the sender's delivery id: a redelivered webhook is answered
+ * and ignored. Rows older than a day are pruned (a signature is only accepted for 5 minutes anyway).
+ */
+export const webhookEvents = pgTable(
+  'webhook_events',
+  {
+    provider: text('provider').notNull(),
+    eventId: text('event_id').notNull(),
+    receivedAt: timestamp('received_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    primaryKey({ name: 'webhook_events_provider_event_id_pk', columns: [t.provider, t.eventId] }),
+    index('webhook_events_received_at_idx').on(t.receivedAt),
+  ],
 );

@@ -72,6 +72,8 @@ export function healthRoutes(deps: HealthDeps) {
           inference: {
             provider: config.providers.inference,
             external: config.providers.inference === 'replicate',
+            // Webhook: Replicate calls back when a prediction is done; polling: a worker waits for it.
+            ...(config.replicate ? { mode: config.replicate.webhook ? 'webhook' : 'polling' } : {}),
             tools: deps.inference.describe(),
           },
           payments: { provider: config.providers.payments, external: config.providers.payments === 'stripe' },

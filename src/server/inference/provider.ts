@@ -43,7 +43,9 @@ export type Color = { hex: string; name: string; percentage: number };
 
 export type ToolResult =
   | { kind: 'images'; images: OutputImage[] }
-  | { kind: 'analysis'; keywords: Keyword[]; colors: Color[] };
+  | { kind: 'analysis'; keywords: Keyword[]; colors: Color[] }
+  /** Accepted but not done: the provider reports the end later (a webhook), `complete` turns it into a result. */
+  | { kind: 'pending'; providerRef: string };
 
 export type ProviderName = 'replicate' | 'local' | 'demo';
 
@@ -52,6 +54,16 @@ export interface InferenceProvider {
   supports(tool: ToolId): boolean;
   /** Runs one job; rejects with ProviderError (or any error) when it fails. Honours `signal`. */
   run(input: ToolInput, signal: AbortSignal): Promise<ToolResult>;
+  /**
+   * For providers that answer `pending`: the result of a finished task from its terminal payload
+   * (a webhook's body or what `check` returned), at most `imagesWanted` images; rejects with
+   * ProviderError when the task failed.
+   */
+  complete?(payload: unknown, imagesWanted: number): Promise<ToolResult>;
+  /** The task's terminal payload, or null while it is still running (the backstop for a lost webhook). */
+  check?(providerRef: string): Promise<unknown | null>;
+  /** Stops a task that is still running (best effort, never rejects). */
+  cancel?(providerRef: string): Promise<void>;
 }
 
 /**

@@ -2,9 +2,11 @@
 // it fails. Creation debits the balance, inserts the job and enqueues it in ONE transaction; the
 // worker runs the provider and either stores the outputs and marks the job succeeded, or marks it
 // failed and refunds in one transaction. The ledger's unique (reason, reference) makes both the
-// debit (reason job) and the refund (reason refund) happen at most once per job id.
+// debit (reason job) and the refund (reason refund) happen at most once per job id. A provider may
+// answer `pending` instead (Replicate's webhook mode): the job keeps running with its provider_ref
+// and is finished later by completeToolJob, from the webhook or from the backstop (pending-jobs.ts).
 import { randomUUID } from 'node:crypto';
-import { and, eq, inArray, notInArray, sql } from 'drizzle-orm';
+import { and, eq, inArray, isNull, notInArray, sql } from 'drizzle-orm';
 import { type ToolId, toolById } from '../../contract/tools';
 import { type AppDb, sqlExecutorOf } from '../db/client';
 import { files, type JobStatus, jobs } from '../db/schema';
@@ -151,6 +153,8 @@ async function storeOutputs(storage: FileStorage, job: JobRow, images: OutputIma
       const key = `outputs/${job.id}/${index}.${EXTENSIONS[image.contentType] ?? 'bin'}`;
       await storage.put(key, image.bytes, image.contentType);
       return {
+        // Chosen here so that the job can be marked succeeded before its file rows are inserted.
+        id: randomUUID(),
         userId: job.userId,
         jobId: job.id,
         kind: 'output' as const,
@@ -188,59 +192,132 @@ export type ToolJobDeps = {
 };
 
 /**
- * Runs one job (the queue's handler). Returns normally when the job is final; throws to have the
- * queue retry it (a retryable provider failure with tries left).
+ * Runs one job (the queue's handler). Returns normally when the job is final or handed to its
+ * provider (`pending`); throws to have the queue retry it (a retryable provider failure with tries left).
  */
 export async function runToolJob(deps: ToolJobDeps, jobId: string, retriesLeft: boolean): Promise<void> {
   const { db, storage, logger } = deps;
   const [job] = await db
     .update(jobs)
     .set({ status: 'running', startedAt: sql`now()`, attempts: sql`${jobs.attempts} + 1` })
-    .where(and(eq(jobs.id, jobId), inArray(jobs.status, ['queued', 'running'])))
+    .where(and(eq(jobs.id, jobId), inArray(jobs.status, ['queued', 'running']), isNull(jobs.providerRef)))
     .returning();
-  if (!job) return; // already succeeded or failed (a duplicate delivery): nothing to do
+  // Already final, or already with its provider, which calls back (a duplicate delivery): nothing to do.
+  if (!job) return;
   const tool = toolById(job.tool as ToolId);
-  let result: ToolResult;
+  let outcome: JobOutcome;
   try {
     const provider = deps.providerFor(tool.id, job.provider);
     const input = await loadInput(db, storage, job);
-    result = await provider.run(input, AbortSignal.timeout(deps.runTimeoutMs));
-    validateResult(tool.id, result);
+    const result = await provider.run(input, AbortSignal.timeout(deps.runTimeoutMs));
+    if (result.kind === 'pending') {
+      // The worker slot is free again; the webhook or the backstop completes the job.
+      await db
+        .update(jobs)
+        .set({ providerRef: result.providerRef })
+        .where(and(eq(jobs.id, jobId), eq(jobs.status, 'running')));
+      return;
+    }
+    outcome = { result };
   } catch (error) {
     const retryable = error instanceof ProviderError && error.options.retryable === true;
-    logger.warn('tool job failed', { jobId, tool: tool.id, retryable, retriesLeft, error });
-    if (retryable && retriesLeft) throw error;
+    if (retryable && retriesLeft) {
+      logger.warn('tool job failed; the queue tries it again', { jobId, tool: tool.id, error });
+      throw error;
+    }
+    outcome = { error };
+  }
+  await finishJob(deps, job, outcome);
+}
+
+/** How a job ended at its provider: a result, or the error it failed with. */
+export type JobOutcome = { result: ToolResult } | { error: unknown };
+
+/** How a pending job ended: the provider's terminal payload (webhook or check), or a failure decided here. */
+export type PendingOutcome = { payload: unknown } | { error: unknown };
+
+/** What finishing a job needs: the worker's dependencies but the run timeout. */
+export type JobCompletionDeps = Pick<ToolJobDeps, 'db' | 'storage' | 'logger' | 'signals' | 'providerFor'>;
+
+/**
+ * Finishes a job its provider answered `pending` for (the webhook's and the backstop's way in):
+ * stores the outputs and marks it succeeded, or fails and refunds it. A job that is not running
+ * (already final) is left alone; returns whether this call finished the job.
+ */
+export async function completeToolJob(
+  deps: JobCompletionDeps,
+  jobId: string,
+  outcome: PendingOutcome,
+): Promise<boolean> {
+  const [job] = await deps.db
+    .select()
+    .from(jobs)
+    .where(and(eq(jobs.id, jobId), eq(jobs.status, 'running')));
+  if (!job) return false;
+  return finishJob(deps, job, 'payload' in outcome ? await completedByProvider(deps, job, outcome.payload) : outcome);
+}
+
+async function completedByProvider(deps: JobCompletionDeps, job: JobRow, payload: unknown): Promise<JobOutcome> {
+  try {
+    const provider = deps.providerFor(job.tool as ToolId, job.provider);
+    if (!provider.complete) throw new Error(`provider ${provider.name} cannot complete a pending job`);
+    return { result: await provider.complete(payload, imagesAsked(job.input)) };
+  } catch (error) {
+    return { error };
+  }
+}
+
+type FinalResult = Exclude<ToolResult, { kind: 'pending' }>;
+
+/** The one way a running job ends: succeeded with its outputs, or failed and refunded; then signalled. */
+async function finishJob(deps: JobCompletionDeps, job: JobRow, outcome: JobOutcome): Promise<boolean> {
+  const tool = toolById(job.tool as ToolId);
+  const checked = usableOutcome(tool.id, outcome);
+  let done: boolean;
+  if ('result' in checked) {
+    done = await storeResult(deps, job, checked.result);
+  } else {
+    const { error } = checked;
+    deps.logger.warn('tool job failed', { jobId: job.id, tool: tool.id, error });
     const message =
       error instanceof ProviderError ? (error.options.userMessage ?? tool.failureMessage) : tool.failureMessage;
-    await failAndRefund(db, jobId, message);
-    return;
+    done = await failAndRefund(deps.db, job.id, message);
   }
-  const outputRows = result.kind === 'images' ? await storeOutputs(storage, job, result.images) : [];
-  await db.transaction(async (tx) => {
-    const inserted = outputRows.length ? await tx.insert(files).values(outputRows).returning({ id: files.id }) : [];
+  if (done) deps.signals?.jobFinished(job.id);
+  return done;
+}
+
+/** Stores a result and marks the job succeeded, once: false if it was no longer running. */
+async function storeResult(deps: JobCompletionDeps, job: JobRow, result: FinalResult): Promise<boolean> {
+  const tool = toolById(job.tool as ToolId);
+  const outputRows = result.kind === 'images' ? await storeOutputs(deps.storage, job, result.images) : [];
+  return deps.db.transaction(async (tx) => {
     const stored =
       result.kind === 'images'
-        ? { files: inserted.map((r) => r.id) }
+        ? { files: outputRows.map((r) => r.id) }
         : { keywords: result.keywords, colors: result.colors };
     const [done] = await tx
       .update(jobs)
       .set({ status: 'succeeded', result: stored, finishedAt: sql`now()`, error: null })
-      .where(and(eq(jobs.id, jobId), eq(jobs.status, 'running')))
-      .returning();
+      .where(and(eq(jobs.id, job.id), eq(jobs.status, 'running')))
+      .returning({ id: jobs.id });
+    // Someone else finished it first (a duplicate delivery, the webhook racing the backstop).
+    if (!done) return false;
+    if (outputRows.length) await tx.insert(files).values(outputRows);
     // Fewer images than paid for (a model's safety filter may drop some): refund the missing ones.
     const asked = imagesAsked(job.input);
-    if (done && result.kind === 'images' && tool.costPer === 'image' && result.images.length < asked) {
+    if (result.kind === 'images' && tool.costPer === 'image' && result.images.length < asked) {
       const unit = job.cost / asked;
       await applyLedgerEntry(tx, {
         userId: job.userId,
         delta: unit * (asked - result.images.length),
         reason: 'refund',
-        reference: `partial:${jobId}`,
+        reference: `partial:${job.id}`,
         note: `${asked - result.images.length} of ${asked} images not delivered`,
       });
     }
+    return true;
   });
-  deps.signals?.jobFinished(jobId);
 }
 
 /** Images the job was charged for (per-image tools keep the count in their summary). */
@@ -250,12 +327,15 @@ function imagesAsked(input: unknown): number {
 }
 
 /** A provider that answers with nothing usable has failed (and the job is refunded). */
-function validateResult(tool: ToolId, result: ToolResult) {
+function usableOutcome(tool: ToolId, outcome: JobOutcome): { result: FinalResult } | { error: unknown } {
+  if ('error' in outcome) return outcome;
+  const { result } = outcome;
   const expected = toolById(tool).response === 'analysis' ? 'analysis' : 'images';
-  if (result.kind !== expected)
-    throw new ProviderError(`${tool}: provider answered ${result.kind}, expected ${expected}`);
+  if (result.kind === 'pending' || result.kind !== expected)
+    return { error: new ProviderError(`${tool}: provider answered ${result.kind}, expected ${expected}`) };
   if (result.kind === 'images' && result.images.length === 0)
-    throw new ProviderError(`${tool}: provider returned no image`);
+    return { error: new ProviderError(`${tool}: provider returned no image`) };
+  return { result };
 }
 
 export async function registerToolWorkers(queue: Queue, deps: ToolJobDeps, pollingIntervalSeconds: number) {

@@ -127,6 +127,13 @@ export function replicateRequestFor(
   return { spec, input: build(request, image) };
 }
 
+/** The spec of a prediction's `owner/name` model, if it is one of ours. */
+export function specForModel(model: string): ReplicateModelSpec<ReplicateToolId> | undefined {
+  return Object.values(REPLICATE_MODELS).find((spec) => spec.model === model) as
+    | ReplicateModelSpec<ReplicateToolId>
+    | undefined;
+}
+
 /** How many images the request asked for (the most we return). */
 export function imagesRequested(request: ReplicateToolInput): number {
   return 'numOutputs' in request ? request.numOutputs : 1;

@@ -64,6 +64,15 @@ async function largeImage(): Promise<ImageInput> {
   return { bytes, mime: 'image/png', width: side, height: side };
 }
 
+const textToPic: ToolInput = {
+  tool: 'text-to-pic',
+  prompt: 'x',
+  aspectRatio: '1:1',
+  numOutputs: 1,
+  quality: 'low',
+  outputQuality: 33,
+};
+
 const dataUri = (input: ImageInput) => `data:${input.mime};base64,${input.bytes.toString('base64')}`;
 
 function creates(): RecordedRequest[] {
@@ -305,9 +314,7 @@ describe('Replicate provider: waiting and failures', () => {
     ['moderation E005', { fail: 'The input or output was flagged as sensitive. Please try again. (E005)' }],
   ])('a %s failure shows the safety message', async (_name, scenario) => {
     fake.setScenario('black-forest-labs/flux-schnell', scenario);
-    const err = await rejection(
-      run({ tool: 'text-to-pic', prompt: 'x', aspectRatio: '1:1', numOutputs: 1, quality: 'low', outputQuality: 33 }),
-    );
+    const err = await rejection(run(textToPic));
     expect(err.options.userMessage).toBe(SAFETY_USER_MESSAGE);
     expect(err.options.retryable).toBe(false);
     if (scenario === 'nsfw') expect(err.message).toContain(FAKE_NSFW_ERROR);
@@ -432,15 +439,6 @@ describe('Replicate provider: waiting and failures', () => {
 });
 
 describe('Replicate provider: outputs', () => {
-  const textToPic: ToolInput = {
-    tool: 'text-to-pic',
-    prompt: 'x',
-    aspectRatio: '1:1',
-    numOutputs: 1,
-    quality: 'low',
-    outputQuality: 33,
-  };
-
   it.each(['number', 'empty', 'not-image'] as const)('malformed output (%s) is non-retryable', async (kind) => {
     fake.setNextScenario({ malformed: kind });
     const err = await rejection(run(textToPic));
@@ -470,6 +468,57 @@ describe('Replicate provider: outputs', () => {
     const err = await rejection(run(textToPic, { maxOutputBytes: 64 }));
     expect(err.options.retryable).toBe(false);
     expect(err.message).toMatch(/64-byte limit/);
+  });
+});
+
+describe('Replicate provider: webhook mode', () => {
+  const webhook = { url: 'https://app.example.com/api/webhooks/replicate' };
+
+  /** run() up to the pending answer, and the provider's complete/check. */
+  async function startPending(input: ToolInput) {
+    const p = provider({ webhook });
+    const { complete, check } = p;
+    if (!complete || !check) throw new Error('webhook mode needs complete() and check()');
+    const result = await p.run(input, new AbortController().signal);
+    if (result.kind !== 'pending') throw new Error(`expected pending, got ${result.kind}`);
+    const finished = async () => JSON.parse((await fake.webhookDelivery(result.providerRef)).body) as unknown;
+    return { ref: result.providerRef, complete, check, finished };
+  }
+
+  it('creates the prediction with the webhook, does not wait, and answers pending', async () => {
+    fake.setScenario('nightmareai/real-esrgan', { slow: 300 });
+    const { ref, complete, check, finished } = await startPending({
+      tool: 'image-upscaler',
+      image: await image(10, 10),
+      scale: 2,
+    });
+    const create = onlyCreate();
+    expect(create.prefer).toBeUndefined();
+    expect(create.body).toMatchObject({ webhook: webhook.url, webhook_events_filter: ['completed'] });
+    expect(await check(ref)).toBeNull();
+
+    const delivered = await finished();
+    const checked = await check(ref);
+    expect(checked).toMatchObject({ id: ref, status: 'succeeded' });
+    for (const payload of [delivered, checked]) {
+      expect(await describeImages(await complete(payload, 1))).toHaveLength(1);
+    }
+  });
+
+  it('keeps an uploaded input until the prediction is complete, then deletes it', async () => {
+    const { complete, finished } = await startPending({ tool: 'colorizer', image: await largeImage() });
+    expect(fake.uploadedFileIds()).toHaveLength(1);
+    await complete(await finished(), 1);
+    expect(fake.uploadedFileIds()).toEqual([]);
+  });
+
+  it('an NSFW prediction rejects as run() would; an unfinished one is refused', async () => {
+    fake.setNextScenario('nsfw');
+    const { complete, finished } = await startPending(textToPic);
+    const payload = (await finished()) as Record<string, unknown>;
+    const err = await rejection(complete(payload, 1));
+    expect(err.options).toEqual({ userMessage: SAFETY_USER_MESSAGE, retryable: false });
+    await rejection(complete({ ...payload, status: 'processing' }, 1));
   });
 });
 

@@ -1,6 +1,8 @@
 // The Replicate provider: one prediction per tool job through the official client, polled to a
 // terminal status, its outputs copied into memory (Replicate deletes them after an hour and its URLs
 // must never reach users). The only URLs fetched server-side are outputs on the allowed delivery hosts.
+// In webhook mode run() only creates the prediction and answers `pending`; Replicate calls back when
+// it is done and complete() copies the outputs then (check() is the backstop for a lost webhook).
 import { setTimeout as sleep } from 'node:timers/promises';
 import Replicate, { type Prediction } from 'replicate';
 import type { ToolId } from '../../../contract/tools';
@@ -13,7 +15,7 @@ import {
   type ToolInput,
   type ToolResult,
 } from '../provider';
-import { imagesRequested, isReplicateTool, type OutputRule, replicateRequestFor } from './models';
+import { imagesRequested, isReplicateTool, type OutputRule, replicateRequestFor, specForModel } from './models';
 
 export const SAFETY_USER_MESSAGE = "The model's safety filter blocked this request. Try a different prompt or image.";
 
@@ -45,7 +47,11 @@ export type ReplicateProviderOptions = {
   timeoutMs?: number;
   maxOutputBytes?: number;
   logger?: ReplicateProviderLogger;
+  /** Webhook mode: where Replicate posts a finished prediction (our /api/webhooks/replicate). */
+  webhook?: { url: string };
 };
+
+const DEFAULT_API_URL = 'https://api.replicate.com/v1';
 
 export function createReplicateProvider(options: ReplicateProviderOptions): InferenceProvider {
   const fetchImpl = options.fetch ?? globalThis.fetch;
@@ -60,6 +66,9 @@ export function createReplicateProvider(options: ReplicateProviderOptions): Infe
   const timeoutMs = options.timeoutMs ?? 10 * 60_000;
   const maxOutputBytes = options.maxOutputBytes ?? 50 * 1024 * 1024;
   const logger = options.logger ?? console;
+  const webhook = options.webhook;
+  // Our uploads are `${api}/files/{id}` in a prediction's input: complete() deletes them by that prefix.
+  const filesPrefix = `${(options.baseUrl ?? DEFAULT_API_URL).replace(/\/$/, '')}/files/`;
   // Prefer: wait holds the create request open (Replicate allows 1-60 s); never beyond our own deadline.
   const waitSeconds = Math.max(1, Math.min(60, Math.ceil(timeoutMs / 1000)));
 
@@ -89,6 +98,12 @@ export function createReplicateProvider(options: ReplicateProviderOptions): Infe
     } catch (error) {
       logger.warn('could not cancel a Replicate prediction', { predictionId: id, error });
     }
+  }
+
+  function getPrediction(id: string, signal: AbortSignal, action: string): Promise<Prediction> {
+    return client.predictions.get(id, { signal }).catch((error: unknown) => {
+      throw apiFailure(error, `${action} prediction ${id}`);
+    });
   }
 
   async function deleteUploadQuietly(id: string): Promise<void> {
@@ -146,6 +161,15 @@ export function createReplicateProvider(options: ReplicateProviderOptions): Infe
     }
   }
 
+  /** A terminal prediction's images, copied from the delivery hosts; a failed one as a ProviderError. */
+  async function imagesOf(prediction: Prediction, rule: OutputRule, wanted: number, signal: AbortSignal) {
+    if (prediction.status !== 'succeeded') throw predictionFailure(prediction);
+    const urls = outputUrls(rule, prediction.output, wanted);
+    const images: OutputImage[] = [];
+    for (const url of urls) images.push(await download(url, signal));
+    return { kind: 'images', images } satisfies ToolResult;
+  }
+
   async function run(request: ToolInput, signal: AbortSignal): Promise<ToolResult> {
     if (request.tool === 'image-analyzer') throw new ProviderError('Replicate does not serve image-analyzer');
     signal.throwIfAborted();
@@ -166,7 +190,7 @@ export function createReplicateProvider(options: ReplicateProviderOptions): Infe
       creating = client.predictions.create({
         ...(spec.version ? { version: spec.version } : { model: spec.model }),
         input,
-        wait: waitSeconds,
+        ...(webhook ? { webhook: webhook.url, webhook_events_filter: ['completed'] } : { wait: waitSeconds }),
       });
       prediction = await untilStopped(
         creating.catch((error: unknown) => {
@@ -174,19 +198,17 @@ export function createReplicateProvider(options: ReplicateProviderOptions): Infe
         }),
         stop.signal,
       );
+      if (webhook) {
+        // Nothing is held open: the job ends when the webhook (or the backstop) hands the prediction
+        // to complete(), which also deletes the uploaded input the model still has to read.
+        uploads.length = 0;
+        return { kind: 'pending', providerRef: prediction.id };
+      }
       while (!TERMINAL.has(prediction.status)) {
         await sleep(pollIntervalMs, undefined, { signal: stop.signal });
-        const id: string = prediction.id;
-        prediction = await client.predictions.get(id, { signal: stop.signal }).catch((error: unknown) => {
-          throw apiFailure(error, `polling prediction ${id}`);
-        });
+        prediction = await getPrediction(prediction.id, stop.signal, 'polling');
       }
-      if (prediction.status !== 'succeeded') throw predictionFailure(prediction);
-
-      const urls = outputUrls(spec.output, prediction.output, imagesRequested(request));
-      const images: OutputImage[] = [];
-      for (const url of urls) images.push(await download(url, stop.signal));
-      return { kind: 'images', images };
+      return await imagesOf(prediction, spec.output, imagesRequested(request), stop.signal);
     } catch (error) {
       // Whatever went wrong (abort, deadline, polling failure), a prediction left running would keep
       // costing money while the queue retries with a new one.
@@ -207,11 +229,47 @@ export function createReplicateProvider(options: ReplicateProviderOptions): Infe
     }
   }
 
+  async function complete(payload: unknown, imagesWanted: number): Promise<ToolResult> {
+    if (!isTerminalPrediction(payload)) throw malformed('Replicate sent a prediction that has not finished');
+    const prediction = payload as Prediction;
+    try {
+      const spec = specForModel(prediction.model);
+      if (!spec)
+        throw malformed(`Replicate prediction ${prediction.id} is of model ${prediction.model}, not one of ours`);
+      return await imagesOf(prediction, spec.output, imagesWanted, AbortSignal.timeout(timeoutMs));
+    } finally {
+      const input: Record<string, unknown> = isRecord(prediction.input) ? prediction.input : {};
+      for (const value of Object.values(input)) {
+        if (typeof value === 'string' && value.startsWith(filesPrefix)) {
+          await deleteUploadQuietly(value.slice(filesPrefix.length));
+        }
+      }
+    }
+  }
+
+  async function check(id: string): Promise<Prediction | null> {
+    const prediction = await getPrediction(id, AbortSignal.timeout(30_000), 'checking');
+    return TERMINAL.has(prediction.status) ? prediction : null;
+  }
+
   return {
     name: 'replicate',
     supports: (tool: ToolId) => isReplicateTool(tool),
     run,
+    complete,
+    check,
+    cancel: cancelQuietly,
   };
+}
+
+/** A prediction payload (a webhook's body) that has reached a final status. */
+export function isTerminalPrediction(payload: unknown): payload is Pick<Prediction, 'id' | 'status'> {
+  if (!isRecord(payload) || typeof payload.id !== 'string') return false;
+  return TERMINAL.has(payload.status as Prediction['status']);
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 const EXTENSIONS: Record<ImageMime, string> = { 'image/png': 'png', 'image/jpeg': 'jpg', 'image/webp': 'webp' };
