@@ -3,6 +3,9 @@ import { Hono } from 'hono';
 import { accountRoutes, DEV_MAIL_PATH } from './accounts/routes';
 import type { Auth } from './auth/auth';
 import { clientIpMiddleware } from './auth/client-ip';
+import { LOCAL_CHECKOUT_PATH } from './billing/local-provider';
+import type { PaymentProvider } from './billing/payment-provider';
+import { billingApiRoutes, localCheckoutRoutes } from './billing/routes';
 import type { Config } from './config';
 import type { Database } from './db/client';
 import type { InstanceInfo } from './db/instance';
@@ -27,6 +30,7 @@ export type AppDeps = {
   auth: Auth;
   mailer: Mailer;
   storage: FileStorage;
+  payments: PaymentProvider;
   inference: InferenceRouter;
   /** Wakes this process's worker and waiting requests (both roles in one process). */
   signals: JobSignals;
@@ -39,6 +43,13 @@ export type AppDeps = {
 
 export function buildApp(deps: AppDeps) {
   const { config, auth } = deps;
+  const billing = {
+    db: deps.database.db,
+    auth,
+    payments: deps.payments,
+    appUrl: config.appUrl,
+    trustedOrigins: config.trustedOrigins,
+  };
   const api = new Hono()
     .route('/health', healthRoutes(deps))
     // better-auth answers everything under /api/auth (it checks Origin and rate limits itself).
@@ -70,6 +81,7 @@ export function buildApp(deps: AppDeps) {
         signals: deps.signals,
       }),
     )
+    .route('/', billingApiRoutes(billing))
     .all('*', (c) => c.json({ error: `No API route for ${c.req.method} ${c.req.path}` }, 404));
 
   const app = new Hono();
@@ -79,6 +91,7 @@ export function buildApp(deps: AppDeps) {
   });
   app.use('*', clientIpMiddleware(config.trustProxyHops));
   app.route('/api', api);
+  if (deps.payments.kind === 'local') app.route(LOCAL_CHECKOUT_PATH, localCheckoutRoutes(billing));
   if (deps.mailer.kind === 'outbox' && config.env !== 'production') {
     app.route(DEV_MAIL_PATH, devMailRoutes(deps.database));
   }

@@ -164,6 +164,7 @@ export async function startBackend(
           storage,
           inference,
           signals,
+          payments,
           logger,
           startedAt,
           version: VERSION,

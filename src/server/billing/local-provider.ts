@@ -1,12 +1,21 @@
 import { randomBytes } from 'node:crypto';
 import type { PaymentProvider } from './payment-provider';
 
-/** Records customers locally: an id in Stripe's shape, so the rest of the system treats both alike. */
+export const LOCAL_CHECKOUT_PATH = '/checkout/local';
+
+/**
+ * Records customers locally (an id in Stripe's shape) and sells through the built-in test checkout
+ * page (billing/local-checkout.ts), whose Pay button runs the same fulfilment as Stripe's webhook.
+ */
 export function createLocalPaymentProvider(): PaymentProvider {
   return {
     kind: 'local',
     async createCustomer() {
       return { customerId: `cus_local_${randomBytes(10).toString('hex')}` };
+    },
+    async createCheckoutSession(request) {
+      const sessionId = `cs_local_${request.paymentId}`;
+      return { sessionId, url: `${LOCAL_CHECKOUT_PATH}/${sessionId}` };
     },
   };
 }

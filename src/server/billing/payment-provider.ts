@@ -1,7 +1,22 @@
-// The payment provider interface. Stripe comes with the payments issue; the local provider is the
-// default, so a fresh machine has customers and (later) a built-in checkout with no keys.
+// The payment provider interface. Stripe comes with its own module; the local provider is the
+// default, so a fresh machine has customers and a built-in test checkout with no keys.
+export type CheckoutRequest = {
+  /** Our payments row id (the local checkout's session id; Stripe's metadata). */
+  paymentId: string;
+  userId: string;
+  email: string;
+  customerId: string | null;
+  priceId: string;
+  name: string;
+  amountCents: number;
+  successUrl: string;
+  cancelUrl: string;
+};
+
 export interface PaymentProvider {
   readonly kind: 'stripe' | 'local';
   /** Creates the provider's customer for a user; the id is stored on the profile. */
   createCustomer(input: { userId: string; email: string }): Promise<{ customerId: string }>;
+  /** Starts a hosted checkout; the browser is sent to `url`. */
+  createCheckoutSession(request: CheckoutRequest): Promise<{ sessionId: string; url: string }>;
 }

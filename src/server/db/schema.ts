@@ -245,3 +245,30 @@ export const webhookEvents = pgTable(
     index('webhook_events_received_at_idx').on(t.receivedAt),
   ],
 );
+
+export const PAYMENT_STATUSES = ['open', 'paid', 'failed', 'canceled'] as const;
+
+/** One checkout session: what was sold (from our own package table) and whether it was paid. */
+export const payments = pgTable(
+  'payments',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    userId: text('user_id')
+      .notNull()
+      .references(() => user.id, { onDelete: 'cascade' }),
+    provider: text('provider', { enum: ['stripe', 'local'] }).notNull(),
+    /** The provider's checkout session id: a session is credited at most once (ledger reference). */
+    sessionId: text('session_id').notNull().unique(),
+    packageId: text('package_id').notNull(),
+    tokens: integer('tokens').notNull(),
+    amountCents: integer('amount_cents').notNull(),
+    status: text('status', { enum: PAYMENT_STATUSES }).notNull().default('open'),
+    createdAt: createdAt(),
+    completedAt: timestamp('completed_at', { withTimezone: true }),
+  },
+  (t) => [
+    index('payments_user_idx').on(t.userId, t.createdAt),
+    check('payments_status_known', sql`${t.status} in ('open', 'paid', 'failed', 'canceled')`),
+    check('payments_tokens_positive', sql`${t.tokens} > 0`),
+  ],
+);

@@ -1,0 +1,36 @@
+// Fulfilment, shared by every payment provider: a paid checkout session credits its package's
+// tokens once (ledger reason purchase, reference the session id), whatever repeats or races.
+import { and, eq, sql } from 'drizzle-orm';
+import type { AppDb } from '../db/client';
+import { payments } from '../db/schema';
+import { applyLedgerEntry } from '../ledger/ledger';
+
+export type FulfilmentResult = { credited: boolean; tokens: number; userId: string } | null;
+
+/** Marks the session paid and credits it; a session already paid (or unknown) changes nothing. */
+export async function fulfilPayment(db: AppDb, sessionId: string): Promise<FulfilmentResult> {
+  return db.transaction(async (tx) => {
+    const [payment] = await tx.select().from(payments).where(eq(payments.sessionId, sessionId));
+    if (!payment) return null;
+    await tx
+      .update(payments)
+      .set({ status: 'paid', completedAt: sql`coalesce(${payments.completedAt}, now())` })
+      .where(eq(payments.sessionId, sessionId));
+    const credit = await applyLedgerEntry(tx, {
+      userId: payment.userId,
+      delta: payment.tokens,
+      reason: 'purchase',
+      reference: sessionId,
+      note: payment.packageId,
+    });
+    return { credited: credit.applied, tokens: payment.tokens, userId: payment.userId };
+  });
+}
+
+/** A session that ended without payment; a paid one stays paid. */
+export async function closePayment(db: AppDb, sessionId: string, status: 'failed' | 'canceled') {
+  await db
+    .update(payments)
+    .set({ status, completedAt: sql`now()` })
+    .where(and(eq(payments.sessionId, sessionId), eq(payments.status, 'open')));
+}

@@ -1,0 +1,183 @@
+// Purchases (product-spec.md sections 5 and 7): the spec's two backend calls, the user's purchase
+// history, and the built-in test checkout of the local provider. The server applies the purchase
+// rules itself (signed in, verified, no dispute, no fraud flag) and sells only its own packages.
+import { randomUUID } from 'node:crypto';
+import { and, desc, eq, isNull } from 'drizzle-orm';
+import { Hono } from 'hono';
+import { formatPrice, PURCHASE_MESSAGES, TOKEN_PACKAGES } from '../../contract/packages';
+import { TOOL_MESSAGES } from '../../contract/tools';
+import { readOrCreateProfile } from '../accounts/profiles';
+import type { Auth } from '../auth/auth';
+import { sessionUser } from '../auth/session';
+import type { AppDb } from '../db/client';
+import { payments, profiles } from '../db/schema';
+import { escapeHtml } from '../mail/escape-html';
+import { originCheck } from '../security/origin-check';
+import { closePayment, fulfilPayment } from './fulfilment';
+import type { PaymentProvider } from './payment-provider';
+
+export type BillingDeps = {
+  db: AppDb;
+  auth: Auth;
+  payments: PaymentProvider;
+  appUrl: string;
+  trustedOrigins: string[];
+};
+
+/** POST /api/create-stripe-customer, POST /api/create-checkout-session, GET /api/purchases. */
+export function billingApiRoutes(deps: BillingDeps) {
+  const { db, auth } = deps;
+  const app = new Hono();
+
+  app.post('/create-stripe-customer', async (c) => {
+    const user = await sessionUser(auth, c.req.raw.headers);
+    if (!user) return c.json({ error: TOOL_MESSAGES.signInRequired }, 401);
+    const body = (await c.req.json().catch(() => ({}))) as { userId?: unknown };
+    if (body.userId !== undefined && body.userId !== user.id) return c.json({ error: TOOL_MESSAGES.wrongUser }, 403);
+    const profile = await readOrCreateProfile(db, user.id);
+    if (profile?.stripeCustomerId) return c.json({ customerId: profile.stripeCustomerId });
+    const { customerId } = await deps.payments.createCustomer({ userId: user.id, email: user.email });
+    await db
+      .update(profiles)
+      .set({ stripeCustomerId: customerId })
+      .where(and(eq(profiles.userId, user.id), isNull(profiles.stripeCustomerId)));
+    return c.json({ customerId: (await readOrCreateProfile(db, user.id))?.stripeCustomerId ?? customerId });
+  });
+
+  app.post('/create-checkout-session', async (c) => {
+    const user = await sessionUser(auth, c.req.raw.headers);
+    if (!user) return c.json({ error: TOOL_MESSAGES.signInRequired }, 401);
+    const body = (await c.req.json().catch(() => null)) as { priceId?: unknown; userId?: unknown } | null;
+    if (!body || typeof body !== 'object') return c.json({ error: 'body: must be a JSON object' }, 400);
+    if (body.userId !== undefined && body.userId !== user.id) return c.json({ error: TOOL_MESSAGES.wrongUser }, 403);
+    const profile = await readOrCreateProfile(db, user.id);
+    if (!profile) return c.json({ error: TOOL_MESSAGES.signInRequired }, 401);
+    if (!user.emailVerified) return c.json({ error: PURCHASE_MESSAGES.verifyAlert }, 403);
+    if (profile.isDispute || profile.isFraudulent) return c.json({ error: PURCHASE_MESSAGES.blockedAlert }, 403);
+    const pack = TOKEN_PACKAGES.find((p) => p.id === body.priceId);
+    if (!pack) return c.json({ error: PURCHASE_MESSAGES.unknownPackage }, 400);
+
+    const paymentId = randomUUID();
+    const session = await deps.payments.createCheckoutSession({
+      paymentId,
+      userId: user.id,
+      email: user.email,
+      customerId: profile.stripeCustomerId,
+      priceId: pack.id,
+      name: pack.name,
+      amountCents: pack.priceCents,
+      successUrl: `${deps.appUrl}/tokens?checkout=success`,
+      cancelUrl: `${deps.appUrl}/tokens?checkout=canceled`,
+    });
+    await db.insert(payments).values({
+      id: paymentId,
+      userId: user.id,
+      provider: deps.payments.kind,
+      sessionId: session.sessionId,
+      packageId: pack.id,
+      tokens: pack.tokens,
+      amountCents: pack.priceCents,
+    });
+    return c.json({ id: session.sessionId, url: session.url });
+  });
+
+  app.get('/purchases', async (c) => {
+    const user = await sessionUser(auth, c.req.raw.headers);
+    if (!user) return c.json({ error: TOOL_MESSAGES.signInRequired }, 401);
+    const rows = await db
+      .select()
+      .from(payments)
+      .where(eq(payments.userId, user.id))
+      .orderBy(desc(payments.createdAt))
+      .limit(50);
+    return c.json({
+      purchases: rows.map((p) => ({
+        id: p.sessionId,
+        packageId: p.packageId,
+        tokens: p.tokens,
+        amount: formatPrice(p.amountCents),
+        status: p.status,
+        createdAt: p.createdAt.toISOString(),
+        completedAt: p.completedAt?.toISOString() ?? null,
+      })),
+    });
+  });
+
+  return app;
+}
+
+/**
+ * The local provider's hosted checkout (mounted at LOCAL_CHECKOUT_PATH only when Stripe is not
+ * configured): visibly a test-mode page; Pay runs the same fulfilment as Stripe's webhook.
+ */
+export function localCheckoutRoutes(deps: BillingDeps) {
+  const { db, auth } = deps;
+  const app = new Hono();
+  app.use('*', originCheck(deps.trustedOrigins));
+
+  const ownOpenPayment = async (headers: Headers, sessionId: string) => {
+    const user = await sessionUser(auth, headers);
+    if (!user) return null;
+    const [payment] = await db
+      .select()
+      .from(payments)
+      .where(and(eq(payments.sessionId, sessionId), eq(payments.userId, user.id), eq(payments.provider, 'local')));
+    return payment ?? null;
+  };
+
+  app.get('/:sessionId', async (c) => {
+    const sessionId = c.req.param('sessionId');
+    const payment = await ownOpenPayment(c.req.raw.headers, sessionId);
+    if (!payment)
+      return c.html(page('Checkout not found', '<p>This checkout does not exist or is not yours.</p>'), 404);
+    const pack = TOKEN_PACKAGES.find((p) => p.id === payment.packageId);
+    const id = escapeHtml(sessionId);
+    const body =
+      payment.status !== 'open'
+        ? `<p>This checkout is already ${escapeHtml(payment.status)}.</p><p><a href="/tokens">Back to Tokens</a></p>`
+        : `<div class="line"><span>${escapeHtml(pack?.name ?? payment.packageId)}</span><strong>${formatPrice(payment.amountCents)}</strong></div>
+<form method="post" action="/checkout/local/${id}/pay">
+  <label>Card number<input name="card" value="4242 4242 4242 4242" inputmode="numeric" autocomplete="off" required></label>
+  <div class="row"><label>Expiry<input name="exp" value="12 / 34" required></label><label>CVC<input name="cvc" value="123" required></label></div>
+  <button type="submit">Pay ${formatPrice(payment.amountCents)}</button>
+</form>
+<form method="post" action="/checkout/local/${id}/cancel"><button type="submit" class="secondary">Cancel</button></form>`;
+    return c.html(page('Picture Palette checkout', body));
+  });
+
+  app.post('/:sessionId/pay', async (c) => {
+    const sessionId = c.req.param('sessionId');
+    const payment = await ownOpenPayment(c.req.raw.headers, sessionId);
+    if (!payment)
+      return c.html(page('Checkout not found', '<p>This checkout does not exist or is not yours.</p>'), 404);
+    // A canceled or failed session is over: it cannot be paid any more.
+    if (payment.status !== 'open' && payment.status !== 'paid') {
+      return c.redirect(`${deps.appUrl}/tokens?checkout=canceled`, 303);
+    }
+    await fulfilPayment(db, sessionId);
+    return c.redirect(`${deps.appUrl}/tokens?checkout=success`, 303);
+  });
+
+  app.post('/:sessionId/cancel', async (c) => {
+    const sessionId = c.req.param('sessionId');
+    const payment = await ownOpenPayment(c.req.raw.headers, sessionId);
+    if (!payment)
+      return c.html(page('Checkout not found', '<p>This checkout does not exist or is not yours.</p>'), 404);
+    await closePayment(db, sessionId, 'canceled');
+    return c.redirect(`${deps.appUrl}/tokens?checkout=canceled`, 303);
+  });
+  return app;
+}
+
+function page(title: string, body: string) {
+  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+<title>${escapeHtml(title)}</title><style>
+body{margin:0;font:16px/1.5 system-ui,sans-serif;background:#f4f3f8;color:#1d1b26;display:grid;place-items:center;min-height:100vh}
+main{background:#fff;border-radius:16px;box-shadow:0 8px 30px #1d1b2620;padding:32px;width:min(420px,calc(100vw - 32px));box-sizing:border-box}
+.banner{background:#fff4d6;color:#6b4b00;border-radius:8px;padding:8px 12px;font-size:14px;margin-bottom:16px}
+h1{font-size:20px;margin:0 0 16px}.line{display:flex;justify-content:space-between;margin-bottom:16px}
+label{display:block;font-size:14px;margin-bottom:12px}input{display:block;width:100%;box-sizing:border-box;margin-top:4px;padding:10px;border:1px solid #ccc;border-radius:8px;font:inherit}
+.row{display:flex;gap:12px}.row label{flex:1}button{width:100%;padding:12px;border:0;border-radius:999px;font:600 16px system-ui;color:#fff;background:linear-gradient(90deg,#6c5ce7,#ff6b8b);cursor:pointer;margin-top:8px}
+button.secondary{background:#fff;color:#1d1b26;border:1px solid #ccc}
+</style></head><body><main><div class="banner">Test mode: the built-in checkout. No card is charged.</div><h1>${escapeHtml(title)}</h1>${body}</main></body></html>`;
+}

@@ -1,0 +1,118 @@
+// Purchases through the built-in local checkout: the server's purchase rules and messages, its own
+// package table, and a paid session credited exactly once however often it is confirmed.
+import { eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Profile } from '../../src/contract/accounts';
+import { TOKEN_PACKAGES } from '../../src/contract/packages';
+import { setFlag } from '../../src/server/admin/commands';
+import { ledger, payments, user } from '../../src/server/db/schema';
+import { findLedgerMismatches } from '../../src/server/ledger/ledger';
+import { TestClient } from '../support/http-client';
+import { createTestBackend, type TestBackend } from '../support/test-backend';
+import { verifiedUser } from '../support/tool-fixtures';
+
+const [pack500] = TOKEN_PACKAGES;
+if (!pack500) throw new Error('no packages');
+
+describe('buying tokens with the local checkout', () => {
+  let backend: TestBackend;
+  beforeAll(async () => {
+    backend = await createTestBackend();
+  });
+  afterAll(() => backend.stop());
+
+  const checkout = (client: TestClient, body: Record<string, unknown> = { priceId: pack500.id }) =>
+    client.post<{ id: string; url: string; error?: string }>('/api/create-checkout-session', body);
+
+  it('sells a package: the checkout page, Pay, and 500 more tokens, credited once', async () => {
+    const { client, id } = await verifiedUser(backend, 20);
+    const session = await checkout(client, { priceId: pack500.id, userId: id, userEmail: 'ignored@example.com' });
+    expect(session.status).toBe(200);
+    expect(session.body.url).toBe(`/checkout/local/${session.body.id}`);
+
+    const pageHtml = await client.get<string>(session.body.url);
+    expect(pageHtml.status).toBe(200);
+    expect(pageHtml.body).toContain('Test mode');
+    expect(pageHtml.body).toContain('500 Tokens');
+    expect(pageHtml.body).toContain('$5.00');
+
+    const pays = await Promise.all(Array.from({ length: 10 }, () => client.post(`${session.body.url}/pay`)));
+    for (const pay of pays) {
+      expect(pay.status).toBe(303);
+      expect(pay.headers.get('location')).toBe(`${backend.config.appUrl}/tokens?checkout=success`);
+    }
+    expect((await client.get<Profile>('/api/profile')).body.tokens).toBe(520);
+    const rows = await backend.database.db.select().from(ledger).where(eq(ledger.userId, id));
+    expect(rows.filter((r) => r.reason === 'purchase').map((r) => [r.delta, r.reference])).toEqual([
+      [500, session.body.id],
+    ]);
+    const history = await client.get<{ purchases: { id: string; status: string; tokens: number; amount: string }[] }>(
+      '/api/purchases',
+    );
+    expect(history.body.purchases).toEqual([
+      expect.objectContaining({ id: session.body.id, status: 'paid', tokens: 500, amount: '$5.00' }),
+    ]);
+    expect(await findLedgerMismatches(backend.database.db)).toEqual([]);
+  });
+
+  it('credits nothing for a canceled checkout, which cannot be paid afterwards', async () => {
+    const { client } = await verifiedUser(backend, 20);
+    const session = await checkout(client);
+    const cancel = await client.post(`${session.body.url}/cancel`);
+    expect(cancel.headers.get('location')).toBe(`${backend.config.appUrl}/tokens?checkout=canceled`);
+    const pay = await client.post(`${session.body.url}/pay`);
+    expect(pay.headers.get('location')).toBe(`${backend.config.appUrl}/tokens?checkout=canceled`);
+    expect((await client.get<Profile>('/api/profile')).body.tokens).toBe(20);
+  });
+
+  it("keeps one user's checkout from another, and from other origins", async () => {
+    const owner = await verifiedUser(backend, 20);
+    const stranger = await verifiedUser(backend, 20);
+    const session = await checkout(owner.client);
+    expect((await stranger.client.get(session.body.url)).status).toBe(404);
+    expect((await stranger.client.post(`${session.body.url}/pay`)).status).toBe(404);
+    const forged = await owner.client.request('POST', `${session.body.url}/pay`, {
+      headers: { origin: 'https://evil.example' },
+    });
+    expect(forged.status).toBe(403);
+    expect((await owner.client.get<Profile>('/api/profile')).body.tokens).toBe(20);
+  });
+
+  it('applies the purchase rules with the spec messages and sells only its own packages', async () => {
+    expect((await checkout(new TestClient(backend.app, backend.config.appUrl))).status).toBe(401);
+
+    const unverified = await verifiedUser(backend, 20);
+    await backend.database.db.update(user).set({ emailVerified: false }).where(eq(user.id, unverified.id));
+    const a = await checkout(unverified.client);
+    expect([a.status, a.body.error]).toEqual([403, 'Please verify your email before making a purchase.']);
+
+    const disputed = await verifiedUser(backend, 20);
+    await setFlag(backend.database.db, disputed.email, 'dispute', true);
+    const b = await checkout(disputed.client);
+    expect([b.status, b.body.error]).toEqual([403, 'You cannot make a purchase. Please contact support.']);
+
+    const fraud = await verifiedUser(backend, 20);
+    await setFlag(backend.database.db, fraud.email, 'fraud', true);
+    const f = await checkout(fraud.client);
+    expect([f.status, f.body.error]).toEqual([403, 'You cannot make a purchase. Please contact support.']);
+
+    const buyer = await verifiedUser(backend, 20);
+    const unknown = await checkout(buyer.client, { priceId: 'price_free_tokens' });
+    expect([unknown.status, unknown.body.error]).toEqual([400, 'priceId: is not one of our token packages']);
+    const other = await checkout(buyer.client, { priceId: pack500.id, userId: 'someone-else' });
+    expect(other.status).toBe(403);
+    const made = await backend.database.db.select().from(payments).where(eq(payments.userId, buyer.id));
+    expect(made).toEqual([]);
+  });
+
+  it('answers create-stripe-customer with the customer made at sign-up', async () => {
+    const { client, id } = await verifiedUser(backend, 20);
+    const first = await client.post<{ customerId: string }>('/api/create-stripe-customer', {
+      userId: id,
+      email: 'x@y.z',
+    });
+    const again = await client.post<{ customerId: string }>('/api/create-stripe-customer', { userId: id });
+    expect(first.body.customerId).toMatch(/^cus_local_/);
+    expect(again.body.customerId).toBe(first.body.customerId);
+  });
+});
