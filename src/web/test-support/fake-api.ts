@@ -64,6 +64,7 @@ function minimalResponse(status: number, body: unknown): Response {
     status,
     text: async () => text,
     json: async () => JSON.parse(text),
+    blob: async () => new Blob([text]),
   } as Response;
 }
 

@@ -98,6 +98,12 @@ export function AuthProvider({ children }: { children: ReactNode }) {
     }
   }, [refreshPassively]);
 
+  const applyServerBalance = useCallback((body: unknown) => {
+    const tokens = (body as { balance?: unknown } | null)?.balance;
+    if (typeof tokens !== 'number') return;
+    setState((current) => (current.profile ? { ...current, profile: { ...current.profile, tokens } } : current));
+  }, []);
+
   const signOut = useCallback(async (): Promise<boolean> => {
     try {
       const result = await signOutRequest();
@@ -159,8 +165,8 @@ export function AuthProvider({ children }: { children: ReactNode }) {
   }, [watching, refreshProfile]);
 
   const value = useMemo<AuthContextValue>(
-    () => ({ ...state, refresh, refreshProfile, signOut, loadConfig }),
-    [state, refresh, refreshProfile, signOut, loadConfig],
+    () => ({ ...state, refresh, refreshProfile, applyServerBalance, signOut, loadConfig }),
+    [state, refresh, refreshProfile, applyServerBalance, signOut, loadConfig],
   );
   return <AuthContext.Provider value={value}>{children}</AuthContext.Provider>;
 }

@@ -17,6 +17,11 @@ export type AuthContextValue = AuthState & {
   refresh(options?: { announce?: boolean }): Promise<void>;
   /** Re-reads the profile only (balance after a job, verification). */
   refreshProfile(): Promise<void>;
+  /**
+   * Shows the balance a server answer carries (tool calls answer with `balance`). Takes the answer's
+   * body, not a number: the client never computes a balance itself. Bodies without one are ignored.
+   */
+  applyServerBalance(body: unknown): void;
   /** Signs out; false when the server could not be reached or refused. */
   signOut(): Promise<boolean>;
   /** GET /api/config, once per page load; null when it cannot be read. */

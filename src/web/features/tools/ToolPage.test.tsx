@@ -1,37 +1,89 @@
-import { render, screen } from '@testing-library/react';
-import { describe, expect, it } from 'vitest';
-import { ToolPage } from './ToolPage';
+import { screen, waitFor } from '@testing-library/react';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { TOOLS } from '../../../contract/tools';
+import { renderApp, setViewportWidth } from '../../app/test-utils';
+import { installFakeApi, signedInRoutes, signedOutRoutes } from '../../test-support/fake-api';
+import { forgetToolsInfo } from './tool-api';
 
-describe('ToolPage', () => {
-  it('shows the tool’s title, summary and per-image cost', () => {
-    render(<ToolPage toolId="text-to-pic" />);
-    expect(screen.getByRole('heading', { level: 1 }).textContent).toBe('Text to Pic');
-    expect(screen.getByText('Describe a picture and get up to four images in seconds.')).toBeTruthy();
-    expect(screen.getByTestId('cost-chip').textContent).toBe('1 token per image');
-    expect(document.title).toBe('Text to Pic · Picture Palette');
+beforeEach(() => {
+  setViewportWidth(1280);
+  forgetToolsInfo();
+});
+
+afterEach(() => {
+  vi.unstubAllGlobals();
+  setViewportWidth(1024);
+});
+
+/** Opens a tool page and waits until the first auth check has answered. */
+async function openTool(route: string, title: string) {
+  renderApp(route);
+  await screen.findByRole('heading', { level: 1, name: title });
+  await waitFor(() => expect(screen.getByTestId('token-balance').getAttribute('aria-busy')).toBeNull());
+}
+
+describe('tool page frame', () => {
+  it.each(TOOLS.map((tool) => [tool.route, tool]))('%s shows its title, summary and price', async (route, tool) => {
+    installFakeApi(signedOutRoutes());
+    await openTool(route, tool.title);
+    expect(screen.getByText(tool.summary)).toBeTruthy();
+    await waitFor(() => expect(document.title).toBe(`${tool.title} · Picture Palette`));
+    expect(screen.getByTestId('cost-chip').textContent).toMatch(/^\d+ tokens? per (image|use)$/);
+    expect(screen.queryByText(/being set up/)).toBeNull();
   });
 
-  it('shows a plural per-use cost', () => {
-    render(<ToolPage toolId="creative-upscaler" />);
-    expect(screen.getByRole('heading', { level: 1 }).textContent).toBe('Creative Upscaler');
+  it('prices per image and per use', async () => {
+    installFakeApi(signedOutRoutes());
+    await openTool('/creative-upscale', 'Creative Upscaler');
     expect(screen.getByTestId('cost-chip').textContent).toBe('70 tokens per use');
-    expect(document.title).toBe('Creative Upscaler · Picture Palette');
   });
 
-  it('shows a plural per-image cost', () => {
-    render(<ToolPage toolId="background-swap" />);
-    expect(screen.getByTestId('cost-chip').textContent).toBe('25 tokens per image');
+  it.each(TOOLS.map((tool) => [tool.route, tool]))('%s labels every control', async (route, tool) => {
+    installFakeApi(signedInRoutes());
+    await openTool(route, tool.title);
+    const controls = [
+      ...screen.queryAllByRole('textbox'),
+      ...screen.queryAllByRole('combobox'),
+      ...screen.queryAllByRole('radio'),
+      ...screen.queryAllByRole('button'),
+    ];
+    for (const control of controls) {
+      const labelled =
+        control.getAttribute('aria-label') ||
+        control.getAttribute('aria-labelledby') ||
+        (control.id && document.querySelector(`label[for="${control.id}"]`)) ||
+        control.closest('label') ||
+        control.textContent?.trim();
+      expect(labelled, control.outerHTML).toBeTruthy();
+    }
   });
 
-  it('is honest: a status line, the layout areas, and no controls that pretend to work', () => {
-    render(<ToolPage toolId="image-analyzer" />);
-    expect(
-      screen.getByText('This tool is being set up: running it with your tokens arrives in an upcoming release.'),
-    ).toBeTruthy();
-    expect(screen.getByRole('region', { name: 'Your image' })).toBeTruthy();
-    expect(screen.getByRole('region', { name: 'Keywords and colours' })).toBeTruthy();
-    expect(screen.queryAllByRole('button')).toHaveLength(0);
-    expect(screen.queryAllByRole('textbox')).toHaveLength(0);
-    expect(screen.queryAllByRole('img')).toHaveLength(0);
+  it('asks a visitor to log in, naming the tool', async () => {
+    installFakeApi(signedOutRoutes());
+    await openTool('/image-upscaler', 'Image Upscaler');
+    const banner = await screen.findByTestId('account-banner');
+    expect(banner.textContent).toBe('Please log in to use the Image Upscaler. Sign in or create an account');
+    expect(screen.getByRole('link', { name: 'Sign in or create an account' }).getAttribute('href')).toBe('/');
+  });
+
+  it('points an unverified user to User Settings', async () => {
+    installFakeApi(signedInRoutes({ emailVerified: false }));
+    await openTool('/colorizer', 'Colorizer');
+    await waitFor(() =>
+      expect(screen.getByTestId('account-banner').textContent).toBe(
+        'Please verify email before use. Verify your email in User Settings',
+      ),
+    );
+  });
+
+  it('says nothing about the account when it may use the tool, and no demo notice for a real provider', async () => {
+    installFakeApi({
+      ...signedInRoutes(),
+      'GET /api/tools': { body: { tools: [{ id: 'colorizer', provider: 'replicate', demo: false }] } },
+    });
+    await openTool('/colorizer', 'Colorizer');
+    await waitFor(() => expect(screen.getByTestId('token-balance').textContent).toContain('20 tokens'));
+    expect(screen.queryByTestId('account-banner')).toBeNull();
+    expect(screen.queryByTestId('demo-notice')).toBeNull();
   });
 });

@@ -1,17 +1,82 @@
-import { Coins } from 'lucide-react';
-import { type ToolId, toolById } from '../../../contract/tools';
+import './tools.css';
+import { CircleAlert, Coins, FlaskConical, LogIn, MailWarning } from 'lucide-react';
+import { type ReactNode, useEffect, useState } from 'react';
+import { Link } from 'react-router';
+import { ROUTES } from '../../../contract/routes';
+import { TOOL_MESSAGES, type ToolId, toolById } from '../../../contract/tools';
 import { TOOL_ICONS } from '../../components/icons';
-import { Notice } from '../../components/Notice';
 import { PageHeader } from '../../components/PageHeader';
-import { PlaceholderPanel } from '../../components/PlaceholderPanel';
 import { formatCost } from '../../lib/format-cost';
 import { useDocumentTitle } from '../../lib/use-document-title';
-import { WORKSPACES } from './workspace';
+import { useAuth } from '../auth/auth-context';
+import { accessOf } from './tool-access';
+import { runsOnDemo } from './tool-api';
 
-/** The shell every tool page renders: title, summary, price and the (not yet working) workspace. */
-export function ToolPage({ toolId }: { toolId: ToolId }) {
+/** The header line of a visitor (product-spec.md section 8: "Please log in to use the ..."). */
+export const signedOutBanner = (title: string) => `Please log in to use the ${title}.`;
+
+/** What the page says about the account: signed out, suspended (red) or unverified; nothing when ready. */
+function AccountBanner({ toolId }: { toolId: ToolId }) {
+  const { status, profile } = useAuth();
+  const access = accessOf(status, profile);
+  if (access === 'signed-out') {
+    return (
+      <p className="pp-notice pp-banner" data-testid="account-banner">
+        <LogIn size={18} aria-hidden="true" />
+        <span>
+          {signedOutBanner(toolById(toolId).title)} <Link to={ROUTES.home}>Sign in or create an account</Link>
+        </span>
+      </p>
+    );
+  }
+  if (access === 'fraud' || access === 'dispute') {
+    return (
+      <p className="pp-notice pp-banner pp-banner--danger" role="alert" data-testid="account-banner">
+        <CircleAlert size={18} aria-hidden="true" />
+        <span>{access === 'fraud' ? TOOL_MESSAGES.fraud : TOOL_MESSAGES.dispute}</span>
+      </p>
+    );
+  }
+  if (access === 'unverified') {
+    return (
+      <p className="pp-notice pp-banner pp-banner--warning" data-testid="account-banner">
+        <MailWarning size={18} aria-hidden="true" />
+        <span>
+          {TOOL_MESSAGES.unverified} <Link to={ROUTES.userSettings}>Verify your email in User Settings</Link>
+        </span>
+      </p>
+    );
+  }
+  return null;
+}
+
+/** Says so when this server runs the tool on the labelled demo provider, and how to get the real one. */
+function DemoNotice({ toolId }: { toolId: ToolId }) {
+  const [demo, setDemo] = useState(false);
+  useEffect(() => {
+    let live = true;
+    void runsOnDemo(toolId).then((value) => {
+      if (live) setDemo(value === true);
+    });
+    return () => {
+      live = false;
+    };
+  }, [toolId]);
+  if (!demo) return null;
+  return (
+    <p className="pp-notice pp-banner pp-banner--quiet" data-testid="demo-notice">
+      <FlaskConical size={18} aria-hidden="true" />
+      <span>
+        Demo mode: this server has no AI model for {toolById(toolId).title}, so results are labelled placeholders. To
+        run the real model, set <code>REPLICATE_API_TOKEN</code> in the server environment and restart the server.
+      </span>
+    </p>
+  );
+}
+
+/** The frame of every tool page: title, summary and price, the account and demo notices, then the tool. */
+export function ToolPage({ toolId, children }: { toolId: ToolId; children: ReactNode }) {
   const tool = toolById(toolId);
-  const workspace = WORKSPACES[toolId];
   useDocumentTitle(tool.title);
 
   return (
@@ -27,11 +92,9 @@ export function ToolPage({ toolId }: { toolId: ToolId }) {
           </span>
         }
       />
-      <Notice>This tool is being set up: running it with your tokens arrives in an upcoming release.</Notice>
-      <div className="pp-workspace">
-        <PlaceholderPanel variant="input" {...workspace.input} />
-        <PlaceholderPanel variant="output" {...workspace.result} />
-      </div>
+      <AccountBanner toolId={toolId} />
+      <DemoNotice toolId={toolId} />
+      {children}
     </div>
   );
 }

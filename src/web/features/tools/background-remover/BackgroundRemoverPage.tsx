@@ -1,6 +1,6 @@
-import { ToolPage } from '../ToolPage';
+import { SingleImageTool } from '../SingleImageTool';
 
-/** Route 'background-remover': its own lazily loaded chunk. The tool's controls replace the shell's workspace later. */
+/** Route '/background-remover': its own lazily loaded chunk. */
 export function BackgroundRemoverPage() {
-  return <ToolPage toolId="background-remover" />;
+  return <SingleImageTool toolId="background-remover" action="Remove Background" />;
 }

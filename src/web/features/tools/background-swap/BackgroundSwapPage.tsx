@@ -1,6 +1,32 @@
-import { ToolPage } from '../ToolPage';
+import { useImageCountField, usePromptField } from '../parts/fields';
+import { promptAlt } from '../parts/prompt-alt';
+import { limitedTo5mb, ToolWorkspace, useUpload } from '../ToolWorkspace';
+import { stripDataUrlPrefix } from '../tool-api';
+import { useToolRunner } from '../use-tool-runner';
 
-/** Route 'background-swap': its own lazily loaded chunk. The tool's controls replace the shell's workspace later. */
+/** Route '/background-swap': its own lazily loaded chunk. 25 tokens per image, 1 to 4 images. */
 export function BackgroundSwapPage() {
-  return <ToolPage toolId="background-swap" />;
+  const runner = useToolRunner('background-swap');
+  const upload = useUpload(runner);
+  const { value: prompt, field: promptField } = usePromptField(
+    'New Background Description',
+    'A sunlit marble terrace overlooking the sea',
+  );
+  const { value: count, field: countField } = useImageCountField();
+  const { image } = upload;
+  const cost = runner.tool.cost * count;
+  const body = () => ({ prompt, image: image ? stripDataUrlPrefix(image.dataUrl) : '', num_outputs: count });
+
+  return (
+    <ToolWorkspace
+      runner={runner}
+      action="Generate"
+      request={{ cost, hasImage: image !== null, body }}
+      upload={limitedTo5mb(upload, 'Image')}
+      resultAlt={promptAlt('New background')}
+    >
+      {promptField}
+      {countField}
+    </ToolWorkspace>
+  );
 }

@@ -1,6 +1,6 @@
-import { ToolPage } from '../ToolPage';
+import { SingleImageTool } from '../SingleImageTool';
 
-/** Route 'colorizer': its own lazily loaded chunk. The tool's controls replace the shell's workspace later. */
+/** Route '/colorizer': its own lazily loaded chunk. */
 export function ColorizerPage() {
-  return <ToolPage toolId="colorizer" />;
+  return <SingleImageTool toolId="colorizer" action="Colorize" />;
 }

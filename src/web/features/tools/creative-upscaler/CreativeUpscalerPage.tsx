@@ -1,6 +1,8 @@
-import { ToolPage } from '../ToolPage';
+import { SingleImageTool } from '../SingleImageTool';
 
-/** Route 'creative-upscaler': its own lazily loaded chunk. The tool's controls replace the shell's workspace later. */
+/** Route '/creative-upscale': its own lazily loaded chunk. Scale always 2; the button is off at a balance of 0. */
 export function CreativeUpscalerPage() {
-  return <ToolPage toolId="creative-upscaler" />;
+  return (
+    <SingleImageTool toolId="creative-upscaler" action="Creative Upscale" fields={{ scale: 2 }} disabledAtBalance={0} />
+  );
 }

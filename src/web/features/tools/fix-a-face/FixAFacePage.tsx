@@ -1,6 +1,6 @@
-import { ToolPage } from '../ToolPage';
+import { SingleImageTool } from '../SingleImageTool';
 
-/** Route 'fix-a-face': its own lazily loaded chunk. The tool's controls replace the shell's workspace later. */
+/** Route '/face-fixer': its own lazily loaded chunk. The spec's scale is always 2. */
 export function FixAFacePage() {
-  return <ToolPage toolId="fix-a-face" />;
+  return <SingleImageTool toolId="fix-a-face" action="Fix Face" fields={{ scale: 2 }} />;
 }

@@ -1,6 +1,6 @@
-import { ToolPage } from '../ToolPage';
+import { SingleImageTool } from '../SingleImageTool';
 
-/** Route 'image-analyzer': its own lazily loaded chunk. The tool's controls replace the shell's workspace later. */
+/** Route '/image-analyzer': its own lazily loaded chunk. Shows keywords and colors instead of a download. */
 export function ImageAnalyzerPage() {
-  return <ToolPage toolId="image-analyzer" />;
+  return <SingleImageTool toolId="image-analyzer" action="Analyze Image" />;
 }

@@ -1,6 +1,39 @@
-import { ToolPage } from '../ToolPage';
+import { useState } from 'react';
+import { TEXT_ASSIST_OPTIONS, type TextAssist } from '../../../../contract/tools';
+import { ChoiceGroup, useAspectRatioField, usePromptField } from '../parts/fields';
+import { promptAlt } from '../parts/prompt-alt';
+import { ToolWorkspace } from '../ToolWorkspace';
+import { useToolRunner } from '../use-tool-runner';
 
-/** Route 'text-lab': its own lazily loaded chunk. The tool's controls replace the shell's workspace later. */
+const TEXT_ASSIST = TEXT_ASSIST_OPTIONS.map((option) => ({ value: option, label: option }));
+
+/** Route '/text-lab': its own lazily loaded chunk. A fixed price per request; Text Assist defaults to Auto. */
 export function TextLabPage() {
-  return <ToolPage toolId="text-lab" />;
+  const runner = useToolRunner('text-lab');
+  const { value: prompt, field: promptField } = usePromptField(
+    'Prompt',
+    'A retro concert poster that says "Summer Nights" in bold neon letters',
+  );
+  const { value: aspectRatio, field: aspectRatioField } = useAspectRatioField();
+  const [textAssist, setTextAssist] = useState<TextAssist>('Auto');
+
+  return (
+    <ToolWorkspace
+      runner={runner}
+      action="Generate"
+      request={{ cost: runner.tool.cost, hasImage: false, body: () => ({ prompt, aspectRatio, textAssist }) }}
+      resultAlt={promptAlt('Text Lab design')}
+    >
+      {promptField}
+      {aspectRatioField}
+      <ChoiceGroup
+        legend="Text Assist"
+        name="text-assist"
+        value={textAssist}
+        options={TEXT_ASSIST}
+        onChange={setTextAssist}
+        hint="Text Assist expands your prompt before generating: Auto decides when, On always does, Off uses your words as written."
+      />
+    </ToolWorkspace>
+  );
 }

@@ -1,6 +1,45 @@
-import { ToolPage } from '../ToolPage';
+import { useState } from 'react';
+import { OUTPUT_QUALITY, QUALITIES, type Quality } from '../../../../contract/tools';
+import { ChoiceGroup, useAspectRatioField, useImageCountField, usePromptField } from '../parts/fields';
+import { promptAlt } from '../parts/prompt-alt';
+import { ToolWorkspace } from '../ToolWorkspace';
+import { useToolRunner } from '../use-tool-runner';
 
-/** Route 'text-to-pic': its own lazily loaded chunk. The tool's controls replace the shell's workspace later. */
+const QUALITY_LABELS: Record<Quality, string> = { low: 'Low', med: 'Med', high: 'High' };
+const QUALITY_OPTIONS = QUALITIES.map((quality) => ({ value: quality, label: QUALITY_LABELS[quality] }));
+
+/** Route '/text-to-pic': its own lazily loaded chunk. 1 token per image; a click on a result downloads it. */
 export function TextToPicPage() {
-  return <ToolPage toolId="text-to-pic" />;
+  const runner = useToolRunner('text-to-pic');
+  const { value: prompt, field: promptField } = usePromptField(
+    'Prompt',
+    'A lighthouse on a cliff at dusk, soft film grain',
+  );
+  const { value: aspectRatio, field: aspectRatioField } = useAspectRatioField();
+  const { value: count, field: countField } = useImageCountField(runner.balance);
+  const [quality, setQuality] = useState<Quality>('high');
+  const cost = runner.tool.cost * count;
+  const body = () => ({
+    prompt,
+    aspectRatio,
+    numOutputs: count,
+    quality,
+    goFast: true,
+    outputFormat: 'webp',
+    outputQuality: OUTPUT_QUALITY[quality],
+  });
+
+  return (
+    <ToolWorkspace
+      runner={runner}
+      action="Generate"
+      request={{ cost, hasImage: false, body }}
+      resultAlt={promptAlt('Generated image')}
+    >
+      {promptField}
+      {aspectRatioField}
+      {countField}
+      <ChoiceGroup legend="Quality" name="quality" value={quality} options={QUALITY_OPTIONS} onChange={setQuality} />
+    </ToolWorkspace>
+  );
 }

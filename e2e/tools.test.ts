@@ -1,0 +1,322 @@
+// The ten tool pages in a real browser against the real server (the demo provider serves every
+// tool here): a visitor, an unverified user, and two verified users who spend their 20 free tokens
+// on the happy paths, each ending in a downloaded file with the spec's name and the server's
+// balance lowered by the tool's cost; with the tokens left, the too-few-tokens paths. Creative
+// Upscaler (70) and Background Swap (25 per image) cost more than a new account holds: a second
+// server, which answers every tool call while its job still runs (202, so the page follows the job),
+// is stopped for support's admin tool to grant a user tokens for them and to flag another for fraud.
+import { spawnSync } from 'node:child_process';
+import { rmSync } from 'node:fs';
+import path from 'node:path';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { launchBrowser, newVisitorContext, PHONE } from './support/browser';
+import { followMailLink } from './support/mail';
+import { type ServerProcess, startServerProcess } from './support/server';
+
+const ROOT = path.resolve(import.meta.dirname, '..');
+const TSX = path.join(ROOT, 'node_modules/tsx/dist/cli.mjs');
+const sharedBaseUrl = inject('baseUrl');
+/** The server the tests talk to: the run's shared one, or a block's own. */
+let baseUrl = sharedBaseUrl;
+const FACE = path.resolve(import.meta.dirname, 'fixtures/grace_hopper.jpg');
+const CAT = path.resolve(import.meta.dirname, 'fixtures/chelsea.png');
+let accounts = 0;
+
+describe.runIf(inject('browserAvailable'))('tool pages in the browser', () => {
+  let browser: Browser;
+  const contexts: BrowserContext[] = [];
+  beforeAll(async () => {
+    browser = await launchBrowser();
+  });
+  afterAll(async () => {
+    for (const context of contexts) await context.close();
+    await browser?.close();
+  });
+
+  const emails = new Map<Page, string>();
+
+  async function newPage(): Promise<Page> {
+    const context = await newVisitorContext(browser);
+    contexts.push(context);
+    return context.newPage();
+  }
+
+  /** Signs up, or in when the account exists, through the landing page's hero. */
+  async function throughHero(page: Page, email: string) {
+    await page.goto(baseUrl);
+    await page.getByLabel('Email').fill(email);
+    await page.getByLabel('Password', { exact: true }).fill('tool pages 42');
+    await page.getByRole('button', { name: 'Continue with Email' }).click();
+    await page.waitForURL(`${baseUrl}/text-to-pic`);
+  }
+
+  /** A new browser visitor; signed up (and verified) through the hero and the mailed link when asked. */
+  async function visitor(account: 'none' | 'unverified' | 'verified'): Promise<Page> {
+    const page = await newPage();
+    if (account === 'none') return page;
+    const email = `tools${++accounts}.${Date.now()}@example.com`;
+    emails.set(page, email);
+    await throughHero(page, email);
+    if (account === 'verified') {
+      await followMailLink(page, baseUrl, email, /verify/i, /verify/i);
+      await page.waitForURL(`${baseUrl}/text-to-pic`);
+    }
+    await expect.poll(() => balance(page)).toBe(20);
+    return page;
+  }
+
+  async function balance(page: Page): Promise<number | null> {
+    const text = await page.getByTestId('token-balance').textContent();
+    const match = text?.match(/(\d+) tokens?/);
+    return match ? Number(match[1]) : null;
+  }
+
+  const action = (page: Page) => page.getByTestId('tool-action');
+
+  /** Clicks the page's action and waits for the line under it to say `text`. */
+  async function actionSays(page: Page, text: string) {
+    await action(page).click();
+    await expect.poll(() => page.getByTestId('tool-message').textContent()).toBe(text);
+  }
+
+  async function openTool(page: Page, route: string, title: string) {
+    await page.goto(`${baseUrl}${route}`);
+    await page.getByRole('heading', { level: 1, name: title }).waitFor();
+    await page.getByTestId('token-balance').and(page.locator(':not([aria-busy])')).waitFor();
+  }
+
+  /** Runs the page's action, then downloads `button`'s file; returns its suggested name. */
+  async function runAndDownload(page: Page, downloadButton = 'Download'): Promise<string> {
+    await action(page).click();
+    const button = page.getByRole('button', { name: downloadButton, exact: true });
+    await button.waitFor({ timeout: 30_000 });
+    const [download] = await Promise.all([page.waitForEvent('download'), button.click()]);
+    return download.suggestedFilename();
+  }
+
+  /** Opens a single-image tool, loads the image, runs it: the file name and the balance change. */
+  async function singleImageRun(page: Page, route: string, title: string, image = FACE) {
+    await openTool(page, route, title);
+    const before = await balance(page);
+    await page.getByTestId('image-input').setInputFiles(image);
+    await page.getByRole('img', { name: `Your image: ${path.basename(image)}` }).waitFor();
+    const fileName = await runAndDownload(page);
+    await expect.poll(() => balance(page)).toBeLessThan(before ?? 0);
+    return { fileName, spent: (before ?? 0) - ((await balance(page)) ?? 0) };
+  }
+
+  it('asks a visitor to log in, in the header and on the action', async () => {
+    const page = await visitor('none');
+    await openTool(page, '/text-to-pic', 'Text to Pic');
+    expect(await page.getByTestId('account-banner').textContent()).toContain('Please log in to use the Text to Pic.');
+    await page.getByRole('textbox', { name: 'Prompt' }).fill('a lighthouse');
+    await actionSays(page, 'Please log in to generate images.');
+
+    await openTool(page, '/colorizer', 'Colorizer');
+    await page.getByTestId('image-input').setInputFiles(CAT);
+    await actionSays(page, 'Please log in to colorize images.');
+  });
+
+  it('holds an unverified user back where the spec does, and checks uploads', async () => {
+    const page = await visitor('unverified');
+    await openTool(page, '/face-fixer', 'Fix a Face');
+    expect(await page.getByTestId('account-banner').textContent()).toContain('Please verify email before use.');
+    expect(await action(page).isDisabled()).toBe(true);
+    expect(await page.getByTestId('image-input').isDisabled()).toBe(true);
+    await openTool(page, '/text-to-pic', 'Text to Pic');
+    expect(await action(page).isDisabled()).toBe(true);
+
+    // Metamorphose checks neither flag in the client: its own checks run, then the server's answer.
+    await openTool(page, '/metamorphose', 'Metamorphose');
+    const upload = page.getByTestId('image-input');
+    await upload.setInputFiles({ name: 'notes.gif', mimeType: 'image/gif', buffer: Buffer.from('GIF89a') });
+    await page.getByText('Only PNG, JPG and WEBP images can be used.').waitFor();
+    await upload.setInputFiles({ name: 'huge.png', mimeType: 'image/png', buffer: Buffer.alloc(5 * 1024 * 1024 + 1) });
+    await page.getByText('File size must be less than 5MB').waitFor();
+    await page.getByRole('textbox', { name: 'Prompt' }).fill('me on the moon');
+    await actionSays(page, 'Please upload a reference image');
+    await upload.setInputFiles(FACE);
+    await actionSays(page, 'Please verify email before use.');
+    expect(await balance(page)).toBe(20);
+  });
+
+  it('spends 18 tokens: Text to Pic, Image Upscaler, Colorizer, Metamorphose; then too few for the rest', async () => {
+    const page = await visitor('verified');
+    await openTool(page, '/text-to-pic', 'Text to Pic');
+    expect(await page.getByTestId('demo-notice').textContent()).toContain('REPLICATE_API_TOKEN');
+    await page.getByRole('textbox', { name: 'Prompt' }).fill('A lighthouse on a cliff at dusk');
+    await page.getByRole('radio', { name: '2' }).check({ force: true });
+    expect(await action(page).textContent()).toBe('Generate2 tokens');
+    await action(page).click();
+    const first = page.getByRole('button', { name: 'Download generated-image-1.webp' });
+    await first.waitFor({ timeout: 30_000 });
+    const [clicked] = await Promise.all([page.waitForEvent('download'), first.click()]);
+    expect(clicked.suggestedFilename()).toBe('generated-image-1.webp');
+    const [second] = await Promise.all([
+      page.waitForEvent('download'),
+      page.getByRole('button', { name: 'Download image 2' }).click(),
+    ]);
+    expect(second.suggestedFilename()).toBe('generated-image-2.webp');
+    expect(await balance(page)).toBe(18);
+
+    await openTool(page, '/image-upscaler', 'Image Upscaler');
+    await page.getByRole('radio', { name: '4x' }).check({ force: true });
+    await page.getByTestId('image-input').setInputFiles(CAT);
+    expect(await runAndDownload(page)).toBe('upscaled-image.webp');
+    await page.getByRole('heading', { name: 'Upscaled (4x)' }).waitFor();
+    expect(await balance(page)).toBe(17);
+
+    expect(await singleImageRun(page, '/colorizer', 'Colorizer')).toEqual({
+      fileName: 'colorized-image.webp',
+      spent: 6,
+    });
+
+    await openTool(page, '/metamorphose', 'Metamorphose');
+    await page.getByTestId('image-input').setInputFiles(FACE);
+    await page.getByRole('textbox', { name: 'Prompt' }).fill('me as an astronaut');
+    await page.getByRole('combobox', { name: 'Aspect ratio' }).selectOption('9:16');
+    expect(await runAndDownload(page)).toBe('metamorphose-1.webp');
+    expect(await balance(page)).toBe(2);
+
+    // Two tokens left: counts above the balance are off, and the expensive tools say so.
+    await openTool(page, '/text-to-pic', 'Text to Pic');
+    expect(await page.getByRole('radio', { name: '3' }).isDisabled()).toBe(true);
+    expect(await page.getByRole('radio', { name: '2' }).isDisabled()).toBe(false);
+
+    await openTool(page, '/text-lab', 'Text Lab');
+    await page.getByRole('textbox', { name: 'Prompt' }).fill('"OPEN" neon sign');
+    await actionSays(page, 'Not enough tokens. Please purchase more.');
+
+    await openTool(page, '/background-swap', 'Background Swap');
+    await page.getByTestId('image-input').setInputFiles(FACE);
+    await page.getByRole('textbox', { name: 'New Background Description' }).fill('a beach at sunset');
+    await actionSays(page, 'Not enough tokens available');
+
+    await openTool(page, '/creative-upscale', 'Creative Upscaler');
+    await page.getByTestId('image-input').setInputFiles(CAT);
+    await action(page).click();
+    await page.waitForURL(`${baseUrl}/tokens`);
+    expect(await balance(page)).toBe(2);
+  });
+
+  it('spends 20 tokens: Text Lab, Fix a Face, Background Remover, Image Analyzer; then goes to /tokens', async () => {
+    const page = await visitor('verified');
+    await openTool(page, '/text-lab', 'Text Lab');
+    await page.getByRole('textbox', { name: 'Prompt' }).fill('A poster that says "Summer Nights"');
+    await page.getByRole('radio', { name: 'Off' }).check({ force: true });
+    expect(await runAndDownload(page)).toBe('textlab-image-1.webp');
+    expect(await balance(page)).toBe(5);
+
+    expect(await singleImageRun(page, '/face-fixer', 'Fix a Face')).toEqual({ fileName: 'fixed-face.webp', spent: 2 });
+    expect(await singleImageRun(page, '/background-remover', 'Background Remover', CAT)).toEqual({
+      fileName: 'background-removed.png',
+      spent: 2,
+    });
+
+    await openTool(page, '/image-analyzer', 'Image Analyzer');
+    await page.getByTestId('image-input').setInputFiles(CAT);
+    await action(page).click();
+    await page.getByTestId('keywords').waitFor({ timeout: 30_000 });
+    expect(await page.getByTestId('colors').textContent()).toMatch(/#[0-9A-F]{6}\d+(\.\d)?%/);
+    expect(await balance(page)).toBe(0);
+
+    // Nothing left: the spec sends the user to buy tokens; the Creative Upscaler is simply off.
+    await page.getByRole('button', { name: 'Remove image' }).click();
+    await page.getByTestId('image-input').setInputFiles(FACE);
+    await action(page).click();
+    await page.waitForURL(`${baseUrl}/tokens`);
+    await openTool(page, '/creative-upscale', 'Creative Upscaler');
+    await page.getByTestId('image-input').setInputFiles(FACE);
+    expect(await action(page).isDisabled()).toBe(true);
+  });
+
+  describe('on a server that answers every call while its job still runs', () => {
+    let server: ServerProcess | undefined;
+    beforeAll(async () => {
+      server = await startServerProcess({ env: { TRUST_PROXY_HOPS: '1', TOOL_WAIT_SECONDS: '0' } });
+      baseUrl = server.url;
+    });
+    afterAll(async () => {
+      baseUrl = sharedBaseUrl;
+      await server?.stop();
+      if (server) rmSync(server.dataDir, { recursive: true, force: true });
+    });
+
+    /** Support's admin tool on this server's data (the embedded database needs the server stopped). */
+    async function admin(...commands: string[][]) {
+      const dataDir = (server as ServerProcess).dataDir;
+      await server?.stop();
+      for (const args of commands) {
+        const run = spawnSync(process.execPath, [TSX, 'src/server/admin/cli.ts', ...args], {
+          cwd: ROOT,
+          env: { ...process.env, DATA_DIR: dataDir, LOG_LEVEL: 'warn' },
+          encoding: 'utf8',
+        });
+        expect(run.status, run.stderr).toBe(0);
+      }
+      server = await startServerProcess({ dataDir, env: { TRUST_PROXY_HOPS: '1', TOOL_WAIT_SECONDS: '0' } });
+      baseUrl = server.url;
+    }
+
+    it('follows the job to its images on a phone, from the keyboard', async () => {
+      const page = await visitor('verified');
+      await page.setViewportSize(PHONE);
+      await openTool(page, '/text-to-pic', 'Text to Pic');
+      await page.getByRole('textbox', { name: 'Prompt' }).focus();
+      await page.keyboard.type('A paper boat on a puddle');
+      await action(page).focus();
+      await page.keyboard.press('Enter');
+      await page
+        .getByRole('status')
+        .filter({ hasText: /Queued|Working on it/ })
+        .waitFor();
+      expect(await action(page).textContent()).toBe('Generating...');
+      const image = page.getByRole('button', { name: 'Download generated-image-1.webp' });
+      await image.waitFor({ timeout: 30_000 });
+      await image.focus();
+      const [download] = await Promise.all([page.waitForEvent('download'), page.keyboard.press('Enter')]);
+      expect(download.suggestedFilename()).toBe('generated-image-1.webp');
+      await expect.poll(() => balance(page)).toBe(19);
+    });
+
+    it('runs the expensive tools for a user granted tokens, and locks a suspended one', async () => {
+      const rich = await visitor('verified');
+      const flagged = await visitor('verified');
+      const richEmail = emails.get(rich) as string;
+      const flaggedEmail = emails.get(flagged) as string;
+      await admin(['grant', richEmail, '100', 'browser test'], ['flag', flaggedEmail, 'fraud', 'on']);
+
+      const page = await newPage();
+      await throughHero(page, richEmail);
+      await expect.poll(() => balance(page)).toBe(120);
+      expect(await singleImageRun(page, '/creative-upscale', 'Creative Upscaler', CAT)).toEqual({
+        fileName: 'creative-upscaled.webp',
+        spent: 70,
+      });
+      await openTool(page, '/background-swap', 'Background Swap');
+      await page.getByTestId('image-input').setInputFiles(FACE);
+      await page.getByRole('textbox', { name: 'New Background Description' }).fill('a beach at sunset');
+      expect(await action(page).textContent()).toBe('Generate25 tokens');
+      expect(await runAndDownload(page)).toBe('background-swap-1.webp');
+      expect(await balance(page)).toBe(25);
+
+      const suspended = await newPage();
+      await throughHero(suspended, flaggedEmail);
+      await openTool(suspended, '/text-lab', 'Text Lab');
+      const banner = suspended.getByRole('alert');
+      expect(await banner.textContent()).toBe('Account suspended due to fraud warning. Please contact support.');
+      expect(await banner.evaluate((element) => getComputedStyle(element).color)).not.toBe(
+        await suspended.locator('h1').evaluate((element) => getComputedStyle(element).color),
+      );
+      expect(await action(suspended).isDisabled()).toBe(true);
+      expect(await suspended.getByRole('textbox', { name: 'Prompt' }).isDisabled()).toBe(true);
+      // Metamorphose leaves the flags to the server, which refuses before charging.
+      await openTool(suspended, '/metamorphose', 'Metamorphose');
+      await suspended.getByTestId('image-input').setInputFiles(FACE);
+      await suspended.getByRole('textbox', { name: 'Prompt' }).fill('me on the moon');
+      await actionSays(suspended, 'Account suspended due to fraud warning. Please contact support.');
+      expect(await balance(suspended)).toBe(20);
+    });
+  });
+});

@@ -1,0 +1,149 @@
+import { type ReactNode, useCallback, useId, useState } from 'react';
+import { AnalysisResult } from './parts/AnalysisResult';
+import { ActionButton } from './parts/fields';
+import { ImageDropZone, type ImageSize, type PickedImage } from './parts/ImageDropZone';
+import { ImageResults, ResultPanel } from './parts/ResultPanel';
+import { ToolPage } from './ToolPage';
+import type { Analysis } from './tool-api';
+import { DOWNLOAD_NAMES } from './tool-rules';
+import type { SubmitRequest, ToolRunner } from './use-tool-runner';
+import { UPLOAD_5MB_HINT, WORKSPACES } from './workspace';
+
+/** The page's image: a new one (or ×) drops the previous result and any call still out. */
+export function useUpload({ reset }: Pick<ToolRunner, 'reset'>) {
+  const [image, setImage] = useState<PickedImage | null>(null);
+  const [size, setSize] = useState<ImageSize | null>(null);
+  const onImage = useCallback(
+    (next: PickedImage | null) => {
+      setImage(next);
+      reset();
+    },
+    [reset],
+  );
+  return { image, size, onImage, onMeasured: setSize };
+}
+
+/** The spec's 5 MB upload limit (5242880 bytes) of Metamorphose and Background Swap. */
+export const UPLOAD_LIMIT_5MB = 5 * 1024 * 1024;
+
+/** Metamorphose and Background Swap: "reject files over 5 MB"; "hint says PNG, JPG and WEBP". */
+export const limitedTo5mb = (upload: ReturnType<typeof useUpload>, label: string): Upload => ({
+  ...upload,
+  label,
+  hint: UPLOAD_5MB_HINT,
+  maxBytes: UPLOAD_LIMIT_5MB,
+});
+
+type Upload = ReturnType<typeof useUpload> & {
+  label: string;
+  hint: string;
+  /** Metamorphose and Background Swap: the spec's 5 MB limit. */
+  maxBytes?: number;
+  /** Why this image cannot go out as it is (Image Upscaler: too many pixels for the scale), or null. */
+  problem?: string | null;
+};
+
+type Props = {
+  runner: ToolRunner;
+  /** The action button's label. */
+  action: string;
+  /** What a click asks for: its cost (shown on the button), whether there is an image, the body. */
+  request: SubmitRequest;
+  /** Off for reasons of this page only (Creative Upscaler at a balance of 0...). */
+  actionDisabled?: boolean;
+  /** The page's drop zone, above the other inputs. */
+  upload?: Upload;
+  /** The result panel's title when it differs from the workspace's (Image Upscaler: "Upscaled (4x)"). */
+  resultTitle?: string;
+  /** Alt text of result image n, from the body that produced it. */
+  resultAlt: (n: number, sent: Record<string, unknown>) => string;
+  /** The other inputs, switched off together while the account may not use the tool or a job runs. */
+  children?: ReactNode;
+};
+
+/**
+ * A whole tool page: the frame (title, price, account and demo notices), the form (image, inputs,
+ * priced action and its message line) and the result panel.
+ */
+export function ToolWorkspace({
+  runner,
+  action,
+  request,
+  actionDisabled = false,
+  upload,
+  resultTitle,
+  resultAlt,
+  children,
+}: Props) {
+  const { tool, job } = runner;
+  const copy = WORKSPACES[tool.id];
+  const titleId = useId();
+  const off = runner.locked || runner.busy;
+  const problem = upload?.image ? upload.problem : null;
+  return (
+    <ToolPage toolId={tool.id}>
+      <div className="pp-workspace">
+        <form
+          className="pp-panel pp-controls"
+          aria-labelledby={titleId}
+          onSubmit={(event) => {
+            event.preventDefault();
+            runner.submit(request);
+          }}
+        >
+          <h2 id={titleId} className="pp-panel__title">
+            {copy.inputTitle}
+          </h2>
+          {upload ? (
+            <ImageDropZone
+              label={upload.label}
+              hint={upload.hint}
+              image={upload.image}
+              maxBytes={upload.maxBytes}
+              disabled={off}
+              onImage={upload.onImage}
+              onMeasured={upload.onMeasured}
+            />
+          ) : null}
+          {problem ? (
+            <p className="pp-field__warning" role="status">
+              {problem}
+            </p>
+          ) : null}
+          {children ? (
+            <fieldset className="pp-options" disabled={off}>
+              {children}
+            </fieldset>
+          ) : null}
+          <ActionButton
+            label={action}
+            cost={request.cost}
+            busy={runner.busy}
+            busyLabel={runner.busyLabel}
+            disabled={runner.locked || actionDisabled || Boolean(problem)}
+            message={runner.message}
+          />
+        </form>
+        <ResultPanel
+          title={resultTitle ?? copy.resultTitle}
+          job={job}
+          icon={copy.resultIcon}
+          emptyText={copy.emptyText}
+        >
+          {job.phase !== 'done' ? null : tool.id === 'image-analyzer' ? (
+            <AnalysisResult analysis={job.analysis ?? NO_ANALYSIS} />
+          ) : (
+            <ImageResults
+              images={job.images}
+              fileName={DOWNLOAD_NAMES[tool.id]}
+              alt={(n) => resultAlt(n, job.request)}
+              clickToDownload={tool.id === 'text-to-pic'}
+            />
+          )}
+        </ResultPanel>
+      </div>
+    </ToolPage>
+  );
+}
+
+const NO_ANALYSIS: Analysis = { keywords: [], colors: [] };

@@ -1,0 +1,210 @@
+import { ImageUp, RefreshCw, X } from 'lucide-react';
+import { type DragEvent, useEffect, useId, useRef, useState } from 'react';
+import { FormMessage } from '../../../components/FormMessage';
+import { INLINE_MESSAGES } from '../tool-rules';
+
+/** An image the user picked, read as a data URL. */
+export type PickedImage = { dataUrl: string; name: string; size: number };
+
+export type ImageSize = { width: number; height: number };
+
+/** "Single-image drop zones accept one file: .jpeg, .jpg, .png, .webp" (product-spec.md section 5). */
+export const ACCEPTED_EXTENSIONS = ['.jpeg', '.jpg', '.png', '.webp'] as const;
+const ACCEPTED_TYPES = ['image/jpeg', 'image/png', 'image/webp'];
+const ACCEPT = [...ACCEPTED_EXTENSIONS, ...ACCEPTED_TYPES].join(',');
+
+function isAccepted(file: File): boolean {
+  const name = file.name.toLowerCase();
+  const extension = name.includes('.') ? name.slice(name.lastIndexOf('.')) : '';
+  if (extension) return (ACCEPTED_EXTENSIONS as readonly string[]).includes(extension);
+  // Pasted images may come without a usable name: their type decides.
+  return ACCEPTED_TYPES.includes(file.type);
+}
+
+/** Why a file cannot be used, or null. */
+export function rejectionOf(files: readonly File[], maxBytes: number | undefined): string | null {
+  if (files.length !== 1) return INLINE_MESSAGES.oneFile;
+  const file = files[0] as File;
+  if (!isAccepted(file)) return INLINE_MESSAGES.wrongType;
+  if (file.size === 0) return INLINE_MESSAGES.empty;
+  if (maxBytes !== undefined && file.size > maxBytes) return INLINE_MESSAGES.tooLarge5mb;
+  return null;
+}
+
+function readAsDataUrl(file: File): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const reader = new FileReader();
+    reader.onload = () => (typeof reader.result === 'string' ? resolve(reader.result) : reject(new Error('no result')));
+    reader.onerror = () => reject(reader.error ?? new Error('read failed'));
+    reader.readAsDataURL(file);
+  });
+}
+
+export function formatBytes(bytes: number): string {
+  if (bytes < 1024 * 1024) return `${Math.max(1, Math.round(bytes / 1024))} KB`;
+  return `${(bytes / (1024 * 1024)).toFixed(1)} MB`;
+}
+
+type Props = {
+  label: string;
+  hint: string;
+  image: PickedImage | null;
+  /** A new image (the page drops its previous result), or null after ×. */
+  onImage: (image: PickedImage | null) => void;
+  /** Called when the preview knows the image's pixel size. */
+  onMeasured?: (size: ImageSize | null) => void;
+  disabled?: boolean;
+  /** Reject larger files with the spec's 5 MB message. */
+  maxBytes?: number;
+};
+
+/**
+ * The one image input of the tool pages: click (or Enter on the focused zone) to choose a file, drop
+ * one on it, or paste one anywhere on the page. One PNG, JPG or WEBP file; a preview with its size
+ * and a × to remove it. Files it cannot use get a short message under it (docs/decisions/006).
+ */
+export function ImageDropZone({ label, hint, image, onImage, onMeasured, disabled = false, maxBytes }: Props) {
+  const inputId = useId();
+  const hintId = useId();
+  const messageId = useId();
+  const inputRef = useRef<HTMLInputElement>(null);
+  const [dragging, setDragging] = useState(false);
+  const [rejection, setRejection] = useState<string | null>(null);
+  const [size, setSize] = useState<ImageSize | null>(null);
+  const accept = useRef<(files: readonly File[]) => void>(() => {});
+
+  accept.current = (files) => {
+    if (disabled || files.length === 0) return;
+    const problem = rejectionOf(files, maxBytes);
+    setRejection(problem);
+    if (problem) return;
+    const file = files[0] as File;
+    readAsDataUrl(file).then(
+      (dataUrl) => {
+        if (!dataUrl.startsWith('data:image/')) {
+          setRejection(INLINE_MESSAGES.prepareError);
+          return;
+        }
+        setSize(null);
+        onMeasured?.(null);
+        onImage({ dataUrl, name: file.name || 'Pasted image', size: file.size });
+      },
+      () => setRejection(INLINE_MESSAGES.readError),
+    );
+  };
+
+  // Paste from the clipboard anywhere on the page (text pastes are left alone).
+  useEffect(() => {
+    if (disabled) return;
+    const onPaste = (event: ClipboardEvent) => {
+      const files = Array.from(event.clipboardData?.files ?? []);
+      if (files.length === 0) return;
+      event.preventDefault();
+      accept.current(files);
+    };
+    document.addEventListener('paste', onPaste);
+    return () => document.removeEventListener('paste', onPaste);
+  }, [disabled]);
+
+  const onDrop = (event: DragEvent) => {
+    event.preventDefault();
+    setDragging(false);
+    accept.current(Array.from(event.dataTransfer.files));
+  };
+
+  const dragHandlers = {
+    onDragEnter: (event: DragEvent) => {
+      event.preventDefault();
+      if (!disabled) setDragging(true);
+    },
+    onDragOver: (event: DragEvent) => {
+      event.preventDefault();
+      event.dataTransfer.dropEffect = disabled ? 'none' : 'copy';
+    },
+    onDragLeave: (event: DragEvent) => {
+      if (!event.currentTarget.contains(event.relatedTarget as Node | null)) setDragging(false);
+    },
+    onDrop,
+  };
+
+  const remove = () => {
+    setRejection(null);
+    setSize(null);
+    onMeasured?.(null);
+    onImage(null);
+    if (inputRef.current) inputRef.current.value = '';
+  };
+
+  return (
+    <div className="pp-field">
+      <span className="pp-field__label" id={`${inputId}-label`}>
+        {label}
+      </span>
+      <div className="pp-dropzone" data-dragging={dragging} data-disabled={disabled} {...dragHandlers}>
+        <input
+          ref={inputRef}
+          id={inputId}
+          type="file"
+          accept={ACCEPT}
+          className="pp-dropzone__input pp-visually-hidden"
+          disabled={disabled}
+          aria-labelledby={`${inputId}-label ${inputId}-action`}
+          aria-describedby={`${hintId} ${messageId}`}
+          data-testid="image-input"
+          onChange={(event) => {
+            accept.current(Array.from(event.target.files ?? []));
+            event.target.value = '';
+          }}
+        />
+        {image ? (
+          <figure className="pp-dropzone__preview">
+            <img
+              src={image.dataUrl}
+              alt={`Your image: ${image.name}`}
+              onLoad={(event) => {
+                const measured = { width: event.currentTarget.naturalWidth, height: event.currentTarget.naturalHeight };
+                setSize(measured);
+                onMeasured?.(measured);
+              }}
+              onError={() => setRejection(INLINE_MESSAGES.prepareError)}
+            />
+            <figcaption className="pp-dropzone__caption">
+              <span className="pp-dropzone__name">{image.name}</span>
+              <span className="pp-tabular">
+                {size ? `${size.width} × ${size.height} px · ` : ''}
+                {formatBytes(image.size)}
+              </span>
+            </figcaption>
+            <button
+              type="button"
+              className="pp-icon-button pp-dropzone__remove"
+              aria-label="Remove image"
+              disabled={disabled}
+              onClick={remove}
+            >
+              <X size={20} aria-hidden="true" />
+            </button>
+            <label htmlFor={inputId} className="pp-link-button pp-dropzone__replace" id={`${inputId}-action`}>
+              <RefreshCw size={16} aria-hidden="true" />
+              Replace image
+            </label>
+          </figure>
+        ) : (
+          <label htmlFor={inputId} className="pp-dropzone__empty">
+            <span className="pp-panel__icon">
+              <ImageUp size={28} aria-hidden="true" />
+            </span>
+            <span className="pp-dropzone__lead">Drop an image here or paste it</span>
+            <span className="pp-button pp-button--secondary pp-dropzone__select" id={`${inputId}-action`}>
+              Select Image
+            </span>
+          </label>
+        )}
+      </div>
+      <p id={hintId} className="pp-field__hint">
+        {hint}
+      </p>
+      <FormMessage id={messageId} message={rejection ? { tone: 'error', text: rejection } : null} />
+    </div>
+  );
+}

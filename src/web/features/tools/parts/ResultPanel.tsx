@@ -1,0 +1,122 @@
+import { Download, LoaderCircle, type LucideIcon } from 'lucide-react';
+import { type ReactNode, useEffect, useId, useRef } from 'react';
+import { FormMessage } from '../../../components/FormMessage';
+import { PlaceholderPanel } from '../../../components/PlaceholderPanel';
+import { useDownloads } from '../downloads';
+import type { JobState } from '../use-tool-runner';
+
+const PROGRESS_TEXT = {
+  sending: 'Sending your request…',
+  queued: 'Queued: waiting for a free worker…',
+  running: 'Working on it: this can take a minute…',
+} as const;
+
+type Props = {
+  title: string;
+  job: JobState;
+  /** The empty state: what will appear here. */
+  icon: LucideIcon;
+  emptyText: string;
+  /** The result, shown when the job is done. */
+  children?: ReactNode;
+};
+
+/** The result side of a tool page: empty, the job's progress, or the result (which replaces any earlier one). */
+export function ResultPanel({ title, job, icon, emptyText, children }: Props) {
+  const titleId = useId();
+  const panelRef = useRef<HTMLElement>(null);
+  const done = job.phase === 'done';
+
+  // A result below the fold (phones: under the form) is brought into view.
+  useEffect(() => {
+    const panel = panelRef.current;
+    if (!done || !panel || typeof panel.scrollIntoView !== 'function') return;
+    const { top } = panel.getBoundingClientRect();
+    if (top >= 0 && top < window.innerHeight * 0.6) return;
+    const still =
+      typeof window.matchMedia === 'function' && window.matchMedia('(prefers-reduced-motion: reduce)').matches;
+    panel.scrollIntoView({ behavior: still ? 'auto' : 'smooth', block: 'start' });
+  }, [done]);
+
+  if (job.phase === 'idle') return <PlaceholderPanel icon={icon} title={title} text={emptyText} variant="output" />;
+  const running = job.phase === 'running';
+  return (
+    <section
+      ref={panelRef}
+      className="pp-panel pp-panel--output pp-result-panel"
+      aria-labelledby={titleId}
+      aria-busy={running}
+    >
+      <h2 id={titleId} className="pp-panel__title">
+        {title}
+      </h2>
+      {running ? (
+        <div className="pp-panel__body" role="status">
+          <LoaderCircle className="pp-spinner" size={32} aria-hidden="true" />
+          <p className="pp-panel__text">{PROGRESS_TEXT[job.status]}</p>
+        </div>
+      ) : (
+        <div className="pp-result">{children}</div>
+      )}
+    </section>
+  );
+}
+
+type ImageResultsProps = {
+  images: string[];
+  /** File name of image n (from 1). */
+  fileName: (n: number) => string;
+  /** Text for the alt attribute of image n. */
+  alt: (n: number) => string;
+  /** Text to Pic: a click on the image downloads it (else it opens full size). */
+  clickToDownload?: boolean;
+};
+
+/** Result images, each with a one-click Download; a failed download says so under the grid. */
+export function ImageResults({ images, fileName, alt, clickToDownload = false }: ImageResultsProps) {
+  const { download, pending, error } = useDownloads();
+  if (images.length === 0) return <p className="pp-panel__text">The server sent no image back.</p>;
+  return (
+    <>
+      <ul className="pp-image-grid" data-count={images.length}>
+        {images.map((url, index) => {
+          const n = index + 1;
+          const name = fileName(n);
+          const busy = pending === url;
+          return (
+            <li key={url} className="pp-image-grid__item">
+              {clickToDownload ? (
+                <button
+                  type="button"
+                  className="pp-image-grid__frame"
+                  aria-label={`Download ${name}`}
+                  onClick={() => void download(url, name)}
+                >
+                  <img src={url} alt={alt(n)} />
+                </button>
+              ) : (
+                <a className="pp-image-grid__frame" href={url} target="_blank" rel="noreferrer">
+                  <img src={url} alt={alt(n)} />
+                  <span className="pp-visually-hidden"> (opens full size in a new tab)</span>
+                </a>
+              )}
+              <div className="pp-image-grid__actions">
+                <button
+                  type="button"
+                  className="pp-button pp-button--secondary pp-button--sm"
+                  disabled={busy}
+                  aria-label={images.length > 1 ? `Download image ${n}` : 'Download'}
+                  onClick={() => void download(url, name)}
+                >
+                  <Download size={16} aria-hidden="true" />
+                  Download
+                </button>
+              </div>
+            </li>
+          );
+        })}
+      </ul>
+      <FormMessage message={error ? { tone: 'error', text: error } : null} />
+    </>
+  );
+}

@@ -1,0 +1,194 @@
+// The tool forms' inputs. None takes a `disabled` flag: the workspace's fieldset switches them all off
+// at once (signed-in state, a running job).
+import { Coins } from 'lucide-react';
+import { type ReactElement, type ReactNode, useId, useState } from 'react';
+import { ASPECT_RATIOS, type AspectRatio, MAX_IMAGES_PER_REQUEST } from '../../../../contract/tools';
+import { FormMessage } from '../../../components/FormMessage';
+import { formatTokens } from '../../../lib/format-cost';
+
+/** A field's current value and its element, for a page's request body and its form. */
+export type Field<T> = { value: T; field: ReactElement };
+
+/** A label above one control; the control gets the id the label points at. */
+function LabelledField({ label, children }: { label: string; children: (id: string) => ReactNode }) {
+  const id = useId();
+  return (
+    <div className="pp-field">
+      <label className="pp-field__label" htmlFor={id}>
+        {label}
+      </label>
+      {children(id)}
+    </div>
+  );
+}
+
+/** A prompt's value and its required field (product-spec.md section 5: prompts are required). */
+export function usePromptField(label: string, placeholder: string): Field<string> {
+  const [prompt, setPrompt] = useState('');
+  const field = (
+    <LabelledField label={label}>
+      {(id) => (
+        <textarea
+          id={id}
+          className="pp-input pp-textarea"
+          rows={4}
+          required
+          value={prompt}
+          placeholder={placeholder}
+          onChange={(event) => setPrompt(event.target.value)}
+        />
+      )}
+    </LabelledField>
+  );
+  return { value: prompt, field };
+}
+
+type Option<T extends string | number> = { value: T; label: string };
+
+type SelectProps<T extends string | number> = {
+  label: string;
+  value: T;
+  options: readonly Option<T>[];
+  onChange: (value: T) => void;
+};
+
+export function SelectField<T extends string | number>({ label, value, options, onChange }: SelectProps<T>) {
+  return (
+    <LabelledField label={label}>
+      {(id) => (
+        <select
+          id={id}
+          className="pp-input pp-select"
+          value={String(value)}
+          onChange={(event) => {
+            const chosen = options.find((option) => String(option.value) === event.target.value);
+            if (chosen) onChange(chosen.value);
+          }}
+        >
+          {options.map((option) => (
+            <option key={option.value} value={String(option.value)}>
+              {option.label}
+            </option>
+          ))}
+        </select>
+      )}
+    </LabelledField>
+  );
+}
+
+/** 1:1, 9:16, 16:9, also labelled Square, Mobile, Widescreen (product-spec.md section 2). */
+const ASPECT_LABELS: Record<AspectRatio, string> = { '1:1': 'Square', '9:16': 'Mobile', '16:9': 'Widescreen' };
+const ASPECT_OPTIONS = ASPECT_RATIOS.map((ratio) => ({ value: ratio, label: `${ratio} · ${ASPECT_LABELS[ratio]}` }));
+
+/** The aspect ratio (default 1:1) and its select. */
+export function useAspectRatioField(): Field<AspectRatio> {
+  const [ratio, setRatio] = useState<AspectRatio>('1:1');
+  return {
+    value: ratio,
+    field: <SelectField label="Aspect ratio" value={ratio} options={ASPECT_OPTIONS} onChange={setRatio} />,
+  };
+}
+
+type ChoiceProps<T extends string | number> = {
+  legend: string;
+  name: string;
+  value: T;
+  options: readonly (Option<T> & { disabled?: boolean })[];
+  onChange: (value: T) => void;
+  hint?: string;
+};
+
+/** A segmented choice: native radio buttons (arrow keys move between them) drawn as one bar. */
+export function ChoiceGroup<T extends string | number>({
+  legend,
+  name,
+  value,
+  options,
+  onChange,
+  hint,
+}: ChoiceProps<T>) {
+  const hintId = useId();
+  return (
+    <fieldset className="pp-choice" aria-describedby={hint ? hintId : undefined}>
+      <legend className="pp-field__label">{legend}</legend>
+      <div className="pp-choice__options">
+        {options.map((option) => (
+          <label key={option.value} className="pp-choice__option">
+            <input
+              type="radio"
+              name={name}
+              value={String(option.value)}
+              checked={option.value === value}
+              disabled={option.disabled}
+              onChange={() => onChange(option.value)}
+            />
+            <span>{option.label}</span>
+          </label>
+        ))}
+      </div>
+      {hint ? (
+        <p id={hintId} className="pp-field__hint">
+          {hint}
+        </p>
+      ) : null}
+    </fieldset>
+  );
+}
+
+/**
+ * Number of images, 1 to 4. With `maxAffordable` (Text to Pic: the balance), counts above it are off
+ * (product-spec.md section 5).
+ */
+export function useImageCountField(maxAffordable?: number | null): Field<number> {
+  const [count, setCount] = useState(1);
+  const options = Array.from({ length: MAX_IMAGES_PER_REQUEST }, (_, index) => ({
+    value: index + 1,
+    label: String(index + 1),
+    disabled: maxAffordable != null && index + 1 > maxAffordable,
+  }));
+  return {
+    value: count,
+    field: (
+      <ChoiceGroup legend="Number of images" name="image-count" value={count} options={options} onChange={setCount} />
+    ),
+  };
+}
+
+type ActionProps = {
+  label: string;
+  /** Tokens the click costs, shown on the button before the click. */
+  cost: number;
+  busy: boolean;
+  busyLabel: string;
+  disabled: boolean;
+  message: string | null;
+};
+
+/** The page's submit button with its price, and the line under it where checks and failures speak. */
+export function ActionButton({ label, cost, busy, busyLabel, disabled, message }: ActionProps) {
+  const messageId = useId();
+  return (
+    <div className="pp-action">
+      <button
+        data-testid="tool-action"
+        className="pp-button pp-button--primary pp-button--lg pp-action__button"
+        aria-describedby={messageId}
+        type="submit"
+        disabled={disabled || busy}
+      >
+        {busy ? (
+          busyLabel
+        ) : (
+          <>
+            <span>{label}</span>
+            <span className="pp-action__cost pp-tabular">
+              <Coins size={16} aria-hidden="true" />
+              {formatTokens(cost)}
+            </span>
+          </>
+        )}
+      </button>
+      <FormMessage id={messageId} message={message ? { tone: 'error', text: message } : null} testId="tool-message" />
+    </div>
+  );
+}

@@ -1,0 +1,68 @@
+// The tool calls (POST /api/<apiPath>), following a job the server is still running
+// (GET /api/jobs/:id), and which tools run on the demo provider (GET /api/tools).
+// Plain types here: the web does not import the server's request schemas (they pull zod).
+import type { ToolDefinition, ToolId } from '../../../contract/tools';
+import { getJson, postJson } from '../../lib/api';
+
+export type Keyword = { keyword: string; score: number };
+export type Color = { hex: string; name: string; percentage: number };
+export type Analysis = { keywords: Keyword[]; colors: Color[] };
+
+/** Every answer of a tool call: success with the output, a refusal or failure, or still running. */
+export type ToolAnswer = {
+  success?: boolean;
+  output?: string[] | string | null;
+  keywords?: Keyword[] | null;
+  colors?: Color[] | null;
+  error?: string;
+  pending?: boolean;
+  jobId?: string;
+  status?: JobStatus;
+  balance?: number;
+};
+
+export type JobStatus = 'queued' | 'running' | 'succeeded' | 'failed';
+
+/** GET /api/jobs/:id (the server's JobView, the fields the pages read). */
+export type JobView = {
+  id: string;
+  status: JobStatus;
+  output: string[] | null;
+  keywords: Keyword[] | null;
+  colors: Color[] | null;
+  error: string | null;
+};
+
+/** How often a running job is asked about. */
+export const JOB_POLL_MS = 1_500;
+
+export const callTool = (tool: ToolDefinition, body: Record<string, unknown>) =>
+  postJson<ToolAnswer>(`/api${tool.apiPath}`, body);
+
+export const getJob = (id: string) => getJson<JobView>(`/api/jobs/${encodeURIComponent(id)}`);
+
+type ToolsInfo = { tools: { id: ToolId; provider: string; demo: boolean }[] };
+
+let toolsInfo: Promise<ToolsInfo | null> | null = null;
+
+/** Whether `tool` runs on the demo provider here (read once per page load; null when unknown). */
+export async function runsOnDemo(tool: ToolId): Promise<boolean | null> {
+  toolsInfo ??= getJson<ToolsInfo>('/api/tools').then(
+    (result) => (result.ok ? result.data : null),
+    () => null,
+  );
+  const info = await toolsInfo;
+  if (!info) {
+    toolsInfo = null; // ask again next time
+    return null;
+  }
+  return info.tools.find((entry) => entry.id === tool)?.demo ?? null;
+}
+
+/** For tests: forget what /api/tools said. */
+export function forgetToolsInfo(): void {
+  toolsInfo = null;
+}
+
+/** A data URL without its `data:...;base64,` prefix (the spec's form for two tools). */
+export const stripDataUrlPrefix = (dataUrl: string) => dataUrl.slice(dataUrl.indexOf(',') + 1);
