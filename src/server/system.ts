@@ -20,6 +20,7 @@ import type { Config } from './config';
 import { type Database, migrateDatabase, openDatabase } from './db/client';
 import { ensureInstance, type InstanceInfo } from './db/instance';
 import { createDemoProvider } from './inference/demo/demo-provider';
+import { createLocalProvider } from './inference/local/local-provider';
 import { createReplicateProvider } from './inference/replicate/replicate-provider';
 import { createInferenceRouter, type InferenceRouter } from './inference/routing';
 import { JobSignals } from './jobs/job-signals';
@@ -93,15 +94,18 @@ export async function startBackend(
       options.inference ??
       createInferenceRouter(
         config.inference,
-        config.replicate
-          ? {
-              replicate: createReplicateProvider({
-                apiToken: config.replicate.apiToken,
-                logger,
-                ...(config.replicate.webhook ? { webhook: { url: config.replicate.webhook.url } } : {}),
-              }),
-            }
-          : {},
+        {
+          local: createLocalProvider(),
+          ...(config.replicate
+            ? {
+                replicate: createReplicateProvider({
+                  apiToken: config.replicate.apiToken,
+                  logger,
+                  ...(config.replicate.webhook ? { webhook: { url: config.replicate.webhook.url } } : {}),
+                }),
+              }
+            : {}),
+        },
         createDemoProvider(),
       );
     const payments = createLocalPaymentProvider();

@@ -44,7 +44,16 @@ export async function createTestDatabase(): Promise<TestDatabase> {
 export function testConfig(env: Record<string, string> = {}, argv: string[] = []): Config {
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'pp-test-'));
   return loadConfig(
-    { NODE_ENV: 'test', DATA_DIR: dataDir, QUEUE_POLL_SECONDS: '0.5', TRUST_PROXY_HOPS: '1', ...env },
+    {
+      NODE_ENV: 'test',
+      DATA_DIR: dataDir,
+      QUEUE_POLL_SECONDS: '0.5',
+      TRUST_PROXY_HOPS: '1',
+      // Integration tests are about money and jobs, not models: the instant demo serves every tool
+      // unless a test asks for the local engine (INFERENCE_PROVIDER=local) or Replicate.
+      INFERENCE_PROVIDER: 'demo',
+      ...env,
+    },
     argv,
   );
 }

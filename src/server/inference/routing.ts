@@ -19,7 +19,10 @@ export function createInferenceRouter(
 ): InferenceRouter {
   const chosen = new Map<ToolId, InferenceProvider>();
   for (const { id } of TOOLS) {
-    const order: ProviderName[] = [preference.perTool[id] ?? preference.default, 'local'];
+    const preferred = preference.perTool[id] ?? preference.default;
+    // Asking for the demo gets the demo (tests and screenshots); otherwise the preferred provider,
+    // then the local engine, then the demo for a tool neither can serve.
+    const order: ProviderName[] = preferred === 'demo' ? [] : [preferred, 'local'];
     const provider = order.map((name) => providers[name]).find((p) => p?.supports(id));
     chosen.set(id, provider ?? demo);
   }

