@@ -6,7 +6,7 @@
 // answer `pending` instead (Replicate's webhook mode): the job keeps running with its provider_ref
 // and is finished later by completeToolJob, from the webhook or from the backstop (pending-jobs.ts).
 import { randomUUID } from 'node:crypto';
-import { and, eq, inArray, isNull, notInArray, sql } from 'drizzle-orm';
+import { and, count, eq, inArray, isNull, lt, notInArray, sql } from 'drizzle-orm';
 import { type ToolId, toolById } from '../../contract/tools';
 import { type AppDb, sqlExecutorOf } from '../db/client';
 import { files, type JobStatus, jobs } from '../db/schema';
@@ -393,6 +393,19 @@ export function viewJob(job: JobRow): JobView {
     keywords: result.keywords ?? null,
     colors: result.colors ?? null,
   };
+}
+
+/**
+ * Where a queued job stands: 1 + the queued jobs of the same provider that were created before it
+ * (the worker takes them oldest first). Null once it runs or has finished.
+ */
+export async function queuePosition(db: AppDb, job: JobRow): Promise<number | null> {
+  if (job.status !== 'queued') return null;
+  const [row] = await db
+    .select({ ahead: count() })
+    .from(jobs)
+    .where(and(eq(jobs.status, 'queued'), eq(jobs.provider, job.provider), lt(jobs.createdAt, job.createdAt)));
+  return 1 + Number(row?.ahead ?? 0);
 }
 
 /**

@@ -16,7 +16,14 @@ import { InputError } from '../images/image-input';
 import type { InferenceRouter } from '../inference/routing';
 import type { JobSignals } from '../jobs/job-signals';
 import type { Queue } from '../jobs/queue';
-import { createToolJob, IdempotencyConflictError, type JobView, viewJob, waitForJob } from '../jobs/tool-jobs';
+import {
+  createToolJob,
+  IdempotencyConflictError,
+  type JobView,
+  queuePosition,
+  viewJob,
+  waitForJob,
+} from '../jobs/tool-jobs';
 import { balanceOf, InsufficientTokensError } from '../ledger/ledger';
 import type { Logger } from '../log';
 import type { FileStorage } from '../storage/storage';
@@ -45,6 +52,15 @@ function toolResponse(tool: ToolDefinition, view: JobView, balance: number) {
   if (tool.response === 'analysis') return { success: true, keywords: view.keywords, colors: view.colors, ...common };
   const output = tool.response === 'image' ? (view.output?.[0] ?? null) : view.output;
   return { success: true, output, ...common };
+}
+
+/**
+ * How long a tool call waits for its job: the server's limit, or less when the client asks with
+ * RFC 7240 `Prefer: wait=N` (our web page does, to show the queue position while a job waits).
+ */
+export function waitMsFor(prefer: string | undefined, limitMs: number): number {
+  const asked = prefer?.match(/(?:^|[,;\s])wait=(\d{1,5})(?:$|[,;\s])/i)?.[1];
+  return asked === undefined ? limitMs : Math.min(limitMs, Number(asked) * 1000);
 }
 
 export function toolRoutes(deps: ToolRoutesDeps) {
@@ -124,12 +140,16 @@ export function toolRoutes(deps: ToolRoutesDeps) {
           throw error;
         }
         if (!created.reused) deps.signals?.queued();
-        const job = await waitForJob(db, created.job.id, deps.waitMs, deps.signals);
+        const job = await waitForJob(db, created.job.id, waitMsFor(c.req.header('prefer'), deps.waitMs), deps.signals);
         const balance = await balanceOf(db, user.id);
         const view = viewJob(job);
         if (job.status === 'queued' || job.status === 'running') {
           // Still working: the client follows it at GET /api/jobs/:id.
-          return c.json({ success: false, pending: true, jobId: job.id, status: job.status, balance }, 202);
+          const position = await queuePosition(db, job);
+          return c.json(
+            { success: false, pending: true, jobId: job.id, status: job.status, queuePosition: position, balance },
+            202,
+          );
         }
         return c.json(toolResponse(tool, view, balance), job.status === 'failed' ? 502 : 200);
       },
@@ -146,7 +166,7 @@ export function toolRoutes(deps: ToolRoutesDeps) {
       .from(jobs)
       .where(and(eq(jobs.id, id), eq(jobs.userId, user.id)));
     if (!job) return c.json({ error: 'No such job' }, 404);
-    return c.json(viewJob(job));
+    return c.json({ ...viewJob(job), queuePosition: await queuePosition(db, job) });
   });
 
   app.get('/jobs', async (c) => {

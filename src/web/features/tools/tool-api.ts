@@ -18,6 +18,8 @@ export type ToolAnswer = {
   pending?: boolean;
   jobId?: string;
   status?: JobStatus;
+  /** A queued job's place in the line (1: next), null once it runs. */
+  queuePosition?: number | null;
   balance?: number;
 };
 
@@ -31,13 +33,20 @@ export type JobView = {
   keywords: Keyword[] | null;
   colors: Color[] | null;
   error: string | null;
+  queuePosition?: number | null;
 };
 
 /** How often a running job is asked about. */
 export const JOB_POLL_MS = 1_500;
 
+/**
+ * Seconds the server may hold a tool call before answering 202 with the job id: short, so that a
+ * job waiting for a busy model shows its place in the line instead of a silent spinner.
+ */
+export const TOOL_CALL_WAIT_SECONDS = 4;
+
 export const callTool = (tool: ToolDefinition, body: Record<string, unknown>) =>
-  postJson<ToolAnswer>(`/api${tool.apiPath}`, body);
+  postJson<ToolAnswer>(`/api${tool.apiPath}`, body, { headers: { Prefer: `wait=${TOOL_CALL_WAIT_SECONDS}` } });
 
 export const getJob = (id: string) => getJson<JobView>(`/api/jobs/${encodeURIComponent(id)}`);
 

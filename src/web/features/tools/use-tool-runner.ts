@@ -11,7 +11,7 @@ import { BUSY_LABEL, CHECKS_ACCOUNT_FLAGS, FAILURE_TEXT, firstFailingCheck } fro
 export type JobState =
   | { phase: 'idle' }
   /** 'sending': the call is out; 'queued' and 'running': the server is still working (202). */
-  | { phase: 'running'; status: 'sending' | 'queued' | 'running' }
+  | { phase: 'running'; status: 'sending' | 'queued' | 'running'; queuePosition?: number | null }
   /** `request`: the body that was sent (the Image Upscaler titles its result with the scale asked for). */
   | { phase: 'done'; images: string[]; analysis: Analysis | null; request: Record<string, unknown> };
 
@@ -81,8 +81,11 @@ export function useToolRunner(toolId: ToolId) {
         return { id: jobId, status: 'failed', output: null, keywords: null, colors: null, error: null };
       if (view.data.status === 'succeeded' || view.data.status === 'failed') return view.data;
       const next = view.data.status;
+      const position = view.data.queuePosition ?? null;
       setJob((current) =>
-        current.phase === 'running' && current.status !== next ? { phase: 'running', status: next } : current,
+        current.phase === 'running' && (current.status !== next || (current.queuePosition ?? null) !== position)
+          ? { phase: 'running', status: next, queuePosition: position }
+          : current,
       );
     }
   }, []);
@@ -116,7 +119,11 @@ export function useToolRunner(toolId: ToolId) {
       const data = answer.data;
 
       if (answer.status === 202 && data?.pending && data.jobId) {
-        setJob({ phase: 'running', status: data.status === 'running' ? 'running' : 'queued' });
+        setJob({
+          phase: 'running',
+          status: data.status === 'running' ? 'running' : 'queued',
+          queuePosition: data.queuePosition ?? null,
+        });
         const view = await follow(data.jobId, mine);
         if (!view) return;
         void refreshProfile(); // charged, or refunded after a failure: the server's number

@@ -11,6 +11,15 @@ const PROGRESS_TEXT = {
   running: 'Working on it: this can take a minute…',
 } as const;
 
+/** What the user reads while the job runs: its place in the line when it waits. */
+export function progressText(job: Extract<JobState, { phase: 'running' }>): string {
+  const position = job.queuePosition;
+  if (job.status !== 'queued' || !position) return PROGRESS_TEXT[job.status];
+  if (position === 1) return 'Queued: yours is next…';
+  const ahead = position - 1;
+  return `Queued: ${ahead} ${ahead === 1 ? 'job' : 'jobs'} ahead of yours…`;
+}
+
 type Props = {
   title: string;
   job: JobState;
@@ -53,7 +62,7 @@ export function ResultPanel({ title, job, icon, emptyText, children }: Props) {
       {running ? (
         <div className="pp-panel__body" role="status">
           <LoaderCircle className="pp-spinner" size={32} aria-hidden="true" />
-          <p className="pp-panel__text">{PROGRESS_TEXT[job.status]}</p>
+          <p className="pp-panel__text">{progressText(job)}</p>
         </div>
       ) : (
         <div className="pp-result">{children}</div>

@@ -1,0 +1,32 @@
+import { render, screen } from '@testing-library/react';
+import { ImageIcon } from 'lucide-react';
+import { describe, expect, it } from 'vitest';
+import { progressText, ResultPanel } from './ResultPanel';
+
+describe('a running job', () => {
+  it('says where a waiting job stands in the line', () => {
+    expect(progressText({ phase: 'running', status: 'queued', queuePosition: 1 })).toBe('Queued: yours is next…');
+    expect(progressText({ phase: 'running', status: 'queued', queuePosition: 2 })).toBe(
+      'Queued: 1 job ahead of yours…',
+    );
+    expect(progressText({ phase: 'running', status: 'queued', queuePosition: 5 })).toBe(
+      'Queued: 4 jobs ahead of yours…',
+    );
+    expect(progressText({ phase: 'running', status: 'queued' })).toBe('Queued: waiting for a free worker…');
+    expect(progressText({ phase: 'running', status: 'running', queuePosition: null })).toBe(
+      'Working on it: this can take a minute…',
+    );
+  });
+
+  it('shows the place in line in the result panel, announced as a status', () => {
+    render(
+      <ResultPanel
+        title="Result"
+        job={{ phase: 'running', status: 'queued', queuePosition: 3 }}
+        icon={ImageIcon}
+        emptyText="Your result appears here"
+      />,
+    );
+    expect(screen.getByRole('status').textContent).toContain('Queued: 2 jobs ahead of yours…');
+  });
+});
