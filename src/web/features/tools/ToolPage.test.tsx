@@ -85,5 +85,18 @@ describe('tool page frame', () => {
     await waitFor(() => expect(screen.getByTestId('token-balance').textContent).toContain('20 tokens'));
     expect(screen.queryByTestId('account-banner')).toBeNull();
     expect(screen.queryByTestId('demo-notice')).toBeNull();
+    expect(screen.queryByTestId('engine-notice')).toBeNull();
+  });
+
+  it('says when the local engine serves the tool, and that Fix a Face there is not GFPGAN', async () => {
+    installFakeApi({
+      ...signedInRoutes(),
+      'GET /api/tools': { body: { tools: [{ id: 'fix-a-face', provider: 'local', demo: false }] } },
+    });
+    await openTool('/face-fixer', 'Fix a Face');
+    const notice = await screen.findByTestId('engine-notice');
+    expect(notice.textContent).toContain('Local engine, not GFPGAN');
+    expect(notice.textContent).toContain('REPLICATE_API_TOKEN');
+    expect(screen.queryByTestId('demo-notice')).toBeNull();
   });
 });

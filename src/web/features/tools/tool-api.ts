@@ -1,5 +1,5 @@
 // The tool calls (POST /api/<apiPath>), following a job the server is still running
-// (GET /api/jobs/:id), and which tools run on the demo provider (GET /api/tools).
+// (GET /api/jobs/:id), and which provider serves each tool (GET /api/tools).
 // Plain types here: the web does not import the server's request schemas (they pull zod).
 import type { ToolDefinition, ToolId } from '../../../contract/tools';
 import { getJson, postJson } from '../../lib/api';
@@ -54,8 +54,8 @@ type ToolsInfo = { tools: { id: ToolId; provider: string; demo: boolean }[] };
 
 let toolsInfo: Promise<ToolsInfo | null> | null = null;
 
-/** Whether `tool` runs on the demo provider here (read once per page load; null when unknown). */
-export async function runsOnDemo(tool: ToolId): Promise<boolean | null> {
+/** The provider that serves `tool` here: 'demo', 'local' or 'replicate' (read once per page load; null when unknown). */
+export async function providerOf(tool: ToolId): Promise<string | null> {
   toolsInfo ??= getJson<ToolsInfo>('/api/tools').then(
     (result) => (result.ok ? result.data : null),
     () => null,
@@ -65,7 +65,7 @@ export async function runsOnDemo(tool: ToolId): Promise<boolean | null> {
     toolsInfo = null; // ask again next time
     return null;
   }
-  return info.tools.find((entry) => entry.id === tool)?.demo ?? null;
+  return info.tools.find((entry) => entry.id === tool)?.provider ?? null;
 }
 
 /** For tests: forget what /api/tools said. */
