@@ -39,6 +39,8 @@ export const METAMORPHOSE_SIZES: Record<AspectRatio, { width: number; height: nu
 /**
  * Image Upscaler: the largest input per scale, so that the output stays within 16 megapixels
  * (about 4096 x 4096). Stated in the page's hint and enforced by the server before charging.
+ * At these limits the local engine's job takes ~22 s (2x), ~8 s (4x), ~13 s (6x) on 2 cores
+ * (bench/local-models/upscale.bench.ts), within a minute even when the cores are shared.
  */
 export const UPSCALE_MAX_INPUT: Record<2 | 4 | 6, { pixels: number; label: string }> = {
   2: { pixels: 2048 * 2048, label: '2048 x 2048' },

@@ -1,15 +1,19 @@
 // Builds the HTTP application from its modules. Tests call `app.request()` on it in-process.
 import { Hono } from 'hono';
+import type Stripe from 'stripe';
 import { accountRoutes, DEV_MAIL_PATH } from './accounts/routes';
 import type { Auth } from './auth/auth';
 import { clientIpMiddleware } from './auth/client-ip';
 import { LOCAL_CHECKOUT_PATH } from './billing/local-provider';
+import { activePackages } from './billing/packages';
 import type { PaymentProvider } from './billing/payment-provider';
 import { billingApiRoutes, localCheckoutRoutes } from './billing/routes';
+import { stripeWebhookRoutes } from './billing/stripe/stripe-webhook';
 import type { Config } from './config';
 import type { Database } from './db/client';
 import type { InstanceInfo } from './db/instance';
 import { healthRoutes } from './health/routes';
+import type { ImageModeration } from './images/moderation/image-moderation';
 import type { InferenceRouter } from './inference/routing';
 import type { JobSignals } from './jobs/job-signals';
 import type { Queue } from './jobs/queue';
@@ -31,7 +35,11 @@ export type AppDeps = {
   mailer: Mailer;
   storage: FileStorage;
   payments: PaymentProvider;
+  /** The Stripe client when Stripe serves payments (its webhook re-reads sessions and charges). */
+  stripe: Stripe | null;
   inference: InferenceRouter;
+  /** The explicit-content check of uploaded images, before a tool call is charged. */
+  moderation: ImageModeration;
   /** Wakes this process's worker and waiting requests (both roles in one process). */
   signals: JobSignals;
   logger: Logger;
@@ -47,6 +55,7 @@ export function buildApp(deps: AppDeps) {
     db: deps.database.db,
     auth,
     payments: deps.payments,
+    packages: activePackages(config.stripe?.prices ?? null),
     appUrl: config.appUrl,
     trustedOrigins: config.trustedOrigins,
   };
@@ -66,6 +75,16 @@ export function buildApp(deps: AppDeps) {
         secret: config.replicate?.webhook?.secret ?? null,
       }),
     )
+    .route(
+      '/webhooks',
+      stripeWebhookRoutes({
+        db: deps.database.db,
+        logger: deps.logger,
+        packages: billing.packages,
+        stripe:
+          deps.stripe && config.stripe ? { client: deps.stripe, webhookSecret: config.stripe.webhookSecret } : null,
+      }),
+    )
     .use('*', originCheck(config.trustedOrigins))
     .route('/', accountRoutes({ config, db: deps.database.db, auth, mailer: deps.mailer, logger: deps.logger }))
     .route(
@@ -76,6 +95,7 @@ export function buildApp(deps: AppDeps) {
         queue: deps.queue,
         storage: deps.storage,
         inference: deps.inference,
+        moderation: deps.moderation,
         logger: deps.logger,
         waitMs: config.toolWaitSeconds * 1000,
         signals: deps.signals,
@@ -92,6 +112,8 @@ export function buildApp(deps: AppDeps) {
   app.use('*', clientIpMiddleware(config.trustProxyHops));
   app.route('/api', api);
   if (deps.payments.kind === 'local') app.route(LOCAL_CHECKOUT_PATH, localCheckoutRoutes(billing));
+  // With Stripe the test checkout is off: a 404, not the web app's fallback page.
+  else app.all(`${LOCAL_CHECKOUT_PATH}/*`, (c) => c.text('The test checkout is off: payments go through Stripe.', 404));
   if (deps.mailer.kind === 'outbox' && config.env !== 'production') {
     app.route(DEV_MAIL_PATH, devMailRoutes(deps.database));
   }

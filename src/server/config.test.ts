@@ -68,6 +68,12 @@ describe('configuration', () => {
     });
   });
 
+  it('picks the local background-removal network: small by default, medium on request, nothing else', () => {
+    expect(loadConfig({}).local).toEqual({ backgroundModel: 'small' });
+    expect(loadConfig({ LOCAL_BACKGROUND_MODEL: 'medium' }).local).toEqual({ backgroundModel: 'medium' });
+    expect(() => loadConfig({ LOCAL_BACKGROUND_MODEL: 'large' })).toThrow(/LOCAL_BACKGROUND_MODEL: .*"large"/);
+  });
+
   it('rejects an SMTP_URL that is not smtp', () => {
     expect(() => loadConfig({ SMTP_URL: 'http://mail' })).toThrow('SMTP_URL: must start with smtp:// or smtps://');
     expect(loadConfig({ SMTP_URL: 'smtp://127.0.0.1:2525' }).mail.smtpUrl).toBe('smtp://127.0.0.1:2525');
@@ -97,8 +103,51 @@ describe('configuration', () => {
     expect(loadConfig({ ...token, REPLICATE_WEBHOOK_GRACE_SECONDS: '120' }).webhookGraceSeconds).toBe(120);
   });
 
+  const STRIPE = {
+    STRIPE_SECRET_KEY: 'sk_test_abc123',
+    STRIPE_WEBHOOK_SECRET: 'whsec_abc123',
+    STRIPE_PRICE_500: 'price_a',
+    STRIPE_PRICE_1100: 'price_b',
+    STRIPE_PRICE_2400: 'price_c',
+  };
+
   it('selects each external provider from its variable', () => {
-    const config = loadConfig({ REPLICATE_API_TOKEN: 'r8_x', STRIPE_SECRET_KEY: 'sk_x', SMTP_URL: 'smtp://h:25' });
+    const config = loadConfig({ REPLICATE_API_TOKEN: 'r8_x', ...STRIPE, SMTP_URL: 'smtp://h:25' });
     expect(config.providers).toMatchObject({ inference: 'replicate', payments: 'stripe', mail: 'smtp' });
+  });
+
+  it('turns on Stripe only with its webhook secret and three price ids, never echoing the secrets', () => {
+    expect(loadConfig(STRIPE).stripe).toEqual({
+      secretKey: 'sk_test_abc123',
+      webhookSecret: 'whsec_abc123',
+      prices: { 500: 'price_a', 1100: 'price_b', 2400: 'price_c' },
+      api: null,
+    });
+    expect(loadConfig({ ...STRIPE, STRIPE_API_BASE: 'http://127.0.0.1:12111' }).stripe?.api).toEqual({
+      host: '127.0.0.1',
+      port: 12111,
+      protocol: 'http',
+    });
+    expect(() => loadConfig({ ...STRIPE, STRIPE_WEBHOOK_SECRET: '', STRIPE_PRICE_2400: '' })).toThrow(
+      'STRIPE_WEBHOOK_SECRET: required with STRIPE_SECRET_KEY',
+    );
+    expect(() => loadConfig({ ...STRIPE, STRIPE_PRICE_2400: '' })).toThrow('STRIPE_PRICE_2400: required');
+    expect(() => loadConfig({ ...STRIPE, STRIPE_PRICE_2400: 'price_a' })).toThrow('three different prices');
+    expect(() => loadConfig({ ...STRIPE, STRIPE_PRICE_500: 'prod_a' })).toThrow('STRIPE_PRICE_500: must be a price id');
+    expect(() => loadConfig({ STRIPE_WEBHOOK_SECRET: 'whsec_abc123' })).toThrow('set STRIPE_SECRET_KEY too');
+    for (const bad of [
+      { ...STRIPE, STRIPE_SECRET_KEY: 'pk_test_published' },
+      { ...STRIPE, STRIPE_WEBHOOK_SECRET: 'not-a-whsec-value' },
+    ]) {
+      const error = (() => {
+        try {
+          loadConfig(bad);
+        } catch (e) {
+          return e as Error;
+        }
+      })();
+      expect(error).toBeInstanceOf(ConfigError);
+      expect(error?.message).not.toMatch(/pk_test_published|not-a-whsec-value/);
+    }
   });
 });

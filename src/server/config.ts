@@ -44,6 +44,8 @@ const EnvSchema = z.object({
   INFERENCE_PROVIDER: z.enum(['replicate', 'local', 'demo']).optional(),
   /** Per-tool overrides, e.g. INFERENCE_TOOLS="colorizer=demo,image-upscaler=local". */
   INFERENCE_TOOLS: z.string().trim().optional(),
+  /** The local engine's ISNet for background removal: small (quantized, less memory) or medium (faster on CPU). */
+  LOCAL_BACKGROUND_MODEL: z.enum(['small', 'medium']).default('small'),
   /** How many reverse proxies append to X-Forwarded-For in front of us (0: use the socket address). */
   TRUST_PROXY_HOPS: z.coerce.number().int().min(0).max(10).default(0),
   BETTER_AUTH_SECRET: optionalString.pipe(z.string().min(32, 'must be at least 32 characters').optional()),
@@ -58,7 +60,20 @@ const EnvSchema = z.object({
   ),
   /** How long a job may wait for its webhook before the worker asks Replicate itself. */
   REPLICATE_WEBHOOK_GRACE_SECONDS: z.coerce.number().int().min(10).max(86_400).default(600),
-  STRIPE_SECRET_KEY: optionalString,
+  STRIPE_SECRET_KEY: optionalString.pipe(
+    z
+      .string()
+      .regex(/^(sk|rk)_(test|live)_/, 'must be a Stripe secret key (sk_test_..., sk_live_...)')
+      .optional(),
+  ),
+  /** The signing secret of the /api/webhooks/stripe endpoint (Dashboard or `stripe listen`). */
+  STRIPE_WEBHOOK_SECRET: optionalString.pipe(z.string().startsWith('whsec_', 'must start with whsec_').optional()),
+  /** Price ids of the three packages (500, 1100, 2400 tokens) in the Stripe account. */
+  STRIPE_PRICE_500: optionalString.pipe(z.string().startsWith('price_', 'must be a price id (price_...)').optional()),
+  STRIPE_PRICE_1100: optionalString.pipe(z.string().startsWith('price_', 'must be a price id (price_...)').optional()),
+  STRIPE_PRICE_2400: optionalString.pipe(z.string().startsWith('price_', 'must be a price id (price_...)').optional()),
+  /** Another Stripe API address (tests: a fake on 127.0.0.1); default https://api.stripe.com. */
+  STRIPE_API_BASE: optionalString.pipe(z.url({ error: 'must be a URL such as http://127.0.0.1:12111' }).optional()),
   SMTP_URL: optionalString.pipe(
     z
       .string()
@@ -66,6 +81,14 @@ const EnvSchema = z.object({
       .optional(),
   ),
   MAIL_FROM: z.string().trim().min(3).default('Picture Palette <no-reply@picturepalette.local>'),
+  /** block: uploads the classifier finds explicit are refused (400, nothing charged); allow: no check. */
+  NSFW_POLICY: z.enum(['block', 'allow']).default('block'),
+  /** Probability of Porn + Hentai at or above which an upload is explicit. */
+  NSFW_THRESHOLD: z.coerce
+    .number({ error: 'must be a number' })
+    .gt(0, 'must be above 0')
+    .max(1, 'must be at most 1')
+    .default(0.7),
 });
 
 export type Role = { web: boolean; worker: boolean };
@@ -88,11 +111,15 @@ export type Config = {
     default: 'replicate' | 'local' | 'demo';
     perTool: Partial<Record<ToolId, 'replicate' | 'local' | 'demo'>>;
   };
+  /** Choices of the local engine's models. */
+  local: { backgroundModel: 'small' | 'medium' };
   replicate: {
     apiToken: string;
     /** Webhook mode (else each job polls its prediction): the URL Replicate calls and the signing secret. */
     webhook: { url: string; secret: string } | null;
   } | null;
+  /** Stripe payments (else the built-in local checkout). */
+  stripe: StripeConfig | null;
   /** Seconds a job waits for its provider's webhook before the worker checks on it. */
   webhookGraceSeconds: number;
   role: Role;
@@ -103,6 +130,8 @@ export type Config = {
     google: { clientId: string; clientSecret: string; discoveryUrl: string } | null;
   };
   mail: { smtpUrl: string | undefined; from: string };
+  /** The explicit-content check of uploaded images (images/moderation). */
+  moderation: { policy: 'block' | 'allow'; threshold: number };
   /** Which implementation serves each external system (the health endpoint reports these). */
   providers: {
     inference: 'replicate' | 'local';
@@ -110,6 +139,15 @@ export type Config = {
     mail: 'smtp' | 'outbox';
     storage: 'fs';
   };
+};
+
+export type StripeConfig = {
+  secretKey: string;
+  webhookSecret: string;
+  /** Stripe price id of each package, by its token count. */
+  prices: { 500: string; 1100: string; 2400: string };
+  /** The SDK's host/port/protocol when STRIPE_API_BASE points elsewhere (tests); null: api.stripe.com. */
+  api: { host: string; port: number; protocol: 'http' | 'https' } | null;
 };
 
 export class ConfigError extends Error {
@@ -180,6 +218,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, argv: readonly 
       `REPLICATE_WEBHOOK_SECRET: Replicate must call ${webhookUrl} over https in production; set APP_URL to the public https address.`,
     ]);
   }
+  const stripe = stripeConfig(e);
   return {
     env: e.NODE_ENV,
     port: e.PORT,
@@ -196,12 +235,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, argv: readonly 
     toolJobExpireSeconds: e.TOOL_JOB_EXPIRE_SECONDS,
     queueMaintenanceSeconds: e.QUEUE_MAINTENANCE_SECONDS,
     inference: { default: e.INFERENCE_PROVIDER ?? (e.REPLICATE_API_TOKEN ? 'replicate' : 'local'), perTool },
+    local: { backgroundModel: e.LOCAL_BACKGROUND_MODEL },
     replicate: e.REPLICATE_API_TOKEN
       ? {
           apiToken: e.REPLICATE_API_TOKEN,
           webhook: e.REPLICATE_WEBHOOK_SECRET ? { url: webhookUrl, secret: e.REPLICATE_WEBHOOK_SECRET } : null,
         }
       : null,
+    stripe,
     webhookGraceSeconds: e.REPLICATE_WEBHOOK_GRACE_SECONDS,
     role,
     trustProxyHops: e.TRUST_PROXY_HOPS,
@@ -213,11 +254,52 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, argv: readonly 
           : null,
     },
     mail: { smtpUrl: e.SMTP_URL, from: e.MAIL_FROM },
+    moderation: { policy: e.NSFW_POLICY, threshold: e.NSFW_THRESHOLD },
     providers: {
       inference: e.REPLICATE_API_TOKEN ? 'replicate' : 'local',
-      payments: e.STRIPE_SECRET_KEY ? 'stripe' : 'local',
+      payments: stripe ? 'stripe' : 'local',
       mail: e.SMTP_URL ? 'smtp' : 'outbox',
       storage: 'fs',
     },
+  };
+}
+
+const STRIPE_SETTINGS = [
+  'STRIPE_WEBHOOK_SECRET',
+  'STRIPE_PRICE_500',
+  'STRIPE_PRICE_1100',
+  'STRIPE_PRICE_2400',
+] as const;
+
+/** Stripe needs its key, the webhook secret and the three price ids together (or none of them). */
+function stripeConfig(e: z.infer<typeof EnvSchema>): StripeConfig | null {
+  if (!e.STRIPE_SECRET_KEY) {
+    const stray = [...STRIPE_SETTINGS, 'STRIPE_API_BASE' as const].filter((key) => e[key]);
+    if (stray.length > 0) throw new ConfigError([`${stray.join(', ')}: set STRIPE_SECRET_KEY too, or remove them.`]);
+    return null;
+  }
+  const missing = STRIPE_SETTINGS.filter((key) => !e[key]);
+  if (missing.length > 0) {
+    throw new ConfigError(missing.map((key) => `${key}: required with STRIPE_SECRET_KEY`));
+  }
+  const prices = [e.STRIPE_PRICE_500, e.STRIPE_PRICE_1100, e.STRIPE_PRICE_2400];
+  if (new Set(prices).size !== prices.length) {
+    throw new ConfigError(['STRIPE_PRICE_500, STRIPE_PRICE_1100, STRIPE_PRICE_2400: must be three different prices']);
+  }
+  const base = e.STRIPE_API_BASE ? new URL(e.STRIPE_API_BASE) : null;
+  if (base && base.protocol !== 'http:' && base.protocol !== 'https:') {
+    throw new ConfigError(['STRIPE_API_BASE: must start with http:// or https://']);
+  }
+  return {
+    secretKey: e.STRIPE_SECRET_KEY,
+    webhookSecret: e.STRIPE_WEBHOOK_SECRET ?? '',
+    prices: { 500: e.STRIPE_PRICE_500 ?? '', 1100: e.STRIPE_PRICE_1100 ?? '', 2400: e.STRIPE_PRICE_2400 ?? '' },
+    api: base
+      ? {
+          host: base.hostname,
+          port: Number(base.port || (base.protocol === 'http:' ? 80 : 443)),
+          protocol: base.protocol === 'http:' ? 'http' : 'https',
+        }
+      : null,
   };
 }

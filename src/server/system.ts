@@ -16,9 +16,12 @@ import { type App, buildApp } from './app';
 import { type Auth, createAuth } from './auth/auth';
 import { resolveAuthSecret } from './auth/secret';
 import { createLocalPaymentProvider } from './billing/local-provider';
+import { createStripeClient, createStripePaymentProvider } from './billing/stripe/stripe-provider';
 import type { Config } from './config';
 import { type Database, migrateDatabase, openDatabase } from './db/client';
 import { ensureInstance, type InstanceInfo } from './db/instance';
+import { createImageModeration, type NsfwClassifier } from './images/moderation/image-moderation';
+import { createNsfwjsClassifier } from './images/moderation/nsfw-classifier';
 import { createDemoProvider } from './inference/demo/demo-provider';
 import { createLocalProvider } from './inference/local/local-provider';
 import { createReplicateProvider } from './inference/replicate/replicate-provider';
@@ -74,7 +77,13 @@ export async function startBackend(
   config: Config,
   logger: Logger,
   database: Database,
-  options: { ownsDatabase?: boolean; webDistDir?: string; inference?: InferenceRouter } = {},
+  options: {
+    ownsDatabase?: boolean;
+    webDistDir?: string;
+    inference?: InferenceRouter;
+    /** The explicit-content classifier of uploads (default: the real nsfwjs model, loaded on first use). */
+    nsfwClassifier?: NsfwClassifier;
+  } = {},
 ): Promise<Backend> {
   const startedAt = new Date();
   const stops = stopper(logger);
@@ -95,7 +104,7 @@ export async function startBackend(
       createInferenceRouter(
         config.inference,
         {
-          local: createLocalProvider(),
+          local: createLocalProvider(config.local),
           ...(config.replicate
             ? {
                 replicate: createReplicateProvider({
@@ -108,7 +117,8 @@ export async function startBackend(
         },
         createDemoProvider(),
       );
-    const payments = createLocalPaymentProvider();
+    const stripe = config.stripe ? createStripeClient(config.stripe) : null;
+    const payments = stripe ? createStripePaymentProvider(stripe) : createLocalPaymentProvider();
     const auth = createAuth({
       config,
       database,
@@ -167,8 +177,10 @@ export async function startBackend(
           mailer,
           storage,
           inference,
+          moderation: createImageModeration(config.moderation, options.nsfwClassifier ?? createNsfwjsClassifier()),
           signals,
           payments,
+          stripe,
           logger,
           startedAt,
           version: VERSION,

@@ -42,7 +42,15 @@ describe('GET /api/health', () => {
 
   it('names the external providers that the environment selects', async () => {
     const configured = await createTestBackend({
-      env: { REPLICATE_API_TOKEN: 'r8_test', STRIPE_SECRET_KEY: 'sk_test_x', SMTP_URL: 'smtp://127.0.0.1:2525' },
+      env: {
+        REPLICATE_API_TOKEN: 'r8_test',
+        STRIPE_SECRET_KEY: 'sk_test_x',
+        STRIPE_WEBHOOK_SECRET: 'whsec_x',
+        STRIPE_PRICE_500: 'price_500',
+        STRIPE_PRICE_1100: 'price_1100',
+        STRIPE_PRICE_2400: 'price_2400',
+        SMTP_URL: 'smtp://127.0.0.1:2525',
+      },
     });
     try {
       const body = await (await configured.app.request('/api/health')).json();

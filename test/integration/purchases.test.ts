@@ -24,6 +24,17 @@ describe('buying tokens with the local checkout', () => {
   const checkout = (client: TestClient, body: Record<string, unknown> = { priceId: pack500.id }) =>
     client.post<{ id: string; url: string; error?: string }>('/api/create-checkout-session', body);
 
+  it('lists the local packages to anyone, with the ids the checkout accepts', async () => {
+    const listed = await new TestClient(backend.app, backend.config.appUrl).get<{ packages: { id: string }[] }>(
+      '/api/packages',
+    );
+    expect(listed.status).toBe(200);
+    expect(listed.body.packages).toEqual(
+      TOKEN_PACKAGES.map(({ id, name, tokens, priceCents, features }) => ({ id, name, tokens, priceCents, features })),
+    );
+    expect(listed.body.packages.map((p) => p.id)).toEqual(['price_local_500', 'price_local_1100', 'price_local_2400']);
+  });
+
   it('sells a package: the checkout page, Pay, and 500 more tokens, credited once', async () => {
     const { client, id } = await verifiedUser(backend, 20);
     const session = await checkout(client, { priceId: pack500.id, userId: id, userEmail: 'ignored@example.com' });

@@ -237,6 +237,14 @@ beforeAll(async () => {
       'image: the image is 1500x1500; the limit is 1024 x 1024 for 4x',
     ],
     [
+      'too large for Fix a Face, which doubles the image',
+      'rich',
+      '/api/fix-face',
+      { image: dataUrl(pngClaiming(3000, 2000, png)), scale: 2 },
+      413,
+      'image: the image is 3000x2000; the limit is 2048 x 2048 for 2x',
+    ],
+    [
       '6 MB upload where 5 MB is the limit',
       'rich',
       '/api/background-swap',

@@ -8,6 +8,7 @@ import pg from 'pg';
 import { inject } from 'vitest';
 import { type Config, loadConfig } from '../../src/server/config';
 import { type Database, openPglite, openPostgres } from '../../src/server/db/client';
+import type { NsfwClassifier } from '../../src/server/images/moderation/image-moderation';
 import type { InferenceRouter } from '../../src/server/inference/routing';
 import { quietLogger } from '../../src/server/log';
 import { type Backend, startBackend } from '../../src/server/system';
@@ -58,16 +59,28 @@ export function testConfig(env: Record<string, string> = {}, argv: string[] = []
   );
 }
 
+/** Finds every image neutral: the test backend's explicit-content classifier unless a test gives one. */
+export const NEUTRAL_CLASSIFIER: NsfwClassifier = {
+  classify: async () => ({ Drawing: 0, Hentai: 0, Neutral: 1, Porn: 0, Sexy: 0 }),
+};
+
 export type TestBackend = Backend & { app: NonNullable<Backend['app']>; config: Config; database: TestDatabase };
 
 export async function createTestBackend(
-  options: { env?: Record<string, string>; webDistDir?: string; inference?: InferenceRouter } = {},
+  options: {
+    env?: Record<string, string>;
+    webDistDir?: string;
+    inference?: InferenceRouter;
+    /** Default: a classifier that finds every image neutral, so no test loads the real model unasked. */
+    nsfwClassifier?: NsfwClassifier;
+  } = {},
 ): Promise<TestBackend> {
   const config = testConfig(options.env);
   const database = await createTestDatabase();
   const backend = await startBackend(config, quietLogger(), database, {
     webDistDir: options.webDistDir,
     inference: options.inference,
+    nsfwClassifier: options.nsfwClassifier ?? NEUTRAL_CLASSIFIER,
   });
   if (!backend.app) throw new Error('test backend has no web role');
   return {

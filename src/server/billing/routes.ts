@@ -4,7 +4,7 @@
 import { randomUUID } from 'node:crypto';
 import { and, desc, eq, isNull } from 'drizzle-orm';
 import { Hono } from 'hono';
-import { formatPrice, PURCHASE_MESSAGES, TOKEN_PACKAGES } from '../../contract/packages';
+import { formatPrice, PURCHASE_MESSAGES, type TokenPackage } from '../../contract/packages';
 import { TOOL_MESSAGES } from '../../contract/tools';
 import { readOrCreateProfile } from '../accounts/profiles';
 import type { Auth } from '../auth/auth';
@@ -20,28 +20,36 @@ export type BillingDeps = {
   db: AppDb;
   auth: Auth;
   payments: PaymentProvider;
+  /** What is sold here (activePackages): ids are the provider's price ids. */
+  packages: readonly TokenPackage[];
   appUrl: string;
   trustedOrigins: string[];
 };
 
-/** POST /api/create-stripe-customer, POST /api/create-checkout-session, GET /api/purchases. */
+/** GET /api/packages, POST /api/create-stripe-customer, POST /api/create-checkout-session, GET /api/purchases. */
 export function billingApiRoutes(deps: BillingDeps) {
   const { db, auth } = deps;
   const app = new Hono();
+
+  // Public: the landing page shows the packages to visitors; `id` is what the checkout accepts.
+  app.get('/packages', (c) =>
+    c.json({
+      packages: deps.packages.map(({ id, name, tokens, priceCents, features }) => ({
+        id,
+        name,
+        tokens,
+        priceCents,
+        features,
+      })),
+    }),
+  );
 
   app.post('/create-stripe-customer', async (c) => {
     const user = await sessionUser(auth, c.req.raw.headers);
     if (!user) return c.json({ error: TOOL_MESSAGES.signInRequired }, 401);
     const body = (await c.req.json().catch(() => ({}))) as { userId?: unknown };
     if (body.userId !== undefined && body.userId !== user.id) return c.json({ error: TOOL_MESSAGES.wrongUser }, 403);
-    const profile = await readOrCreateProfile(db, user.id);
-    if (profile?.stripeCustomerId) return c.json({ customerId: profile.stripeCustomerId });
-    const { customerId } = await deps.payments.createCustomer({ userId: user.id, email: user.email });
-    await db
-      .update(profiles)
-      .set({ stripeCustomerId: customerId })
-      .where(and(eq(profiles.userId, user.id), isNull(profiles.stripeCustomerId)));
-    return c.json({ customerId: (await readOrCreateProfile(db, user.id))?.stripeCustomerId ?? customerId });
+    return c.json({ customerId: await ensureCustomer(deps, user) });
   });
 
   app.post('/create-checkout-session', async (c) => {
@@ -54,7 +62,7 @@ export function billingApiRoutes(deps: BillingDeps) {
     if (!profile) return c.json({ error: TOOL_MESSAGES.signInRequired }, 401);
     if (!user.emailVerified) return c.json({ error: PURCHASE_MESSAGES.verifyAlert }, 403);
     if (profile.isDispute || profile.isFraudulent) return c.json({ error: PURCHASE_MESSAGES.blockedAlert }, 403);
-    const pack = TOKEN_PACKAGES.find((p) => p.id === body.priceId);
+    const pack = deps.packages.find((p) => p.id === body.priceId);
     if (!pack) return c.json({ error: PURCHASE_MESSAGES.unknownPackage }, 400);
 
     const paymentId = randomUUID();
@@ -62,11 +70,12 @@ export function billingApiRoutes(deps: BillingDeps) {
       paymentId,
       userId: user.id,
       email: user.email,
-      customerId: profile.stripeCustomerId,
+      // Every checkout carries our customer, so disputes and fraud warnings find the account.
+      customerId: profile.stripeCustomerId ?? (await ensureCustomer(deps, user)),
       priceId: pack.id,
       name: pack.name,
       amountCents: pack.priceCents,
-      successUrl: `${deps.appUrl}/tokens?checkout=success`,
+      successUrl: `${deps.appUrl}/tokens?checkout=success&session_id={CHECKOUT_SESSION_ID}`,
       cancelUrl: `${deps.appUrl}/tokens?checkout=canceled`,
     });
     await db.insert(payments).values({
@@ -106,6 +115,19 @@ export function billingApiRoutes(deps: BillingDeps) {
   return app;
 }
 
+/** The user's customer id: the one made at sign-up, or a new one if that step has not run yet. */
+async function ensureCustomer(deps: BillingDeps, user: { id: string; email: string }): Promise<string> {
+  const profile = await readOrCreateProfile(deps.db, user.id);
+  if (profile?.stripeCustomerId) return profile.stripeCustomerId;
+  const { customerId } = await deps.payments.createCustomer({ userId: user.id, email: user.email });
+  // A concurrent call may have stored one first: keep that one.
+  await deps.db
+    .update(profiles)
+    .set({ stripeCustomerId: customerId })
+    .where(and(eq(profiles.userId, user.id), isNull(profiles.stripeCustomerId)));
+  return (await readOrCreateProfile(deps.db, user.id))?.stripeCustomerId ?? customerId;
+}
+
 /**
  * The local provider's hosted checkout (mounted at LOCAL_CHECKOUT_PATH only when Stripe is not
  * configured): visibly a test-mode page; Pay runs the same fulfilment as Stripe's webhook.
@@ -130,7 +152,7 @@ export function localCheckoutRoutes(deps: BillingDeps) {
     const payment = await ownOpenPayment(c.req.raw.headers, sessionId);
     if (!payment)
       return c.html(page('Checkout not found', '<p>This checkout does not exist or is not yours.</p>'), 404);
-    const pack = TOKEN_PACKAGES.find((p) => p.id === payment.packageId);
+    const pack = deps.packages.find((p) => p.id === payment.packageId);
     const id = escapeHtml(sessionId);
     const body =
       payment.status !== 'open'

@@ -35,6 +35,12 @@ const UPLOAD_5MB: ImageRules = {
   tooLargeMessage: 'File size must be less than 5MB',
 };
 
+/** The output of an upscale must stay within ~16 megapixels, so the input limit depends on the scale. */
+function upscaleInputRules(rules: ImageRules, scale: keyof typeof UPSCALE_MAX_INPUT): ImageRules {
+  const limit = UPSCALE_MAX_INPUT[scale];
+  return { ...rules, maxPixels: limit.pixels, pixelLimitLabel: `${limit.label} for ${scale}x` };
+}
+
 function parse<T extends ToolId>(tool: T, body: unknown) {
   const result = TOOL_REQUEST_SCHEMAS[tool].safeParse(body ?? {});
   if (!result.success) {
@@ -93,13 +99,7 @@ export function prepareTool(tool: ToolId, body: unknown): PreparedTool {
     }
     case 'image-upscaler': {
       const b = parse(tool, body);
-      // The output must stay within ~16 megapixels, so the input limit depends on the scale.
-      const limit = UPSCALE_MAX_INPUT[b.scale];
-      const image = decodeImageField('image', b.image, {
-        ...DATA_URL_IMAGE,
-        maxPixels: limit.pixels,
-        pixelLimitLabel: `${limit.label} for ${b.scale}x`,
-      });
+      const image = decodeImageField('image', b.image, upscaleInputRules(DATA_URL_IMAGE, b.scale));
       return {
         input: { tool, image, scale: b.scale },
         units: 1,
@@ -117,7 +117,8 @@ export function prepareTool(tool: ToolId, body: unknown): PreparedTool {
     case 'creative-upscaler':
     case 'fix-a-face': {
       const b = parse(tool, body);
-      const image = decodeImageField('image', b.image, ANY_FORM_IMAGE);
+      // Both return the image at twice its size: the 2x input limit applies before charging.
+      const image = decodeImageField('image', b.image, upscaleInputRules(ANY_FORM_IMAGE, 2));
       return {
         input: { tool, image, scale: 2 },
         units: 1,

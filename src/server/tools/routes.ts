@@ -1,7 +1,8 @@
 // The ten tool calls (POST /api/<path>, product-spec.md section 7) and the jobs and files they
 // produce. Every check the spec's client makes is made here too, in this order, and nothing is
 // charged unless all pass: signed in (401), the body's userId is the caller (403), not suspended
-// (fraud before dispute, 403), verified (403), valid input (400/413), enough tokens (402).
+// (fraud before dispute, 403), verified (403), valid input (400/413), enough tokens (402); then,
+// being the costly one, the explicit-content check of the uploaded images (400).
 import { createHash } from 'node:crypto';
 import { and, desc, eq, lt } from 'drizzle-orm';
 import { Hono } from 'hono';
@@ -13,6 +14,7 @@ import { sessionUser } from '../auth/session';
 import type { AppDb } from '../db/client';
 import { files, jobs } from '../db/schema';
 import { InputError } from '../images/image-input';
+import { EXPLICIT_IMAGE_MESSAGE, type ImageModeration } from '../images/moderation/image-moderation';
 import type { InferenceRouter } from '../inference/routing';
 import type { JobSignals } from '../jobs/job-signals';
 import type { Queue } from '../jobs/queue';
@@ -35,6 +37,7 @@ export type ToolRoutesDeps = {
   queue: Queue;
   storage: FileStorage;
   inference: InferenceRouter;
+  moderation: ImageModeration;
   logger: Logger;
   waitMs: number;
   signals?: JobSignals;
@@ -114,6 +117,11 @@ export function toolRoutes(deps: ToolRoutesDeps) {
         const cost = costOf(tool.id, prepared);
         if (profile.tokens < cost) {
           return c.json({ success: false, error: TOOL_MESSAGES.notEnoughTokens, balance: profile.tokens }, 402);
+        }
+        const verdict = await deps.moderation.check(prepared.images, c.req.raw.signal);
+        if (verdict.blocked) {
+          deps.logger.info('explicit upload refused', { userId: user.id, tool: tool.id, score: verdict.explicitScore });
+          return c.json({ success: false, error: EXPLICIT_IMAGE_MESSAGE }, 400);
         }
 
         let created: Awaited<ReturnType<typeof createToolJob>>;

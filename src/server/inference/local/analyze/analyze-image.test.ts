@@ -1,0 +1,55 @@
+import sharp from 'sharp';
+import { describe, expect, it } from 'vitest';
+import { fixtureImage, imageInputFrom } from '../faces/fixture-image';
+import { createLocalProvider } from '../local-provider';
+import { analyzeImage, mergeKeywords } from './analyze-image';
+
+describe('Image Analyzer (local engine)', () => {
+  it('answers keywords from the vision models and the pixels, and a palette, for a portrait photo', async () => {
+    const provider = createLocalProvider();
+    expect(provider.supports('image-analyzer')).toBe(true);
+    const image = await fixtureImage('grace_hopper.jpg');
+    const result = await provider.run({ tool: 'image-analyzer', image }, new AbortController().signal);
+    if (result.kind !== 'analysis') throw new Error(`expected an analysis, got ${result.kind}`);
+
+    const words = result.keywords.map((k) => k.keyword);
+    expect(words).toEqual(expect.arrayContaining(['portrait orientation', 'face', 'person']));
+    expect(new Set(words).size).toBe(words.length);
+    expect(result.keywords.length).toBeLessThanOrEqual(12);
+    const scores = result.keywords.map((k) => k.score);
+    expect(scores).toEqual([...scores].sort((a, b) => b - a));
+    for (const score of scores) expect(score).toBeGreaterThan(0);
+    for (const score of scores) expect(score).toBeLessThanOrEqual(1);
+
+    expect(result.colors.length).toBeGreaterThanOrEqual(5);
+    expect(result.colors.reduce((sum, c) => sum + c.percentage, 0)).toBe(100);
+  }, 60_000);
+
+  it('keeps each keyword once at its best score, the strongest first', async () => {
+    const noVision = async () => [
+      { keyword: 'transparent', score: 0.4 },
+      { keyword: 'cup', score: 0.7 },
+    ];
+    const clear = await sharp({ create: { width: 30, height: 10, channels: 4, background: '#ff000000' } })
+      .png()
+      .toBuffer();
+    const result = await analyzeImage(await imageInputFrom(clear), undefined, noVision);
+    expect(result).toEqual({
+      kind: 'analysis',
+      keywords: [
+        { keyword: 'landscape orientation', score: 1 },
+        { keyword: 'transparent', score: 1 },
+        { keyword: 'cup', score: 0.7 },
+      ],
+      colors: [],
+    });
+  });
+
+  it('lists at most 12 keywords, dropping the weakest', () => {
+    const many = Array.from({ length: 20 }, (_, i) => ({ keyword: `k${i}`, score: i / 20 }));
+    const merged = mergeKeywords(many);
+    expect(merged).toHaveLength(12);
+    expect(merged[0]).toEqual({ keyword: 'k19', score: 0.95 });
+    expect(merged.at(-1)).toEqual({ keyword: 'k8', score: 0.4 });
+  });
+});

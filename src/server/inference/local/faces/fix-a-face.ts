@@ -1,0 +1,137 @@
+// Fix a Face on the local engine (inference.md: "face-aware local enhancement"): the whole image
+// is enlarged 2x with lanczos, and each detected face, with a margin around it, is enlarged by the
+// super-resolution network instead, sharpened, and blended in through a feathered oval so that no
+// edge shows. There is no face-restoration network (GFPGAN, CodeFormer) on npm; this is the honest
+// local equivalent and is labelled local.
+import { UPSCALE_MAX_INPUT } from '../../../../contract/tools';
+import { ProviderError } from '../../provider';
+import type { LocalEngine } from '../local-provider';
+import { decodeRgb, fromRaw, type RawImage } from '../raw-image';
+import { superResolve } from '../upscale/super-resolve';
+import { detectFaces, type FaceBox } from './detect-faces';
+
+const NO_FACE_MESSAGE = 'No face found in this image. Please try a photo with a clear, front-facing face.';
+
+const SCALE = 2;
+/** The output's bound, as for the 2x upscaler (~16 megapixels); webp also stops at 16383 px a side. */
+const MAX_INPUT = UPSCALE_MAX_INPUT[SCALE];
+const WEBP_MAX_SIDE = 16383;
+/** Context kept around each face box, as a share of its size per side: hair, chin, ears. */
+const FACE_MARGIN = 0.35;
+/**
+ * The network's time grows with the pixels it sees (~1 s for a 250 px region, ~3 s for 500 px:
+ * bench/local-models/faces.bench.ts): larger face regions are reduced to this side first, then the
+ * network's output is resized to the region's 2x.
+ */
+const MAX_REGION_SIDE = 512;
+/** Inside this share of the oval's radius the enhanced face is kept whole; beyond it, it fades out. */
+const FEATHER_START = 0.7;
+
+type Region = { x: number; y: number; width: number; height: number };
+
+/** The image enlarged 2x with every face super-resolved; rejects with NO_FACE_MESSAGE when there is none. */
+export async function fixFaces(image: RawImage, signal?: AbortSignal): Promise<RawImage> {
+  if (image.channels !== 3) throw new Error(`Fix a Face takes RGB pixels, got ${image.channels} channels`);
+  if (image.width * image.height > MAX_INPUT.pixels || Math.max(image.width, image.height) * SCALE > WEBP_MAX_SIDE) {
+    throw new ProviderError(`input of ${image.width}x${image.height} is too large for 2x`, {
+      userMessage: `This image is too large for Fix a Face: please use one of at most ${MAX_INPUT.label} pixels.`,
+    });
+  }
+  const faces = await detectFaces(image, signal);
+  if (faces.length === 0) {
+    throw new ProviderError('no face detected', { userMessage: NO_FACE_MESSAGE });
+  }
+  const { data, info } = await fromRaw(image)
+    .resize(image.width * SCALE, image.height * SCALE, { kernel: 'lanczos3', fit: 'fill' })
+    .raw()
+    .toBuffer({ resolveWithObject: true });
+  const out: RawImage = { data, width: info.width, height: info.height, channels: 3 };
+  for (const face of faces) {
+    signal?.throwIfAborted();
+    const region = faceRegion(face, image);
+    const enhanced = await enhanceRegion(image, region, signal);
+    blendFeathered(out, enhanced, region.x * SCALE, region.y * SCALE);
+  }
+  return out;
+}
+
+/** The face box grown by FACE_MARGIN on every side, within the image. */
+export function faceRegion(face: FaceBox, image: { width: number; height: number }): Region {
+  const dx = Math.round(face.width * FACE_MARGIN);
+  const dy = Math.round(face.height * FACE_MARGIN);
+  const x = Math.max(0, face.x - dx);
+  const y = Math.max(0, face.y - dy);
+  return {
+    x,
+    y,
+    width: Math.min(image.width, face.x + face.width + dx) - x,
+    height: Math.min(image.height, face.y + face.height + dy) - y,
+  };
+}
+
+/** The region super-resolved to exactly 2x its size, then sharpened (the network stays soft on texture). */
+async function enhanceRegion(image: RawImage, region: Region, signal?: AbortSignal): Promise<RawImage> {
+  const shrink = Math.min(1, MAX_REGION_SIDE / Math.max(region.width, region.height));
+  const crop = await toRaw(
+    fromRaw(image)
+      .extract({ left: region.x, top: region.y, width: region.width, height: region.height })
+      .resize(Math.max(1, Math.round(region.width * shrink)), Math.max(1, Math.round(region.height * shrink)), {
+        kernel: 'lanczos3',
+        fit: 'fill',
+      }),
+  );
+  const resolved = await superResolve(crop, SCALE, signal);
+  const target = { width: region.width * SCALE, height: region.height * SCALE };
+  let pipeline = fromRaw(resolved);
+  if (resolved.width !== target.width || resolved.height !== target.height) {
+    pipeline = pipeline.resize(target.width, target.height, { kernel: 'lanczos3', fit: 'fill' });
+  }
+  return toRaw(pipeline.sharpen({ sigma: 0.8, m1: 0.5, m2: 2 }));
+}
+
+async function toRaw(pipeline: ReturnType<typeof fromRaw>): Promise<RawImage> {
+  const { data, info } = await pipeline.removeAlpha().raw().toBuffer({ resolveWithObject: true });
+  return { data, width: info.width, height: info.height, channels: 3 };
+}
+
+/**
+ * Mixes `patch` into `base` at (left, top): fully inside an oval that fills the patch, fading
+ * smoothly to nothing at the oval's edge, so the patch's rectangle never shows.
+ */
+function blendFeathered(base: RawImage, patch: RawImage, left: number, top: number): void {
+  const cx = patch.width / 2;
+  const cy = patch.height / 2;
+  for (let y = 0; y < patch.height; y++) {
+    const by = top + y;
+    if (by < 0 || by >= base.height) continue;
+    const ny = (y + 0.5 - cy) / cy;
+    for (let x = 0; x < patch.width; x++) {
+      const bx = left + x;
+      if (bx < 0 || bx >= base.width) continue;
+      const nx = (x + 0.5 - cx) / cx;
+      const weight = featherWeight(Math.sqrt(nx * nx + ny * ny));
+      if (weight === 0) continue;
+      const p = (y * patch.width + x) * 3;
+      const b = (by * base.width + bx) * 3;
+      for (let c = 0; c < 3; c++) {
+        base.data[b + c] = Math.round((base.data[b + c] ?? 0) * (1 - weight) + (patch.data[p + c] ?? 0) * weight);
+      }
+    }
+  }
+}
+
+/** 1 inside FEATHER_START of the radius, 0 from the edge out, a smoothstep between. */
+function featherWeight(radius: number): number {
+  if (radius <= FEATHER_START) return 1;
+  if (radius >= 1) return 0;
+  const t = (1 - radius) / (1 - FEATHER_START);
+  return t * t * (3 - 2 * t);
+}
+
+export const fixAFaceEngine: LocalEngine = async (input, signal) => {
+  if (input.tool !== 'fix-a-face') throw new Error(`Fix a Face cannot run ${input.tool}`);
+  const fixed = await fixFaces(await decodeRgb(input.image.bytes), signal);
+  signal.throwIfAborted();
+  const bytes = await fromRaw(fixed).webp({ quality: 90 }).toBuffer();
+  return { kind: 'images', images: [{ bytes, contentType: 'image/webp' }] };
+};

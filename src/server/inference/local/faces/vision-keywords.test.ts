@@ -1,0 +1,53 @@
+import { describe, expect, it } from 'vitest';
+import { getTf } from '../tfjs-runtime';
+import { fixtureImage } from './fixture-image';
+import { visionKeywords } from './vision-keywords';
+
+const keywordsOf = async (name: string) => visionKeywords(await fixtureImage(name));
+
+describe('visionKeywords', () => {
+  it('sees a cup in the coffee photo, and no face', async () => {
+    const keywords = await keywordsOf('coffee.png');
+    expect(keywords.map((k) => k.keyword)).toContain('cup');
+    expect(keywords.map((k) => k.keyword)).not.toContain('face');
+  });
+
+  it('sees a smiling person in the astronaut portrait', async () => {
+    const words = (await keywordsOf('astronaut.png')).map((k) => k.keyword);
+    expect(words).toEqual(expect.arrayContaining(['face', 'person', 'portrait', 'smiling', 'happy']));
+  });
+
+  it('gives each keyword once, with a score between 0 and 1, best first', async () => {
+    const keywords = await keywordsOf('grace_hopper.jpg');
+    expect(keywords.length).toBeGreaterThan(0);
+    expect(new Set(keywords.map((k) => k.keyword)).size).toBe(keywords.length);
+    for (const { score } of keywords) {
+      expect(score).toBeGreaterThan(0);
+      expect(score).toBeLessThanOrEqual(1);
+    }
+    const scores = keywords.map((k) => k.score);
+    expect(scores).toEqual([...scores].sort((a, b) => b - a));
+  });
+
+  it('rejects bytes that are not an image and says so', async () => {
+    await expect(
+      visionKeywords({ bytes: Buffer.from('not an image'), mime: 'image/png', width: 1, height: 1 }),
+    ).rejects.toThrow(/unsupported image format/);
+  });
+
+  it('does nothing once cancelled', async () => {
+    const controller = new AbortController();
+    controller.abort();
+    await expect(visionKeywords(await fixtureImage('coffee.png'), controller.signal)).rejects.toThrow(/aborted/);
+  });
+
+  it('leaves no tensor behind: a server runs it for every analysis', async () => {
+    const image = await fixtureImage('astronaut.png');
+    await visionKeywords(image);
+    const tf = await getTf();
+    const before = tf.memory().numTensors;
+    await visionKeywords(image);
+    await visionKeywords(image);
+    expect(tf.memory().numTensors).toBe(before);
+  });
+});

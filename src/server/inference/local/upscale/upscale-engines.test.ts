@@ -1,0 +1,108 @@
+import path from 'node:path';
+import sharp from 'sharp';
+import { describe, expect, it } from 'vitest';
+import { type ImageInput, ProviderError, type ToolInput, type ToolResult } from '../../provider';
+import { FIXTURE_IMAGES, imageInputFrom } from '../faces/fixture-image';
+import { createLocalProvider } from '../local-provider';
+import { laplacianVariance } from './sharpness';
+
+const SLOW = 60_000;
+
+/** A small piece of the astronaut photo as the checked upload a job receives. */
+async function astronautUpload(width: number, height: number, format: 'png' | 'jpeg' = 'png'): Promise<ImageInput> {
+  const crop = sharp(path.join(FIXTURE_IMAGES, 'astronaut.png')).extract({ left: 190, top: 90, width, height });
+  return imageInputFrom(await crop.toFormat(format).toBuffer());
+}
+
+const run = (input: ToolInput, signal = new AbortController().signal) => createLocalProvider().run(input, signal);
+
+async function onlyImage(result: ToolResult) {
+  if (result.kind !== 'images') throw new Error(`expected images, got ${result.kind}`);
+  expect(result.images).toHaveLength(1);
+  const [image] = result.images;
+  if (!image) throw new Error('no image');
+  const meta = await sharp(image.bytes).metadata();
+  return { ...image, format: meta.format, width: meta.width, height: meta.height };
+}
+
+describe('Image Upscaler (local engine)', () => {
+  it(
+    'is served locally and answers a webp 2x, 4x and 6x the size of the upload',
+    async () => {
+      expect(createLocalProvider().supports('image-upscaler')).toBe(true);
+      const image = await astronautUpload(30, 20, 'jpeg');
+      for (const scale of [2, 4, 6] as const) {
+        const out = await onlyImage(await run({ tool: 'image-upscaler', image, scale }));
+        expect(out).toMatchObject({ contentType: 'image/webp', format: 'webp', width: 30 * scale, height: 20 * scale });
+      }
+    },
+    SLOW,
+  );
+
+  it(
+    'keeps the transparency of a transparent upload',
+    async () => {
+      // Left half opaque red, right half fully transparent.
+      const { data, info } = await sharp({ create: { width: 24, height: 16, channels: 4, background: '#00000000' } })
+        .composite([
+          { input: { create: { width: 12, height: 16, channels: 4, background: '#ff0000ff' } }, left: 0, top: 0 },
+        ])
+        .png()
+        .toBuffer({ resolveWithObject: true });
+      expect(info.channels).toBe(4);
+      const out = await onlyImage(await run({ tool: 'image-upscaler', image: await imageInputFrom(data), scale: 2 }));
+      expect(out).toMatchObject({ width: 48, height: 32 });
+
+      const alpha = await sharp(out.bytes).extractChannel('alpha').raw().toBuffer();
+      const at = (x: number, y: number) => alpha[y * 48 + x];
+      expect(at(4, 16)).toBe(255);
+      expect(at(44, 16)).toBe(0);
+    },
+    SLOW,
+  );
+
+  it('refuses an upload whose output would pass the largest side webp can hold, saying what fits', async () => {
+    const strip = await sharp({ create: { width: 8200, height: 8, channels: 3, background: '#808080' } })
+      .png()
+      .toBuffer();
+    const error = await run({ tool: 'image-upscaler', image: await imageInputFrom(strip), scale: 2 }).catch((e) => e);
+    expect(error).toBeInstanceOf(ProviderError);
+    expect(error.options.userMessage).toBe(
+      'This image is too large for 2x: please use one of at most 2048 x 2048 pixels and a side of at most 8191 pixels.',
+    );
+  });
+
+  it('stops without an output when the job is cancelled', async () => {
+    const cancelled = new AbortController();
+    cancelled.abort();
+    const image = await astronautUpload(30, 20);
+    await expect(run({ tool: 'image-upscaler', image, scale: 2 }, cancelled.signal)).rejects.toThrow(/abort/i);
+  });
+});
+
+describe('Creative Upscaler (local engine)', () => {
+  it(
+    'answers a 2x webp with more fine detail than the plain upscaler',
+    async () => {
+      expect(createLocalProvider().supports('creative-upscaler')).toBe(true);
+      const image = await astronautUpload(64, 64);
+      const creative = await onlyImage(await run({ tool: 'creative-upscaler', image, scale: 2 }));
+      const plain = await onlyImage(await run({ tool: 'image-upscaler', image, scale: 2 }));
+
+      expect(creative).toMatchObject({ contentType: 'image/webp', format: 'webp', width: 128, height: 128 });
+      expect(await laplacianVariance(creative.bytes)).toBeGreaterThan(1.5 * (await laplacianVariance(plain.bytes)));
+    },
+    SLOW,
+  );
+
+  it('refuses a too-large upload with its own failure message', async () => {
+    const strip = await sharp({ create: { width: 8200, height: 8, channels: 3, background: '#808080' } })
+      .png()
+      .toBuffer();
+    const error = await run({ tool: 'creative-upscaler', image: await imageInputFrom(strip), scale: 2 }).catch(
+      (e) => e,
+    );
+    expect(error).toBeInstanceOf(ProviderError);
+    expect(error.options.userMessage).toBe('Creative upscale failed. Please use a smaller image size.');
+  });
+});

@@ -1,0 +1,97 @@
+// The Image Upscaler and Creative Upscaler on the local engine: RDN super-resolution
+// (super-resolve.ts), encoded as webp like the hosted models' outputs.
+import sharp, { type SharpenOptions } from 'sharp';
+import { toolById, UPSCALE_MAX_INPUT } from '../../../../contract/tools';
+import { type ImageInput, type OutputImage, ProviderError, type ToolInput, type ToolResult } from '../../provider';
+import type { LocalEngine } from '../local-provider';
+import { decodeRgb, fromRaw, type RawImage } from '../raw-image';
+import { superResolve } from './super-resolve';
+
+export type UpscaleFactor = 2 | 4 | 6;
+/** webp cannot encode a side longer than this. */
+const WEBP_MAX_SIDE = 16383;
+
+/**
+ * The image enlarged `factor` times. There is no x6 network: 6x is 2x then 3x, which measured 1.6x
+ * faster than 3x then 2x (the costly pass sees the smaller image) and as sharp (40 dB apart).
+ */
+export async function upscaleBy(image: RawImage, factor: UpscaleFactor, signal?: AbortSignal): Promise<RawImage> {
+  if (factor === 6) return superResolve(await superResolve(image, 2, signal), 3, signal);
+  return superResolve(image, factor, signal);
+}
+
+/**
+ * Detail enhancement after the 2x network, the local stand-in for the hosted creative model: the
+ * network restores edges but stays soft on texture. Two unsharp masks: a wide, gentle one for
+ * local contrast (CLAHE took ~55 s on 3072 px with 384 px regions), then a fine one that lifts
+ * texture (weak on flat areas, m1, strong on edges and texture, m2).
+ */
+export async function enhanceDetail(image: RawImage): Promise<RawImage> {
+  const contrasted = await sharpened(image, { sigma: 10, m1: 0.3, m2: 0.3 });
+  return sharpened(contrasted, { sigma: 1, m1: 0.4, m2: 1.6 });
+}
+
+async function sharpened(image: RawImage, options: SharpenOptions): Promise<RawImage> {
+  const { data, info } = await fromRaw(image).sharpen(options).raw().toBuffer({ resolveWithObject: true });
+  return { data, width: info.width, height: info.height, channels: 3 };
+}
+
+/**
+ * The upload's transparency, if it has any, enlarged with Lanczos to the output's size: the
+ * network sees RGB only, and a transparent logo must stay transparent.
+ */
+async function enlargedAlpha(bytes: Buffer, width: number, height: number): Promise<Buffer | undefined> {
+  if (!(await sharp(bytes).metadata()).hasAlpha) return undefined;
+  return sharp(bytes)
+    .rotate()
+    .extractChannel('alpha')
+    .resize(width, height, { fit: 'fill', kernel: 'lanczos3' })
+    .raw()
+    .toBuffer();
+}
+
+async function webp(image: RawImage, alpha?: Buffer): Promise<OutputImage> {
+  let pipeline = fromRaw(image);
+  if (alpha) pipeline = pipeline.joinChannel(alpha, { raw: { width: image.width, height: image.height, channels: 1 } });
+  // effort 2: about twice as fast as the default 4 on big outputs, files ~3% larger.
+  return { bytes: await pipeline.webp({ quality: 90, effort: 2 }).toBuffer(), contentType: 'image/webp' };
+}
+
+/**
+ * The upload decoded, once it is known to fit: the server checks the pixel limit before charging
+ * (UPSCALE_MAX_INPUT); webp's largest side is checked here, as no limit in pixels bounds it.
+ */
+async function decodeWithin(image: ImageInput, factor: UpscaleFactor, userMessage: string): Promise<RawImage> {
+  const limit = UPSCALE_MAX_INPUT[factor];
+  if (image.width * image.height > limit.pixels || Math.max(image.width, image.height) * factor > WEBP_MAX_SIDE) {
+    throw new ProviderError(`input of ${image.width}x${image.height} is too large for ${factor}x`, { userMessage });
+  }
+  return decodeRgb(image.bytes);
+}
+
+export const imageUpscalerEngine: LocalEngine = async (input, signal) => {
+  const { image, scale } = expect(input, 'image-upscaler');
+  const pixels = await decodeWithin(
+    image,
+    scale,
+    `This image is too large for ${scale}x: please use one of at most ${UPSCALE_MAX_INPUT[scale].label} pixels and a side of at most ${Math.floor(WEBP_MAX_SIDE / scale)} pixels.`,
+  );
+  const upscaled = await upscaleBy(pixels, scale, signal);
+  return images(await webp(upscaled, await enlargedAlpha(image.bytes, upscaled.width, upscaled.height)));
+};
+
+export const creativeUpscalerEngine: LocalEngine = async (input, signal) => {
+  const { image } = expect(input, 'creative-upscaler');
+  const pixels = await decodeWithin(image, 2, toolById('creative-upscaler').failureMessage);
+  const upscaled = await upscaleBy(pixels, 2, signal);
+  signal.throwIfAborted();
+  const enhanced = await enhanceDetail(upscaled);
+  return images(await webp(enhanced, await enlargedAlpha(image.bytes, enhanced.width, enhanced.height)));
+};
+
+const images = (image: OutputImage): ToolResult => ({ kind: 'images', images: [image] });
+
+function expect<T extends ToolInput['tool']>(input: ToolInput, tool: T): Extract<ToolInput, { tool: T }> {
+  if (input.tool !== tool) throw new Error(`the ${tool} engine cannot run ${input.tool}`);
+  return input as Extract<ToolInput, { tool: T }>;
+}
