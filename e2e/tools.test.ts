@@ -5,7 +5,6 @@
 // Upscaler (70) and Background Swap (25 per image) cost more than a new account holds: a second
 // server, which answers every tool call while its job still runs (202, so the page follows the job),
 // is stopped for support's admin tool to grant a user tokens for them and to flag another for fraud.
-import { spawnSync } from 'node:child_process';
 import { rmSync } from 'node:fs';
 import path from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
@@ -13,15 +12,13 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { launchBrowser, newVisitorContext, PHONE } from './support/browser';
 import { followMailLink } from './support/mail';
 import { type ServerProcess, startServerProcess } from './support/server';
+import { adminCli, shownBalance as balance, throughHero, uniqueEmail } from './support/visitors';
 
-const ROOT = path.resolve(import.meta.dirname, '..');
-const TSX = path.join(ROOT, 'node_modules/tsx/dist/cli.mjs');
 const sharedBaseUrl = inject('baseUrl');
 /** The server the tests talk to: the run's shared one, or a block's own. */
 let baseUrl = sharedBaseUrl;
 const FACE = path.resolve(import.meta.dirname, 'fixtures/grace_hopper.jpg');
 const CAT = path.resolve(import.meta.dirname, 'fixtures/chelsea.png');
-let accounts = 0;
 
 describe.runIf(inject('browserAvailable'))('tool pages in the browser', () => {
   let browser: Browser;
@@ -42,34 +39,19 @@ describe.runIf(inject('browserAvailable'))('tool pages in the browser', () => {
     return context.newPage();
   }
 
-  /** Signs up, or in when the account exists, through the landing page's hero. */
-  async function throughHero(page: Page, email: string) {
-    await page.goto(baseUrl);
-    await page.getByLabel('Email').fill(email);
-    await page.getByLabel('Password', { exact: true }).fill('tool pages 42');
-    await page.getByRole('button', { name: 'Continue with Email' }).click();
-    await page.waitForURL(`${baseUrl}/text-to-pic`);
-  }
-
   /** A new browser visitor; signed up (and verified) through the hero and the mailed link when asked. */
   async function visitor(account: 'none' | 'unverified' | 'verified'): Promise<Page> {
     const page = await newPage();
     if (account === 'none') return page;
-    const email = `tools${++accounts}.${Date.now()}@example.com`;
+    const email = uniqueEmail('tools');
     emails.set(page, email);
-    await throughHero(page, email);
+    await throughHero(page, baseUrl, email);
     if (account === 'verified') {
       await followMailLink(page, baseUrl, email, /verify/i, /verify/i);
       await page.waitForURL(`${baseUrl}/text-to-pic`);
     }
     await expect.poll(() => balance(page)).toBe(20);
     return page;
-  }
-
-  async function balance(page: Page): Promise<number | null> {
-    const text = await page.getByTestId('token-balance').textContent();
-    const match = text?.match(/(\d+) tokens?/);
-    return match ? Number(match[1]) : null;
   }
 
   const action = (page: Page) => page.getByTestId('tool-action');
@@ -247,14 +229,7 @@ describe.runIf(inject('browserAvailable'))('tool pages in the browser', () => {
     async function admin(...commands: string[][]) {
       const dataDir = (server as ServerProcess).dataDir;
       await server?.stop();
-      for (const args of commands) {
-        const run = spawnSync(process.execPath, [TSX, 'src/server/admin/cli.ts', ...args], {
-          cwd: ROOT,
-          env: { ...process.env, DATA_DIR: dataDir, LOG_LEVEL: 'warn' },
-          encoding: 'utf8',
-        });
-        expect(run.status, run.stderr).toBe(0);
-      }
+      for (const args of commands) adminCli(dataDir, ...args);
       server = await startServerProcess({ dataDir, env: { TRUST_PROXY_HOPS: '1', TOOL_WAIT_SECONDS: '0' } });
       baseUrl = server.url;
     }
@@ -288,7 +263,7 @@ describe.runIf(inject('browserAvailable'))('tool pages in the browser', () => {
       await admin(['grant', richEmail, '100', 'browser test'], ['flag', flaggedEmail, 'fraud', 'on']);
 
       const page = await newPage();
-      await throughHero(page, richEmail);
+      await throughHero(page, baseUrl, richEmail);
       await expect.poll(() => balance(page)).toBe(120);
       expect(await singleImageRun(page, '/creative-upscale', 'Creative Upscaler', CAT)).toEqual({
         fileName: 'creative-upscaled.webp',
@@ -302,7 +277,7 @@ describe.runIf(inject('browserAvailable'))('tool pages in the browser', () => {
       expect(await balance(page)).toBe(25);
 
       const suspended = await newPage();
-      await throughHero(suspended, flaggedEmail);
+      await throughHero(suspended, baseUrl, flaggedEmail);
       await openTool(suspended, '/text-lab', 'Text Lab');
       const banner = suspended.getByRole('alert');
       expect(await banner.textContent()).toBe('Account suspended due to fraud warning. Please contact support.');

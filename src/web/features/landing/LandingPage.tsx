@@ -1,16 +1,17 @@
 import { ArrowRight, Check, Palette } from 'lucide-react';
 import { Link } from 'react-router';
 import { ROUTES } from '../../../contract/routes';
-import { TOOLS, toolById } from '../../../contract/tools';
-import { TOOL_ICONS } from '../../components/icons';
+import { toolById } from '../../../contract/tools';
 import { Wordmark } from '../../components/Wordmark';
 import { formatCost } from '../../lib/format-cost';
 import { useDocumentTitle } from '../../lib/use-document-title';
 import { HeroAuth } from '../auth/HeroAuth';
+import { ClosingCta } from './ClosingCta';
+import { Faq } from './Faq';
+import { Features } from './Features';
+import { Gallery } from './Gallery';
+import { Pricing } from './Pricing';
 import { Wave } from './Wave';
-
-/** The two headline tools get wide cards, so ten cards fill the grid evenly at two and four columns. */
-const FEATURED = new Set(['text-to-pic', 'metamorphose']);
 
 const BENEFITS = [
   'Generate images from a text prompt, in the size you need',
@@ -19,6 +20,7 @@ const BENEFITS = [
   'Pay only for what you use: tokens never expire',
 ];
 
+/** The landing page, stacked in the spec's order (product-spec.md section 2). */
 export function LandingPage() {
   useDocumentTitle('AI image tools for designers');
   const textToPic = toolById('text-to-pic');
@@ -29,8 +31,14 @@ export function LandingPage() {
         <div className="pp-container pp-topbar__inner">
           <Wordmark />
           <nav className="pp-topbar__nav" aria-label="Site">
-            <a href="#tools" className="pp-topbar__link">
+            <a href="#tools" className="pp-topbar__link pp-topbar__link--wide">
               Tools
+            </a>
+            <a href="#pricing" className="pp-topbar__link">
+              Pricing
+            </a>
+            <a href="#faq" className="pp-topbar__link pp-topbar__link--wide">
+              FAQ
             </a>
             <Link to={ROUTES.tokens} className="pp-topbar__link">
               Tokens
@@ -43,7 +51,7 @@ export function LandingPage() {
         <section className="pp-hero" aria-labelledby="hero-title">
           <div className="pp-container pp-hero__inner">
             <div className="pp-hero__copy">
-              <span className="pp-hero__icon">
+              <span className="pp-hero__icon" data-testid="hero-icon">
                 <Palette size={32} strokeWidth={2} aria-hidden="true" />
               </span>
               <p className="pp-eyebrow">AI image tools for designers</p>
@@ -81,38 +89,12 @@ export function LandingPage() {
           <Wave />
         </section>
 
-        <section id="tools" className="pp-section pp-section--tools" aria-labelledby="tools-title">
-          <div className="pp-container">
-            <div className="pp-section__head">
-              <h2 id="tools-title" className="pp-section__title">
-                Ten tools. One token balance.
-              </h2>
-              <p className="pp-section__lead">
-                Every tool shows its price before you start. Tokens never expire, and unused tokens roll over.
-              </p>
-            </div>
-            <ul className="pp-tool-grid">
-              {TOOLS.map((tool) => {
-                const Icon = TOOL_ICONS[tool.id];
-                return (
-                  <li key={tool.id} className={FEATURED.has(tool.id) ? 'pp-tool-grid__featured' : undefined}>
-                    <Link to={tool.route} className="pp-tool-card">
-                      <span className="pp-tool-card__icon">
-                        <Icon size={24} aria-hidden="true" />
-                      </span>
-                      <h3 className="pp-tool-card__title">{tool.title}</h3>
-                      <p className="pp-tool-card__summary">{tool.summary}</p>
-                      <span className="pp-tool-card__footer">
-                        <span className="pp-tool-card__cost pp-tabular">{formatCost(tool)}</span>
-                        <ArrowRight className="pp-tool-card__arrow" size={18} aria-hidden="true" />
-                      </span>
-                    </Link>
-                  </li>
-                );
-              })}
-            </ul>
-          </div>
-        </section>
+        <Gallery />
+        <Wave variant="into-base" />
+        <Features />
+        <Pricing />
+        <Faq />
+        <ClosingCta />
       </main>
 
       <footer className="pp-footer">

@@ -1,10 +1,25 @@
 import { useId } from 'react';
 
-/** Decorative wave under the hero: a band of the brand gradient over the next section's colour. */
-export function Wave() {
+type Props = {
+  /**
+   * 'into-alt' (under the hero): from the page colour into the alternate band below.
+   * 'into-base' (under the gallery): the other way round, mirrored so the two waves do not repeat.
+   */
+  variant?: 'into-alt' | 'into-base';
+};
+
+/** Decorative wave: a band of the brand gradient over the next section's colour. */
+export function Wave({ variant = 'into-alt' }: Props) {
   const gradientId = useId();
   return (
-    <svg className="pp-wave" viewBox="0 0 1440 120" preserveAspectRatio="none" aria-hidden="true" focusable="false">
+    <svg
+      className={`pp-wave pp-wave--${variant}`}
+      viewBox="0 0 1440 120"
+      preserveAspectRatio="none"
+      aria-hidden="true"
+      focusable="false"
+      data-testid="wave"
+    >
       <defs>
         <linearGradient id={gradientId} x1="0" y1="0" x2="1" y2="0">
           <stop offset="0" stopColor="#6C5CE7" />

@@ -1,26 +1,121 @@
-import { Coins, Package } from 'lucide-react';
-import { Notice } from '../../components/Notice';
+import './tokens.css';
+import { Coins, LogIn } from 'lucide-react';
+import { useCallback, useEffect, useId, useRef, useState } from 'react';
+import { Link, useNavigate, useSearchParams } from 'react-router';
+import { ROUTES } from '../../../contract/routes';
 import { PageHeader } from '../../components/PageHeader';
-import { PlaceholderPanel } from '../../components/PlaceholderPanel';
+import { formatTokens } from '../../lib/format-cost';
 import { useDocumentTitle } from '../../lib/use-document-title';
+import { useAuth } from '../auth/auth-context';
+import { PackageCards } from '../purchases/PackageCards';
+import { loadPurchases, type Purchase } from '../purchases/purchase-api';
+import { usePackages } from '../purchases/use-packages';
+import { CheckoutBanner } from './CheckoutBanner';
+import { PurchaseHistory } from './PurchaseHistory';
+import { useCheckoutReturn } from './use-checkout-return';
 
+function BalanceCard({ tokens }: { tokens: number | null }) {
+  const titleId = useId();
+  return (
+    <section className="pp-card pp-token-balance" aria-labelledby={titleId}>
+      <h2 id={titleId} className="pp-token-balance__label">
+        Your balance
+      </h2>
+      <p className="pp-token-balance__value pp-tabular" data-testid="tokens-balance">
+        {tokens === null ? '—' : formatTokens(tokens)}
+      </p>
+      <p className="pp-token-balance__hint">
+        {tokens === null
+          ? 'Your balance cannot be read right now.'
+          : `Enough for ${tokens.toLocaleString('en-US')} Text to Pic ${tokens === 1 ? 'image' : 'images'}. Tokens never expire.`}
+      </p>
+    </section>
+  );
+}
+
+function SignInCard() {
+  const titleId = useId();
+  return (
+    <section className="pp-card pp-card--center" aria-labelledby={titleId}>
+      <span className="pp-auth-card__badge">
+        <LogIn size={26} aria-hidden="true" />
+      </span>
+      <h2 id={titleId} className="pp-card__title">
+        Log in to buy tokens
+      </h2>
+      <p className="pp-card__text">Please log in to see your balance, buy a package and find your past purchases.</p>
+      <Link to={ROUTES.home} className="pp-button pp-button--primary">
+        Log in or create an account
+      </Link>
+    </section>
+  );
+}
+
+/** /tokens: the balance, the three packages and the purchase history; confirms a finished checkout. */
 export function TokensPage() {
   useDocumentTitle('Tokens');
+  const { status, profile } = useAuth();
+  const navigate = useNavigate();
+  const packages = usePackages();
+  const [params, setParams] = useSearchParams();
+  const [purchases, setPurchases] = useState<Purchase[] | null | 'error'>(null);
+
+  // The history is read here and by the checkout confirmation; only the newest read may show.
+  const readTicket = useRef(0);
+  const reloadPurchases = useCallback(async () => {
+    const ticket = ++readTicket.current;
+    setPurchases(null);
+    const list = await loadPurchases();
+    if (ticket === readTicket.current) setPurchases(list ?? 'error');
+  }, []);
+  const showPurchases = useCallback((list: Purchase[]) => {
+    readTicket.current++;
+    setPurchases(list);
+  }, []);
+
+  useEffect(() => {
+    if (status === 'signed-in') void reloadPurchases();
+  }, [status, reloadPurchases]);
+
+  const checkout = useCheckoutReturn(params.get('checkout'), showPurchases);
+  const dismissCheckout = () =>
+    setParams(
+      (current) => {
+        current.delete('checkout');
+        return current;
+      },
+      { replace: true },
+    );
+
   return (
-    <div className="pp-page">
+    <div className="pp-page pp-tokens">
       <PageHeader
         icon={Coins}
         title="Tokens"
         summary="Top up your balance with a token package. Tokens never expire and unused tokens roll over."
       />
-      <Notice>Token packages and checkout arrive in an upcoming release.</Notice>
-      <PlaceholderPanel
-        icon={Package}
-        title="Token packages"
-        text="The available packages and their prices will be listed here."
-        variant="plain"
-        className="pp-panel--wide"
-      />
+      <CheckoutBanner result={checkout} balance={profile?.tokens ?? null} onDismiss={dismissCheckout} />
+      {status === 'signed-out' ? <SignInCard /> : null}
+      {status === 'signed-in' ? <BalanceCard tokens={profile?.tokens ?? null} /> : null}
+      {status === 'loading' ? (
+        <div className="pp-card pp-token-balance" aria-busy="true">
+          <span className="pp-visually-hidden" role="status">
+            Loading your balance…
+          </span>
+          <span className="pp-skeleton pp-skeleton--title" />
+        </div>
+      ) : null}
+
+      <section className="pp-tokens__packages" aria-labelledby="tokens-packages-title">
+        <h2 id="tokens-packages-title" className="pp-tokens__title">
+          Token packages
+        </h2>
+        <PackageCards onSignedOut={() => navigate(ROUTES.home)} />
+      </section>
+
+      {status === 'signed-in' ? (
+        <PurchaseHistory purchases={purchases} packages={packages} onRetry={() => void reloadPurchases()} />
+      ) : null}
     </div>
   );
 }

@@ -465,12 +465,13 @@ describe('single-image tools', () => {
     expect(screen.getByRole('heading', { name: 'Upscaled (4x)' })).toBeTruthy();
   });
 
-  it('Fix a Face and Creative Upscaler send scale 2', async () => {
+  it('Fix a Face and Creative Upscaler send scale 2 and state the 2x input limit', async () => {
     const { api } = await open(
       '/creative-upscale',
       signedIn({ tokens: 100 }, { 'POST /api/creative-upscale': imagesAnswer(fileUrl(1), 30) }),
       'Creative Upscaler',
     );
+    expect(screen.getByText('One PNG, JPG or WEBP image. Largest input: 2048 x 2048 px.')).toBeTruthy();
     await chooseImage();
     fireEvent.click(action());
     await screen.findByRole('img', { name: 'Upscaled (2x) of photo.png' });

@@ -1,6 +1,17 @@
 import { SingleImageTool } from '../SingleImageTool';
+import { upscaleHint, upscaleProblem } from '../upscale-limits';
 
-/** Route '/face-fixer': its own lazily loaded chunk. The spec's scale is always 2. */
+const HINT = upscaleHint([2]);
+
+/** Route '/face-fixer': its own lazily loaded chunk. The spec's scale is always 2: the result is twice the size. */
 export function FixAFacePage() {
-  return <SingleImageTool toolId="fix-a-face" action="Fix Face" fields={{ scale: 2 }} />;
+  return (
+    <SingleImageTool
+      toolId="fix-a-face"
+      action="Fix Face"
+      fields={{ scale: 2 }}
+      hint={HINT}
+      problem={(size) => upscaleProblem(size, 2, 'Choose a smaller image.')}
+    />
+  );
 }

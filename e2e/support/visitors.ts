@@ -1,0 +1,58 @@
+// Visitors of the browser tests: accounts made through the landing page's hero (the
+// verification link read from the outbox), and support's admin tool on a stopped server's data.
+import { spawnSync } from 'node:child_process';
+import path from 'node:path';
+import type { Browser, Page } from 'playwright-core';
+import { DESKTOP, newVisitorContext } from './browser';
+import { followMailLink } from './mail';
+
+const ROOT = path.resolve(import.meta.dirname, '../..');
+const TSX = path.join(ROOT, 'node_modules/tsx/dist/cli.mjs');
+const PASSWORD = 'palette visitor 42';
+let count = 0;
+
+export const uniqueEmail = (prefix: string) => `${prefix}${++count}.${Date.now()}@example.com`;
+
+/** Signs up (or in, when the account exists) through the hero; the app then opens Text to Pic. */
+export async function throughHero(page: Page, baseUrl: string, email: string) {
+  await page.goto(baseUrl);
+  await page.getByLabel('Email').fill(email);
+  await page.getByLabel('Password', { exact: true }).fill(PASSWORD);
+  await page.getByRole('button', { name: 'Continue with Email' }).click();
+  await page.waitForURL(`${baseUrl}/text-to-pic`);
+}
+
+/** A new browser visitor with an account of its own, verified through the mailed link when asked. */
+export async function newAccount(
+  browser: Browser,
+  baseUrl: string,
+  options: { verified: boolean; prefix?: string; viewport?: { width: number; height: number } },
+): Promise<{ page: Page; email: string }> {
+  const context = await newVisitorContext(browser, options.viewport ?? DESKTOP);
+  const page = await context.newPage();
+  const email = uniqueEmail(options.prefix ?? 'buyer');
+  await throughHero(page, baseUrl, email);
+  if (options.verified) {
+    await followMailLink(page, baseUrl, email, /verify/i, /verify/i);
+    await page.waitForURL(`${baseUrl}/text-to-pic`);
+  }
+  return { page, email };
+}
+
+/** Runs `npm run admin -- <args>` on a data directory whose server is stopped; throws on failure. */
+export function adminCli(dataDir: string, ...args: string[]) {
+  const run = spawnSync(process.execPath, [TSX, 'src/server/admin/cli.ts', ...args], {
+    cwd: ROOT,
+    env: { ...process.env, DATA_DIR: dataDir, LOG_LEVEL: 'warn' },
+    encoding: 'utf8',
+  });
+  if (run.status !== 0) throw new Error(`admin ${args.join(' ')} failed: ${run.stderr}`);
+  return run.stdout;
+}
+
+/** The number in the page's token-balance widget, or null when it shows none. */
+export async function shownBalance(page: Page): Promise<number | null> {
+  const text = await page.getByTestId('token-balance').first().textContent();
+  const match = text?.replace(/,/g, '').match(/(\d+) tokens?/);
+  return match ? Number(match[1]) : null;
+}

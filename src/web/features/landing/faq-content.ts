@@ -1,0 +1,76 @@
+// The landing page's twelve questions. Answers that quote prices or costs are built from the shared
+// tables, so the FAQ can never disagree with the tools or the checkout.
+import { SIGNUP_TOKENS } from '../../../contract/accounts';
+import { formatPrice, TOKEN_PACKAGES } from '../../../contract/packages';
+import { TOOLS } from '../../../contract/tools';
+import { formatCost } from '../../lib/format-cost';
+
+export type FaqItem = { question: string; answer: string };
+
+const toolCosts = [...TOOLS]
+  .sort((a, b) => a.cost - b.cost)
+  .map((tool) => `${tool.title} ${formatCost(tool)}`)
+  .join('; ');
+
+const packages = TOKEN_PACKAGES.map(
+  (p) => `${p.tokens.toLocaleString('en-US')} tokens for ${formatPrice(p.priceCents)}`,
+);
+
+export const FAQ: readonly FaqItem[] = [
+  {
+    question: 'What is Picture Palette?',
+    answer:
+      'A studio of ten AI image tools for designers and creatives: generate pictures from text, put yourself in new scenes, upscale, colorize, remove or swap backgrounds, fix faces, set type in images and analyze colours, all paid for from one token balance.',
+  },
+  {
+    question: 'How do tokens work?',
+    answer:
+      'Tokens are how you pay for the tools. One token makes one Text to Pic image, so each picture costs 1 cent. Buy a package, and every tool takes its price from the same balance.',
+  },
+  {
+    question: 'How many tokens does each tool use?',
+    answer: `Each tool states its own cost, on its button before you click: ${toolCosts}.`,
+  },
+  {
+    question: 'Do my tokens expire?',
+    answer:
+      'Never. Tokens do not expire, and unused tokens roll over: what you do not spend this month is still there next year.',
+  },
+  {
+    question: 'Can I use the images commercially?',
+    answer:
+      'Yes. Images you generate may be used commercially, in client work, ads, products and social posts, unless they contain trademarks or logos.',
+  },
+  {
+    question: 'What sizes can I create?',
+    answer:
+      'Three: Square (1:1) for posts and avatars, Mobile (9:16) for stories and phone screens, and Widescreen (16:9) for banners, slides and video.',
+  },
+  {
+    question: 'Is there a free trial?',
+    answer: `Every new account starts with ${SIGNUP_TOKENS} free tokens: enough to try Text to Pic, the upscaler and the colorizer before you buy anything.`,
+  },
+  {
+    question: 'What do the packages cost?',
+    answer: `${packages.join(', ')}. The bigger the package, the less each token costs. There is no subscription.`,
+  },
+  {
+    question: 'How do I pay?',
+    answer:
+      'By card, on our payment provider’s secure checkout page: your card details never reach our servers. The tokens are added to your balance as soon as the payment goes through.',
+  },
+  {
+    question: 'Why do I need to verify my email?',
+    answer:
+      'Most tools and all purchases need a verified address, which keeps accounts safe and lets us reach you about your payments. We send the link when you sign up; you can send it again from User Settings.',
+  },
+  {
+    question: 'What happens if a tool fails?',
+    answer: 'You only pay for results. If a job fails, its tokens go straight back to your balance.',
+  },
+  {
+    question: 'Which images can I upload?',
+    answer:
+      'PNG, JPG and WEBP photos. Metamorphose and Background Swap take files up to 5 MB; the other tools take one image at a time, by drag and drop or from a file picker.',
+  },
+];

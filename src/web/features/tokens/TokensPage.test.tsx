@@ -1,0 +1,148 @@
+import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { renderApp } from '../../app/test-utils';
+import { installFakeApi, PROFILE, signedInRoutes, signedOutRoutes } from '../../test-support/fake-api';
+import { forgetPackages, type Purchase } from '../purchases/purchase-api';
+import { CHECKOUT_TEXT } from './CheckoutBanner';
+import { CONFIRMATION_ATTEMPTS, CONFIRMATION_INTERVAL_MS } from './use-checkout-return';
+
+const purchase = (overrides: Partial<Purchase> = {}): Purchase => ({
+  id: 'cs_1',
+  packageId: 'price_local_500',
+  tokens: 500,
+  amount: '$5.00',
+  status: 'paid',
+  createdAt: '2026-03-14T15:09:00.000Z',
+  completedAt: '2026-03-14T15:10:00.000Z',
+  ...overrides,
+});
+
+async function openTokens(path = '/tokens') {
+  const view = renderApp(path);
+  await screen.findByRole('heading', { level: 1, name: 'Tokens' });
+  return view;
+}
+
+beforeEach(() => forgetPackages());
+afterEach(() => {
+  vi.useRealTimers();
+  vi.unstubAllGlobals();
+});
+
+describe('Tokens page', () => {
+  it('asks a visitor to log in and sends Buy Tokens to the sign-in form on the home page', async () => {
+    installFakeApi(signedOutRoutes());
+    const { router } = await openTokens();
+    await screen.findByRole('heading', { level: 2, name: 'Log in to buy tokens' });
+    expect(screen.getByRole('link', { name: 'Log in or create an account' }).getAttribute('href')).toBe('/');
+    expect(screen.queryByRole('region', { name: 'Purchase history' })).toBeNull();
+    const buy = screen.getAllByRole('button', { name: 'Buy Tokens' })[0] as HTMLElement;
+    await waitFor(() => expect(buy.hasAttribute('disabled')).toBe(false));
+    fireEvent.click(buy);
+    await waitFor(() => expect(router.state.location.pathname).toBe('/'));
+  });
+
+  it('shows the balance, the three packages and the purchase history', async () => {
+    installFakeApi({
+      ...signedInRoutes({ tokens: 1620 }),
+      'GET /api/purchases': {
+        body: {
+          purchases: [
+            purchase({ id: 'cs_2', packageId: 'price_local_1100', tokens: 1100, amount: '$10.00', status: 'open' }),
+            purchase(),
+          ],
+        },
+      },
+    });
+    await openTokens();
+    await waitFor(() => expect(screen.getByTestId('tokens-balance').textContent).toBe('1,620 tokens'));
+    expect(screen.getAllByRole('article')).toHaveLength(3);
+    const history = await screen.findByTestId('purchase-history');
+    const rows = within(history)
+      .getAllByRole('row')
+      .map((row) =>
+        within(row)
+          .queryAllByRole('cell')
+          .map((cell) => cell.textContent),
+      );
+    expect(rows.slice(1)).toEqual([
+      [expect.stringMatching(/^Mar 14, 2026/), '1100 Tokens', '$10.00', 'Pending'],
+      [expect.stringMatching(/^Mar 14, 2026/), '500 Tokens', '$5.00', 'Paid'],
+    ]);
+  });
+
+  it('says so when there are no purchases yet', async () => {
+    installFakeApi({ ...signedInRoutes(), 'GET /api/purchases': { body: { purchases: [] } } });
+    await openTokens();
+    await screen.findByText('No purchases yet. Each package you buy will be listed here.');
+  });
+
+  it('offers to try again when the history cannot be read', async () => {
+    installFakeApi({
+      ...signedInRoutes(),
+      'GET /api/purchases': [{ status: 500, body: { error: 'boom' } }, { body: { purchases: [purchase()] } }],
+    });
+    await openTokens();
+    fireEvent.click(await screen.findByRole('button', { name: 'Try again' }));
+    await screen.findByTestId('purchase-history');
+  });
+
+  it('after checkout, waits for the server to credit the purchase and shows the new balance', async () => {
+    const api = installFakeApi({
+      ...signedInRoutes({ tokens: 20 }),
+      'GET /api/purchases': [
+        { body: { purchases: [purchase({ status: 'open' })] } },
+        { body: { purchases: [purchase({ status: 'open' })] } },
+        { body: { purchases: [purchase({ status: 'paid' })] } },
+      ],
+    });
+    await openTokens('/tokens?checkout=success');
+    await screen.findByText('Payment received. Adding your tokens…');
+    // The webhook has landed: the profile now holds the credited balance.
+    api.set({ 'GET /api/profile': { body: { ...PROFILE, tokens: 520 } } });
+    await waitFor(
+      () =>
+        expect(screen.getByTestId('checkout-banner').textContent).toBe(
+          'Payment complete: 500 tokens added. Your balance is now 520 tokens.',
+        ),
+      { timeout: 4000 },
+    );
+    expect(screen.getByTestId('tokens-balance').textContent).toBe('520 tokens');
+    expect(within(screen.getByTestId('purchase-history')).getByText('Paid')).toBeTruthy();
+  });
+
+  it('says the tokens are on their way when the confirmation is slow to arrive', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    const api = installFakeApi({
+      ...signedInRoutes(),
+      'GET /api/purchases': { body: { purchases: [purchase({ status: 'open' })] } },
+    });
+    renderApp('/tokens?checkout=success');
+    // The page's chunk loads in real time (setImmediate is not faked); the polls run on fake time.
+    const banner = () => screen.queryByTestId('checkout-banner')?.textContent;
+    for (let i = 0; i < 500 && banner() !== CHECKOUT_TEXT.confirming; i++) {
+      await act(async () => {
+        await new Promise((resolve) => setImmediate(resolve));
+        await vi.advanceTimersByTimeAsync(0);
+      });
+    }
+    expect(banner()).toBe(CHECKOUT_TEXT.confirming);
+    await act(() => vi.advanceTimersByTimeAsync(CONFIRMATION_ATTEMPTS * CONFIRMATION_INTERVAL_MS));
+    expect(banner()).toBe(CHECKOUT_TEXT.delayed);
+    // The page's own read of the history, then one per attempt; then it stops asking.
+    const reads = api.callsTo('GET /api/purchases').length;
+    expect(reads).toBe(CONFIRMATION_ATTEMPTS + 1);
+    await act(() => vi.advanceTimersByTimeAsync(5 * CONFIRMATION_INTERVAL_MS));
+    expect(api.callsTo('GET /api/purchases')).toHaveLength(reads);
+  });
+
+  it('says that nothing was charged after a canceled checkout, until dismissed', async () => {
+    installFakeApi({ ...signedInRoutes(), 'GET /api/purchases': { body: { purchases: [] } } });
+    const { router } = await openTokens('/tokens?checkout=canceled');
+    const banner = await screen.findByTestId('checkout-banner');
+    expect(banner.textContent).toBe('Checkout canceled. Nothing was charged.');
+    fireEvent.click(within(banner).getByRole('button', { name: 'Dismiss' }));
+    await waitFor(() => expect(screen.queryByTestId('checkout-banner')).toBeNull());
+    expect(router.state.location.search).toBe('');
+  });
+});
