@@ -1,5 +1,5 @@
-// The ten tool pages in a real browser against the real server (the demo provider serves every
-// tool here): a visitor, an unverified user, and two verified users who spend their 20 free tokens
+// The ten tool pages in a real browser against the real server (the local engine's real models
+// serve the six tools it has, the demo provider the other four): a visitor, an unverified user, and two verified users who spend their 20 free tokens
 // on the happy paths, each ending in a downloaded file with the spec's name and the server's
 // balance lowered by the tool's cost; with the tokens left, the too-few-tokens paths. Creative
 // Upscaler (70) and Background Swap (25 per image) cost more than a new account holds: a second

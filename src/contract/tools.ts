@@ -48,6 +48,12 @@ export const UPSCALE_MAX_INPUT: Record<2 | 4 | 6, { pixels: number; label: strin
   6: { pixels: 680 * 680, label: '680 x 680' },
 };
 
+/** webp, the outputs' format, cannot encode a side longer than this. */
+export const WEBP_MAX_SIDE = 16383;
+
+/** The longest input side an upscale by `scale` can take (a long, thin image within the pixel limit). */
+export const upscaleMaxSide = (scale: number) => Math.floor(WEBP_MAX_SIDE / scale);
+
 /** Image counts per request (section 9). */
 export const MAX_IMAGES_PER_REQUEST = 4;
 

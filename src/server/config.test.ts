@@ -116,6 +116,11 @@ describe('configuration', () => {
     expect(config.providers).toMatchObject({ inference: 'replicate', payments: 'stripe', mail: 'smtp' });
   });
 
+  it('reports the inference provider INFERENCE_PROVIDER chose, also over a Replicate token', () => {
+    expect(loadConfig({ REPLICATE_API_TOKEN: 'r8_x', INFERENCE_PROVIDER: 'demo' }).providers.inference).toBe('demo');
+    expect(loadConfig({ INFERENCE_PROVIDER: 'demo' }).inference.default).toBe('demo');
+  });
+
   it('turns on Stripe only with its webhook secret and three price ids, never echoing the secrets', () => {
     expect(loadConfig(STRIPE).stripe).toEqual({
       secretKey: 'sk_test_abc123',

@@ -134,7 +134,8 @@ export type Config = {
   moderation: { policy: 'block' | 'allow'; threshold: number };
   /** Which implementation serves each external system (the health endpoint reports these). */
   providers: {
-    inference: 'replicate' | 'local';
+    /** The provider of every tool not routed elsewhere (INFERENCE_TOOLS). */
+    inference: 'replicate' | 'local' | 'demo';
     payments: 'stripe' | 'local';
     mail: 'smtp' | 'outbox';
     storage: 'fs';
@@ -189,7 +190,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, argv: readonly 
       'BETTER_AUTH_SECRET: required in production and with DATABASE_URL (every process must sign sessions with the same secret); generate one with `openssl rand -base64 32`.',
     ]);
   }
-  const perTool: Partial<Record<ToolId, 'replicate' | 'local' | 'demo'>> = {};
+  type InferenceChoice = 'replicate' | 'local' | 'demo';
+  const inferenceDefault: InferenceChoice = e.INFERENCE_PROVIDER ?? (e.REPLICATE_API_TOKEN ? 'replicate' : 'local');
+  const perTool: Partial<Record<ToolId, InferenceChoice>> = {};
   for (const entry of (e.INFERENCE_TOOLS ?? '').split(',').filter((x) => x.trim())) {
     const [tool = '', provider = ''] = entry.split('=').map((x) => x.trim());
     if (!(TOOL_IDS as readonly string[]).includes(tool) || !['replicate', 'local', 'demo'].includes(provider)) {
@@ -197,7 +200,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, argv: readonly 
         `INFERENCE_TOOLS: "${entry}" must be tool=provider with a tool of ${TOOL_IDS.join(', ')} and a provider of replicate, local, demo`,
       ]);
     }
-    perTool[tool as ToolId] = provider as 'replicate' | 'local' | 'demo';
+    perTool[tool as ToolId] = provider as InferenceChoice;
   }
   if (Boolean(e.GOOGLE_CLIENT_ID) !== Boolean(e.GOOGLE_CLIENT_SECRET)) {
     throw new ConfigError([
@@ -234,7 +237,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, argv: readonly 
     toolWaitSeconds: e.TOOL_WAIT_SECONDS,
     toolJobExpireSeconds: e.TOOL_JOB_EXPIRE_SECONDS,
     queueMaintenanceSeconds: e.QUEUE_MAINTENANCE_SECONDS,
-    inference: { default: e.INFERENCE_PROVIDER ?? (e.REPLICATE_API_TOKEN ? 'replicate' : 'local'), perTool },
+    inference: { default: inferenceDefault, perTool },
     local: { backgroundModel: e.LOCAL_BACKGROUND_MODEL },
     replicate: e.REPLICATE_API_TOKEN
       ? {
@@ -256,7 +259,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, argv: readonly 
     mail: { smtpUrl: e.SMTP_URL, from: e.MAIL_FROM },
     moderation: { policy: e.NSFW_POLICY, threshold: e.NSFW_THRESHOLD },
     providers: {
-      inference: e.REPLICATE_API_TOKEN ? 'replicate' : 'local',
+      inference: inferenceDefault,
       payments: stripe ? 'stripe' : 'local',
       mail: e.SMTP_URL ? 'smtp' : 'outbox',
       storage: 'fs',

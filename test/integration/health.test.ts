@@ -21,7 +21,7 @@ describe('GET /api/health', () => {
     expect(body.queue).toMatchObject({ status: 'ok', waiting: { 'system-ping': 0 } });
     expect(body.process).toMatchObject({ web: true, worker: true });
     expect(body.providers).toMatchObject({
-      inference: { provider: 'local', external: false, tools: expect.objectContaining({ 'text-to-pic': 'demo' }) },
+      inference: { provider: 'demo', external: false, tools: expect.objectContaining({ 'text-to-pic': 'demo' }) },
       payments: { provider: 'local', external: false },
       mail: { provider: 'outbox', external: false },
       storage: { provider: 'fs', external: false },
@@ -44,6 +44,7 @@ describe('GET /api/health', () => {
     const configured = await createTestBackend({
       env: {
         REPLICATE_API_TOKEN: 'r8_test',
+        INFERENCE_PROVIDER: 'replicate',
         STRIPE_SECRET_KEY: 'sk_test_x',
         STRIPE_WEBHOOK_SECRET: 'whsec_x',
         STRIPE_PRICE_500: 'price_500',

@@ -32,6 +32,7 @@ describe('Replicate webhook mode', () => {
         APP_URL,
         TOOL_WAIT_SECONDS: '0',
         REPLICATE_API_TOKEN: fake.token,
+        INFERENCE_PROVIDER: 'replicate',
         REPLICATE_WEBHOOK_SECRET: SECRET,
       },
       inference: routerOnFake(fake, { webhook: { url: WEBHOOK_URL } }),

@@ -245,6 +245,14 @@ beforeAll(async () => {
       'image: the image is 3000x2000; the limit is 2048 x 2048 for 2x',
     ],
     [
+      'a long, thin image whose 6x would outgrow webp',
+      'rich',
+      '/api/upscale-image',
+      up(dataUrl(pngClaiming(3000, 100, png)), 6),
+      413,
+      'image: the image is 3000x100; its longest side can be at most 2730 pixels',
+    ],
+    [
       '6 MB upload where 5 MB is the limit',
       'rich',
       '/api/background-swap',

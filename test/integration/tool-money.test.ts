@@ -54,6 +54,22 @@ describe('charging', () => {
     expect(reused.body).toMatchObject({ error: 'This Idempotency-Key was already used for a different request.' });
     expect((await client.get<Profile>('/api/profile')).body.tokens).toBe(19);
   });
+
+  it('answers a retry with its job even when that job spent the last tokens', async () => {
+    const { client } = await verifiedUser(backend, 1);
+    const send = () =>
+      client.request<{ jobId: string; balance: number }>('POST', '/api/generate-image', {
+        body: generate,
+        headers: { 'idempotency-key': 'last-token' },
+      });
+    const first = await send();
+    expect(first.status).toBe(200);
+    expect(first.body.balance).toBe(0);
+    const retry = await send();
+    expect(retry.status).toBe(200);
+    expect(retry.body.jobId).toBe(first.body.jobId);
+    expect((await client.get<Profile>('/api/profile')).body.tokens).toBe(0);
+  });
 });
 
 describe('a failing provider', () => {

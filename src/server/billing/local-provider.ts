@@ -5,7 +5,7 @@ export const LOCAL_CHECKOUT_PATH = '/checkout/local';
 
 /**
  * Records customers locally (an id in Stripe's shape) and sells through the built-in test checkout
- * page (billing/local-checkout.ts), whose Pay button runs the same fulfilment as Stripe's webhook.
+ * page (localCheckoutRoutes in billing/routes.ts), whose Pay button runs the same fulfilment as Stripe's webhook.
  */
 export function createLocalPaymentProvider(): PaymentProvider {
   return {

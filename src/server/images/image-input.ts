@@ -24,6 +24,8 @@ export type ImageRules = {
   tooLargeMessage?: string;
   /** How the pixel limit is put to the user (default: in megapixels). */
   pixelLimitLabel?: string;
+  /** The longest side allowed, when the output would outgrow its format (upscales). */
+  maxSide?: number;
 };
 
 const MB = 1024 * 1024;
@@ -63,6 +65,13 @@ export function decodeImageField(field: string, value: unknown, rules: ImageRule
     throw new InputError(
       field,
       `the image is ${size.width}x${size.height}; the limit is ${rules.pixelLimitLabel ?? `${Math.round(rules.maxPixels / 1_000_000)} megapixels`}`,
+      413,
+    );
+  }
+  if (rules.maxSide !== undefined && Math.max(size.width, size.height) > rules.maxSide) {
+    throw new InputError(
+      field,
+      `the image is ${size.width}x${size.height}; its longest side can be at most ${rules.maxSide} pixels`,
       413,
     );
   }

@@ -1,5 +1,5 @@
 // The inference provider interface: one call per tool job. Implementations: replicate/ (hosted
-// models), demo/ (labelled placeholders), and the local engine (its own issue). Which provider
+// models), demo/ (labelled placeholders) and local/ (models on this machine). Which provider
 // serves which tool is configuration (inference/routing.ts).
 import type { AspectRatio, Quality, TextAssist, ToolId } from '../../contract/tools';
 

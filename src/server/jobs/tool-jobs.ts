@@ -37,6 +37,21 @@ async function existingForKey(db: AppDb, userId: string, key: string): Promise<J
   return row ?? null;
 }
 
+/**
+ * The job an earlier call with this Idempotency-Key made, or null. Throws IdempotencyConflictError
+ * when the key was used for a different request.
+ */
+export async function earlierJobFor(
+  db: AppDb,
+  userId: string,
+  idempotencyKey: string | undefined,
+  requestHash: string,
+): Promise<JobRow | null> {
+  const job = idempotencyKey ? await existingForKey(db, userId, idempotencyKey) : null;
+  if (job && job.requestHash !== requestHash) throw new IdempotencyConflictError();
+  return job;
+}
+
 /** PostgreSQL's unique_violation, also when drizzle wraps the driver's error in its own. */
 function isUniqueViolation(error: unknown): boolean {
   for (let e = error as { code?: string; cause?: unknown } | undefined; e; e = e.cause as typeof e) {
@@ -65,11 +80,7 @@ export async function createToolJob(
 ): Promise<{ job: JobRow; reused: boolean }> {
   const { db, storage } = deps;
   const { userId, idempotencyKey } = request;
-  const earlier = async () => {
-    const job = idempotencyKey ? await existingForKey(db, userId, idempotencyKey) : null;
-    if (job && job.requestHash !== request.requestHash) throw new IdempotencyConflictError();
-    return job;
-  };
+  const earlier = () => earlierJobFor(db, userId, idempotencyKey, request.requestHash);
   const before = await earlier();
   if (before) return { job: before, reused: true };
 

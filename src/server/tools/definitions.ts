@@ -8,6 +8,7 @@ import {
   type ToolId,
   toolById,
   UPSCALE_MAX_INPUT,
+  upscaleMaxSide,
 } from '../../contract/tools';
 import {
   DEFAULT_IMAGE_MAX_BYTES,
@@ -38,7 +39,12 @@ const UPLOAD_5MB: ImageRules = {
 /** The output of an upscale must stay within ~16 megapixels, so the input limit depends on the scale. */
 function upscaleInputRules(rules: ImageRules, scale: keyof typeof UPSCALE_MAX_INPUT): ImageRules {
   const limit = UPSCALE_MAX_INPUT[scale];
-  return { ...rules, maxPixels: limit.pixels, pixelLimitLabel: `${limit.label} for ${scale}x` };
+  return {
+    ...rules,
+    maxPixels: limit.pixels,
+    pixelLimitLabel: `${limit.label} for ${scale}x`,
+    maxSide: upscaleMaxSide(scale),
+  };
 }
 
 function parse<T extends ToolId>(tool: T, body: unknown) {

@@ -5,7 +5,7 @@
 // being the costly one, the explicit-content check of the uploaded images (400).
 import { createHash } from 'node:crypto';
 import { and, desc, eq, lt } from 'drizzle-orm';
-import { Hono } from 'hono';
+import { type Context, Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { TOOL_MESSAGES, TOOLS, type ToolDefinition } from '../../contract/tools';
 import { readOrCreateProfile } from '../accounts/profiles';
@@ -20,6 +20,7 @@ import type { JobSignals } from '../jobs/job-signals';
 import type { Queue } from '../jobs/queue';
 import {
   createToolJob,
+  earlierJobFor,
   IdempotencyConflictError,
   type JobView,
   queuePosition,
@@ -107,6 +108,19 @@ export function toolRoutes(deps: ToolRoutesDeps) {
             400,
           );
         }
+        const requestHash = createHash('sha256').update(`${tool.id}\n${raw}`).digest('hex');
+        // A repeated call answers with the job the first one made, whatever the balance is now.
+        let earlier: Awaited<ReturnType<typeof earlierJobFor>>;
+        try {
+          earlier = await earlierJobFor(db, user.id, idempotencyKey, requestHash);
+        } catch (error) {
+          if (error instanceof IdempotencyConflictError) {
+            return c.json({ success: false, error: TOOL_MESSAGES.idempotencyMismatch }, 422);
+          }
+          throw error;
+        }
+        if (earlier) return answerWithJob(c, tool, earlier.id, user.id);
+
         let prepared: ReturnType<typeof prepareTool>;
         try {
           prepared = prepareTool(tool.id, body);
@@ -133,7 +147,7 @@ export function toolRoutes(deps: ToolRoutesDeps) {
             cost,
             provider: deps.inference.providerFor(tool.id).name,
             idempotencyKey,
-            requestHash: createHash('sha256').update(`${tool.id}\n${raw}`).digest('hex'),
+            requestHash,
           });
         } catch (error) {
           if (error instanceof InsufficientTokensError) {
@@ -148,20 +162,25 @@ export function toolRoutes(deps: ToolRoutesDeps) {
           throw error;
         }
         if (!created.reused) deps.signals?.queued();
-        const job = await waitForJob(db, created.job.id, waitMsFor(c.req.header('prefer'), deps.waitMs), deps.signals);
-        const balance = await balanceOf(db, user.id);
-        const view = viewJob(job);
-        if (job.status === 'queued' || job.status === 'running') {
-          // Still working: the client follows it at GET /api/jobs/:id.
-          const position = await queuePosition(db, job);
-          return c.json(
-            { success: false, pending: true, jobId: job.id, status: job.status, queuePosition: position, balance },
-            202,
-          );
-        }
-        return c.json(toolResponse(tool, view, balance), job.status === 'failed' ? 502 : 200);
+        return answerWithJob(c, tool, created.job.id, user.id);
       },
     );
+  }
+
+  /** Waits for the job as long as the call may, then answers its result, or 202 while it still runs. */
+  async function answerWithJob(c: Context, tool: ToolDefinition, jobId: string, userId: string) {
+    const job = await waitForJob(db, jobId, waitMsFor(c.req.header('prefer'), deps.waitMs), deps.signals);
+    const balance = await balanceOf(db, userId);
+    const view = viewJob(job);
+    if (job.status === 'queued' || job.status === 'running') {
+      // Still working: the client follows it at GET /api/jobs/:id.
+      const position = await queuePosition(db, job);
+      return c.json(
+        { success: false, pending: true, jobId: job.id, status: job.status, queuePosition: position, balance },
+        202,
+      );
+    }
+    return c.json(toolResponse(tool, view, balance), job.status === 'failed' ? 502 : 200);
   }
 
   app.get('/jobs/:id', async (c) => {

@@ -111,8 +111,17 @@ async function creditSession(deps: StripeWebhookDeps, stripe: Stripe, sessionId:
     .select()
     .from(payments)
     .where(and(eq(payments.sessionId, session.id), eq(payments.provider, 'stripe')));
-  // Another application's session on the same Stripe account.
-  if (!payment) return { ignored: 'unknown session' };
+  if (!payment) {
+    // Another application's session on the same Stripe account; or ours, whose payments row was
+    // never written (the checkout call failed after Stripe made the session): the operator is told.
+    if (session.client_reference_id) {
+      deps.logger.warn('paid stripe session without a payment row', {
+        sessionId: session.id,
+        clientReferenceId: session.client_reference_id,
+      });
+    }
+    return { ignored: 'unknown session' };
+  }
 
   const items = session.line_items?.data ?? [];
   const priceId = items[0]?.price?.id;

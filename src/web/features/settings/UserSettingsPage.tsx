@@ -1,10 +1,11 @@
-import { BadgeCheck, CircleCheck, Coins, LogIn, LogOut, Mail, Settings, UserRound } from 'lucide-react';
+import { BadgeCheck, CircleCheck, Coins, LogOut, Mail, Settings, UserRound } from 'lucide-react';
 import { useEffect, useId, useState } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { VERIFICATION_RESEND_COOLDOWN_SECONDS } from '../../../contract/accounts';
 import { ROUTES } from '../../../contract/routes';
 import { FormMessage, type FormMessageValue } from '../../components/FormMessage';
 import { PageHeader } from '../../components/PageHeader';
+import { SignInPromptCard } from '../../components/SignInPromptCard';
 import { errorMessage, retryAfterSeconds } from '../../lib/api';
 import { formatTokens } from '../../lib/format-cost';
 import { useDocumentTitle } from '../../lib/use-document-title';
@@ -189,24 +190,6 @@ function AccountCard() {
   );
 }
 
-function SignedOutCard() {
-  const titleId = useId();
-  return (
-    <section className="pp-card pp-card--center" aria-labelledby={titleId}>
-      <span className="pp-auth-card__badge">
-        <LogIn size={26} aria-hidden="true" />
-      </span>
-      <h2 id={titleId} className="pp-card__title">
-        {SETTINGS_TEXT.signedOutTitle}
-      </h2>
-      <p className="pp-card__text">{SETTINGS_TEXT.signedOutText}</p>
-      <Link to={ROUTES.home} className="pp-button pp-button--primary">
-        {SETTINGS_TEXT.signIn}
-      </Link>
-    </section>
-  );
-}
-
 function LoadingCard() {
   return (
     <div className="pp-card pp-account" data-testid="settings-loading" aria-busy="true">
@@ -231,7 +214,17 @@ export function UserSettingsPage() {
         title="User Settings"
         summary="Your account’s email address, token balance and email verification."
       />
-      {status === 'loading' ? <LoadingCard /> : status === 'signed-in' ? <AccountCard /> : <SignedOutCard />}
+      {status === 'loading' ? (
+        <LoadingCard />
+      ) : status === 'signed-in' ? (
+        <AccountCard />
+      ) : (
+        <SignInPromptCard
+          title={SETTINGS_TEXT.signedOutTitle}
+          text={SETTINGS_TEXT.signedOutText}
+          action={SETTINGS_TEXT.signIn}
+        />
+      )}
     </div>
   );
 }

@@ -1,9 +1,10 @@
 import './tokens.css';
-import { Coins, LogIn } from 'lucide-react';
+import { Coins } from 'lucide-react';
 import { useCallback, useEffect, useId, useRef, useState } from 'react';
-import { Link, useNavigate, useSearchParams } from 'react-router';
+import { useNavigate, useSearchParams } from 'react-router';
 import { ROUTES } from '../../../contract/routes';
 import { PageHeader } from '../../components/PageHeader';
+import { SignInPromptCard } from '../../components/SignInPromptCard';
 import { formatTokens } from '../../lib/format-cost';
 import { useDocumentTitle } from '../../lib/use-document-title';
 import { useAuth } from '../auth/auth-context';
@@ -29,24 +30,6 @@ function BalanceCard({ tokens }: { tokens: number | null }) {
           ? 'Your balance cannot be read right now.'
           : `Enough for ${tokens.toLocaleString('en-US')} Text to Pic ${tokens === 1 ? 'image' : 'images'}. Tokens never expire.`}
       </p>
-    </section>
-  );
-}
-
-function SignInCard() {
-  const titleId = useId();
-  return (
-    <section className="pp-card pp-card--center" aria-labelledby={titleId}>
-      <span className="pp-auth-card__badge">
-        <LogIn size={26} aria-hidden="true" />
-      </span>
-      <h2 id={titleId} className="pp-card__title">
-        Log in to buy tokens
-      </h2>
-      <p className="pp-card__text">Please log in to see your balance, buy a package and find your past purchases.</p>
-      <Link to={ROUTES.home} className="pp-button pp-button--primary">
-        Log in or create an account
-      </Link>
     </section>
   );
 }
@@ -95,7 +78,13 @@ export function TokensPage() {
         summary="Top up your balance with a token package. Tokens never expire and unused tokens roll over."
       />
       <CheckoutBanner result={checkout} balance={profile?.tokens ?? null} onDismiss={dismissCheckout} />
-      {status === 'signed-out' ? <SignInCard /> : null}
+      {status === 'signed-out' ? (
+        <SignInPromptCard
+          title="Log in to buy tokens"
+          text="Please log in to see your balance, buy a package and find your past purchases."
+          action="Log in or create an account"
+        />
+      ) : null}
       {status === 'signed-in' ? <BalanceCard tokens={profile?.tokens ?? null} /> : null}
       {status === 'loading' ? (
         <div className="pp-card pp-token-balance" aria-busy="true">

@@ -15,5 +15,9 @@ describe('upscale input limits', () => {
     expect(upscaleProblem({ width: 1500, height: 1500 }, 4, 'Choose a smaller scale or image.')).toBe(
       'This image is 1500 x 1500 px: the largest input for 4x is 1024 x 1024 px. Choose a smaller scale or image.',
     );
+    // Within the pixels but too long a side for the output's format.
+    expect(upscaleProblem({ width: 9000, height: 100 }, 2, 'Choose a smaller image.')).toBe(
+      'This image is 9000 x 100 px: its longest side can be at most 8191 px for 2x. Choose a smaller image.',
+    );
   });
 });

@@ -3,7 +3,7 @@
 // super-resolution network instead, sharpened, and blended in through a feathered oval so that no
 // edge shows. There is no face-restoration network (GFPGAN, CodeFormer) on npm; this is the honest
 // local equivalent and is labelled local.
-import { UPSCALE_MAX_INPUT } from '../../../../contract/tools';
+import { UPSCALE_MAX_INPUT, WEBP_MAX_SIDE } from '../../../../contract/tools';
 import { ProviderError } from '../../provider';
 import type { LocalEngine } from '../local-provider';
 import { decodeRgb, fromRaw, type RawImage } from '../raw-image';
@@ -15,7 +15,6 @@ const NO_FACE_MESSAGE = 'No face found in this image. Please try a photo with a 
 const SCALE = 2;
 /** The output's bound, as for the 2x upscaler (~16 megapixels); webp also stops at 16383 px a side. */
 const MAX_INPUT = UPSCALE_MAX_INPUT[SCALE];
-const WEBP_MAX_SIDE = 16383;
 /** Context kept around each face box, as a share of its size per side: hair, chin, ears. */
 const FACE_MARGIN = 0.35;
 /**

@@ -1,15 +1,13 @@
 // The Image Upscaler and Creative Upscaler on the local engine: RDN super-resolution
 // (super-resolve.ts), encoded as webp like the hosted models' outputs.
 import sharp, { type SharpenOptions } from 'sharp';
-import { toolById, UPSCALE_MAX_INPUT } from '../../../../contract/tools';
+import { toolById, UPSCALE_MAX_INPUT, WEBP_MAX_SIDE } from '../../../../contract/tools';
 import { type ImageInput, type OutputImage, ProviderError, type ToolInput, type ToolResult } from '../../provider';
 import type { LocalEngine } from '../local-provider';
 import { decodeRgb, fromRaw, type RawImage } from '../raw-image';
 import { superResolve } from './super-resolve';
 
 export type UpscaleFactor = 2 | 4 | 6;
-/** webp cannot encode a side longer than this. */
-const WEBP_MAX_SIDE = 16383;
 
 /**
  * The image enlarged `factor` times. There is no x6 network: 6x is 2x then 3x, which measured 1.6x
