@@ -10,7 +10,7 @@ import { extractPalette } from '../../src/server/inference/local/analyze/palette
 import { FIXTURE_IMAGES, imageInputFrom } from '../../src/server/inference/local/faces/fixture-image';
 import { visionKeywords } from '../../src/server/inference/local/faces/vision-keywords';
 import { createLocalProvider } from '../../src/server/inference/local/local-provider';
-import { type Measurement, measure, printRow } from './measure';
+import { jobAgainstInference, measure, measured, printRow } from './measure';
 
 const provider = createLocalProvider();
 const signal = new AbortController().signal;
@@ -25,13 +25,6 @@ async function upload(side: number) {
   return imageInputFrom(jpeg);
 }
 
-/** The median of three runs: single runs on two shared cores swing by tens of milliseconds. */
-async function median(label: string, work: () => Promise<unknown>): Promise<Measurement> {
-  const runs: Measurement[] = [];
-  for (let i = 0; i < 3; i++) runs.push((await measure(label, work)).figures);
-  return runs.sort((a, b) => a.ms - b.ms)[1] as Measurement;
-}
-
 // Models load once per server process: timed apart from the runs.
 const warm = await upload(64);
 const loadVision = await measure('load', () => visionKeywords(warm));
@@ -41,22 +34,29 @@ console.log(`load nsfwjs MobileNetV2 + first run: ${loadNsfw.figures.ms.toFixed(
 
 for (const side of [512, 1024]) {
   const image = await upload(side);
-  const job = await median('job', () => provider.run({ tool: 'image-analyzer', image }, signal));
-  const vision = await median('vision', () => visionKeywords(image));
-  printRow('image-analyzer', `${side} px`, job, vision);
-  const colours = await median('palette', async () => {
-    const pixels = await loadAnalysisPixels(image.bytes);
-    return { palette: await extractPalette(pixels), properties: imageProperties(pixels) };
-  });
-  console.log(`  palette + properties alone (decode included): ${colours.ms.toFixed(0)} ms`);
+  const analyzer = await jobAgainstInference(
+    () => provider.run({ tool: 'image-analyzer', image }, signal),
+    measured('vision', () => visionKeywords(image)),
+  );
+  printRow('image-analyzer', `${side} px`, analyzer.job, analyzer.inference);
+  const colours = await jobAgainstInference(
+    async () => {
+      const pixels = await loadAnalysisPixels(image.bytes);
+      return { palette: await extractPalette(pixels), properties: imageProperties(pixels) };
+    },
+    measured('none', async () => undefined),
+  );
+  console.log(`  palette + properties alone (decode included): ${colours.job.ms.toFixed(0)} ms`);
 
-  const check = await median('check', () => classifier.classify(image));
   const tensor = await nsfwGate.run(
     async ({ tf }) => tf.zeros([224, 224, 3], 'int32') as import('@tensorflow/tfjs').Tensor3D,
   );
-  const network = await median('network', () => nsfwGate.run(({ model }) => model.classify(tensor)));
+  const nsfw = await jobAgainstInference(
+    () => classifier.classify(image),
+    measured('network', () => nsfwGate.run(({ model }) => model.classify(tensor))),
+  );
   tensor.dispose();
-  printRow('nsfw check', `${side} px`, check, network);
+  printRow('nsfw check', `${side} px`, nsfw.job, nsfw.inference);
 }
 
 const result = await provider.run({ tool: 'image-analyzer', image: await upload(1024) }, signal);

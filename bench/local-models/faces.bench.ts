@@ -12,34 +12,17 @@ import { visionKeywords } from '../../src/server/inference/local/faces/vision-ke
 import { createLocalProvider } from '../../src/server/inference/local/local-provider';
 import { decodeRgb, fromRaw, type RawImage } from '../../src/server/inference/local/raw-image';
 import { esrganGate, superResolve } from '../../src/server/inference/local/upscale/super-resolve';
-import { type Measurement, measure, printRow } from './measure';
+import { jobAgainstInference, measure, measured, printRow } from './measure';
 
 const provider = createLocalProvider();
 // The machine's two cores are shared: each figure is the fastest of a few runs, job and inference
 // interleaved so that both see the same load.
-const RUNS = 3;
 const signal = new AbortController().signal;
 
 /** The astronaut photo (512 x 512) at `side` px, as a PNG upload. */
 async function upload(side: number) {
   const png = await sharp(path.join(FIXTURE_IMAGES, 'astronaut.png')).resize(side, side).png().toBuffer();
   return imageInputFrom(png);
-}
-
-/** Runs the job and the inference RUNS times, alternately; the fastest run of each. */
-async function fastest<T>(job: () => Promise<T>, inference: () => Promise<unknown>) {
-  let best: { job: Measurement; result: T; inference: Measurement } | undefined;
-  for (let i = 0; i < RUNS; i++) {
-    const j = await measure('job', job);
-    const { figures } = await measure('inference', inference);
-    best = {
-      job: best && best.job.ms <= j.figures.ms ? best.job : j.figures,
-      result: j.result,
-      inference: best && best.inference.ms <= figures.ms ? best.inference : figures,
-    };
-  }
-  if (!best) throw new Error('RUNS must be at least 1');
-  return best;
 }
 
 async function crop(image: RawImage, area: { x: number; y: number; width: number; height: number }) {
@@ -65,19 +48,19 @@ for (const side of [512, 1024]) {
   const regions = await Promise.all(faces.map((face) => crop(pixels, faceRegion(face, pixels))));
   const sides = regions.map((r) => `${r.width}x${r.height}`).join(', ');
 
-  const fix = await fastest(
+  const fix = await jobAgainstInference(
     () => provider.run({ tool: 'fix-a-face', image, scale: 2 }, signal),
-    async () => {
+    measured('inference', async () => {
       await detectFaces(pixels);
       for (const region of regions) await superResolve(region, 2);
-    },
+    }),
   );
   printRow('fix-a-face', `${side} px`, fix.job, fix.inference);
   console.log(`  ${faces.length} face(s), region(s) ${sides}`);
 
-  const keywords = await fastest(
+  const keywords = await jobAgainstInference(
     () => visionKeywords(image),
-    () => runHuman(pixels, 'faces-expressions-objects'),
+    measured('inference', () => runHuman(pixels, 'faces-expressions-objects')),
   );
   printRow('vision-keywords', `${side} px`, keywords.job, keywords.inference);
   console.log(`  ${keywords.result.map((k) => `${k.keyword} ${k.score}`).join(', ')}`);

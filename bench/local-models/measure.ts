@@ -35,3 +35,35 @@ export function printRow(tool: string, size: string, job: Measurement, inference
     ].join('  '),
   );
 }
+
+const medianOf = (runs: Measurement[]) => {
+  const sorted = [...runs].sort((a, b) => a.ms - b.ms);
+  const middle = sorted[Math.floor(sorted.length / 2)] as Measurement;
+  // Time is the median run's; memory the highest any run reached.
+  return { ...middle, peakRssMb: Math.max(...runs.map((r) => r.peakRssMb)) };
+};
+
+/**
+ * The whole job against the raw inference, run alternately `runs` times so that both see the same
+ * machine (two shared cores swing single runs by a second or more); the median of each.
+ */
+export async function jobAgainstInference<T>(
+  job: () => Promise<T>,
+  inference: () => Promise<Measurement>,
+  runs = 3,
+): Promise<{ result: T; job: Measurement; inference: Measurement }> {
+  const jobs: Measurement[] = [];
+  const inferences: Measurement[] = [];
+  let result: T | undefined;
+  for (let i = 0; i < runs; i++) {
+    const run = await measure('job', job);
+    result = run.result;
+    jobs.push(run.figures);
+    inferences.push(await inference());
+  }
+  return { result: result as T, job: medianOf(jobs), inference: medianOf(inferences) };
+}
+
+/** `work`'s figures, as a producer for jobAgainstInference. */
+export const measured = (label: string, work: () => Promise<unknown>) => async () =>
+  (await measure(label, work)).figures;

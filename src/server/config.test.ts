@@ -68,9 +68,9 @@ describe('configuration', () => {
     });
   });
 
-  it('picks the local background-removal network: small by default, medium on request, nothing else', () => {
-    expect(loadConfig({}).local).toEqual({ backgroundModel: 'small' });
-    expect(loadConfig({ LOCAL_BACKGROUND_MODEL: 'medium' }).local).toEqual({ backgroundModel: 'medium' });
+  it('picks the local background-removal network: medium by default, small on request, nothing else', () => {
+    expect(loadConfig({}).local).toEqual({ backgroundModel: 'medium' });
+    expect(loadConfig({ LOCAL_BACKGROUND_MODEL: 'small' }).local).toEqual({ backgroundModel: 'small' });
     expect(() => loadConfig({ LOCAL_BACKGROUND_MODEL: 'large' })).toThrow(/LOCAL_BACKGROUND_MODEL: .*"large"/);
   });
 

@@ -45,7 +45,7 @@ const EnvSchema = z.object({
   /** Per-tool overrides, e.g. INFERENCE_TOOLS="colorizer=demo,image-upscaler=local". */
   INFERENCE_TOOLS: z.string().trim().optional(),
   /** The local engine's ISNet for background removal: small (quantized, less memory) or medium (faster on CPU). */
-  LOCAL_BACKGROUND_MODEL: z.enum(['small', 'medium']).default('small'),
+  LOCAL_BACKGROUND_MODEL: z.enum(['small', 'medium']).default('medium'),
   /** How many reverse proxies append to X-Forwarded-For in front of us (0: use the socket address). */
   TRUST_PROXY_HOPS: z.coerce.number().int().min(0).max(10).default(0),
   BETTER_AUTH_SECRET: optionalString.pipe(z.string().min(32, 'must be at least 32 characters').optional()),

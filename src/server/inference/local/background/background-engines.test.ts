@@ -1,5 +1,6 @@
 // The Background Remover and Background Swap through the local provider, on a real portrait with
-// the real ISNet (small). The model is loaded once for the whole file: every job below shares it.
+// the real ISNet (medium, the default). The model is loaded once for the whole file: every job
+// below shares it; the small network, on request, gets one cut-out of its own.
 import sharp from 'sharp';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { type ImageInput, ProviderError, type ToolInput, type ToolResult } from '../../provider';
@@ -9,7 +10,7 @@ import { decodeRgb, type RawImage } from '../raw-image';
 import { sceneryBackground } from './scenery';
 
 const SLOW = 120_000;
-const provider = createLocalProvider({ backgroundModel: 'small' });
+const provider = createLocalProvider();
 const run = (input: ToolInput, signal = new AbortController().signal) => provider.run(input, signal);
 
 type Box = { left: number; top: number; width: number; height: number };
@@ -101,6 +102,19 @@ describe('Background Remover (local engine)', () => {
     expect(meanChannel(cutOut.pixels, FACE, 3)).toBeGreaterThan(250);
     expect(rgbDifference(cutOut.pixels, original, FACE)).toBeLessThan(1);
   });
+
+  it(
+    'cuts out with the small network too, when configured',
+    async () => {
+      const small = createLocalProvider({ backgroundModel: 'small' });
+      const [output] = await decodeAll(
+        await small.run({ tool: 'background-remover', image: upload }, new AbortController().signal),
+      );
+      for (const corner of CORNERS) expect(meanChannel(output?.pixels as RawImage, corner, 3)).toBeLessThan(5);
+      expect(meanChannel(output?.pixels as RawImage, FACE, 3)).toBeGreaterThan(250);
+    },
+    SLOW,
+  );
 
   it('keeps the edge soft: a thin band of partial alpha, not a hard cut', () => {
     const { data, width, height } = cutOut.pixels;

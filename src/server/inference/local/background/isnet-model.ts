@@ -8,7 +8,7 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import { Worker } from 'node:worker_threads';
 
-/** small: the quantized network (44 MB, default); medium: full precision (88 MB). */
+/** small: the quantized network (44 MB); medium: full precision (88 MB, the default: decision 011). */
 export type IsnetSize = 'small' | 'medium';
 
 /** ISNet's fixed input side: every image is stretched to this square, as the package does. */
