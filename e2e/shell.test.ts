@@ -1,5 +1,6 @@
 // Every screen of the spec renders in a real browser, each from its own chunk; unknown routes get
 // the fallback screen; the mobile menu opens and closes at a phone's width.
+import path from 'node:path';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { FALLBACK_ERROR_TEXT, MENU } from '../src/contract/routes';
@@ -100,6 +101,34 @@ describe.runIf(inject('browserAvailable'))('the web app in chromium', () => {
     await page.waitForURL(`${baseUrl}/colorizer`);
     await page.getByRole('heading', { level: 1, name: 'Colorizer' }).waitFor();
     expect(await toggle.getAttribute('aria-expanded')).toBe('false');
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+
+  it('runs under its content security policy: no violation on any page, with an image preview', async () => {
+    const { page, errors } = await openPage(browser, DESKTOP);
+    // Violations also reach the console, but the event names the directive: recorded from the start.
+    await page.addInitScript(() => {
+      const seen: string[] = [];
+      (window as unknown as { cspViolations: string[] }).cspViolations = seen;
+      document.addEventListener('securitypolicyviolation', (event) =>
+        seen.push(`${event.violatedDirective} ${event.blockedURI}`),
+      );
+    });
+    const violations = () => page.evaluate(() => (window as unknown as { cspViolations: string[] }).cspViolations);
+    for (const route of ['/', '/tokens', '/user-settings', ...TOOLS.map((tool) => tool.route)]) {
+      const response = await page.goto(`${baseUrl}${route}`, { waitUntil: 'networkidle' });
+      expect(response?.headers()['content-security-policy'], route).toContain("script-src 'self'");
+      await page.getByRole('heading', { level: 1 }).first().waitFor();
+      expect(await violations(), route).toEqual([]);
+    }
+    // The upload preview is a data: URL; it must show.
+    await page.goto(`${baseUrl}/background-remover`, { waitUntil: 'networkidle' });
+    await page.getByTestId('image-input').setInputFiles(path.resolve(import.meta.dirname, 'fixtures/chelsea.png'));
+    const preview = page.getByRole('img', { name: 'Your image: chelsea.png' });
+    await preview.waitFor();
+    expect(await preview.evaluate((img) => (img as HTMLImageElement).naturalWidth)).toBeGreaterThan(0);
+    expect(await violations()).toEqual([]);
     expect(errors).toEqual([]);
     await page.close();
   });

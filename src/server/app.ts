@@ -20,7 +20,9 @@ import type { Queue } from './jobs/queue';
 import type { Logger } from './log';
 import { devMailRoutes } from './mail/dev-mail-routes';
 import type { Mailer } from './mail/mailer';
+import { apiBodyLimit } from './security/body-limit';
 import { originCheck } from './security/origin-check';
+import { securityHeaders } from './security/security-headers';
 import type { FileStorage } from './storage/storage';
 import { toolRoutes } from './tools/routes';
 import { spaRoutes } from './web/spa';
@@ -60,6 +62,7 @@ export function buildApp(deps: AppDeps) {
     trustedOrigins: config.trustedOrigins,
   };
   const api = new Hono()
+    .use('*', apiBodyLimit())
     .route('/health', healthRoutes(deps))
     // better-auth answers everything under /api/auth (it checks Origin and rate limits itself).
     .on(['GET', 'POST'], '/auth/*', (c) => auth.handler(c.req.raw))
@@ -109,6 +112,7 @@ export function buildApp(deps: AppDeps) {
     deps.logger.error('unhandled error', { error, method: c.req.method, path: c.req.path });
     return c.json({ error: 'Something went wrong on our side. Please try again.' }, 500);
   });
+  app.use('*', securityHeaders({ production: config.env === 'production' }));
   app.use('*', clientIpMiddleware(config.trustProxyHops));
   app.route('/api', api);
   if (deps.payments.kind === 'local') app.route(LOCAL_CHECKOUT_PATH, localCheckoutRoutes(billing));

@@ -3,7 +3,7 @@
 // rules itself (signed in, verified, no dispute, no fraud flag) and sells only its own packages.
 import { randomUUID } from 'node:crypto';
 import { and, desc, eq, isNull } from 'drizzle-orm';
-import { Hono } from 'hono';
+import { type Context, Hono } from 'hono';
 import { formatPrice, PURCHASE_MESSAGES, type TokenPackage } from '../../contract/packages';
 import { TOOL_MESSAGES } from '../../contract/tools';
 import { readOrCreateProfile } from '../accounts/profiles';
@@ -13,6 +13,7 @@ import type { AppDb } from '../db/client';
 import { payments, profiles } from '../db/schema';
 import { escapeHtml } from '../mail/escape-html';
 import { originCheck } from '../security/origin-check';
+import { inlineStylePagePolicy } from '../security/security-headers';
 import { closePayment, fulfilPayment } from './fulfilment';
 import type { PaymentProvider } from './payment-provider';
 
@@ -151,7 +152,7 @@ export function localCheckoutRoutes(deps: BillingDeps) {
     const sessionId = c.req.param('sessionId');
     const payment = await ownOpenPayment(c.req.raw.headers, sessionId);
     if (!payment)
-      return c.html(page('Checkout not found', '<p>This checkout does not exist or is not yours.</p>'), 404);
+      return checkoutPage(c, 'Checkout not found', '<p>This checkout does not exist or is not yours.</p>', 404);
     const pack = deps.packages.find((p) => p.id === payment.packageId);
     const id = escapeHtml(sessionId);
     const body =
@@ -164,14 +165,14 @@ export function localCheckoutRoutes(deps: BillingDeps) {
   <button type="submit">Pay ${formatPrice(payment.amountCents)}</button>
 </form>
 <form method="post" action="/checkout/local/${id}/cancel"><button type="submit" class="secondary">Cancel</button></form>`;
-    return c.html(page('Picture Palette checkout', body));
+    return checkoutPage(c, 'Picture Palette checkout', body);
   });
 
   app.post('/:sessionId/pay', async (c) => {
     const sessionId = c.req.param('sessionId');
     const payment = await ownOpenPayment(c.req.raw.headers, sessionId);
     if (!payment)
-      return c.html(page('Checkout not found', '<p>This checkout does not exist or is not yours.</p>'), 404);
+      return checkoutPage(c, 'Checkout not found', '<p>This checkout does not exist or is not yours.</p>', 404);
     // A canceled or failed session is over: it cannot be paid any more.
     if (payment.status !== 'open' && payment.status !== 'paid') {
       return c.redirect(`${deps.appUrl}/tokens?checkout=canceled`, 303);
@@ -184,16 +185,15 @@ export function localCheckoutRoutes(deps: BillingDeps) {
     const sessionId = c.req.param('sessionId');
     const payment = await ownOpenPayment(c.req.raw.headers, sessionId);
     if (!payment)
-      return c.html(page('Checkout not found', '<p>This checkout does not exist or is not yours.</p>'), 404);
+      return checkoutPage(c, 'Checkout not found', '<p>This checkout does not exist or is not yours.</p>', 404);
     await closePayment(db, sessionId, 'canceled');
     return c.redirect(`${deps.appUrl}/tokens?checkout=canceled`, 303);
   });
   return app;
 }
 
-function page(title: string, body: string) {
-  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
-<title>${escapeHtml(title)}</title><style>
+/** The test checkout's own look: one inline style, allowed by its hash (security/security-headers.ts). */
+const CHECKOUT_STYLE = `
 body{margin:0;font:16px/1.5 system-ui,sans-serif;background:#f4f3f8;color:#1d1b26;display:grid;place-items:center;min-height:100vh}
 main{background:#fff;border-radius:16px;box-shadow:0 8px 30px #1d1b2620;padding:32px;width:min(420px,calc(100vw - 32px));box-sizing:border-box}
 .banner{background:#fff4d6;color:#6b4b00;border-radius:8px;padding:8px 12px;font-size:14px;margin-bottom:16px}
@@ -201,5 +201,15 @@ h1{font-size:20px;margin:0 0 16px}.line{display:flex;justify-content:space-betwe
 label{display:block;font-size:14px;margin-bottom:12px}input{display:block;width:100%;box-sizing:border-box;margin-top:4px;padding:10px;border:1px solid #ccc;border-radius:8px;font:inherit}
 .row{display:flex;gap:12px}.row label{flex:1}button{width:100%;padding:12px;border:0;border-radius:999px;font:600 16px system-ui;color:#fff;background:linear-gradient(90deg,#6c5ce7,#ff6b8b);cursor:pointer;margin-top:8px}
 button.secondary{background:#fff;color:#1d1b26;border:1px solid #ccc}
-</style></head><body><main><div class="banner">Test mode: the built-in checkout. No card is charged.</div><h1>${escapeHtml(title)}</h1>${body}</main></body></html>`;
+`;
+const CHECKOUT_POLICY = inlineStylePagePolicy(CHECKOUT_STYLE);
+
+/** A checkout page with the policy its inline style needs. */
+function checkoutPage(c: Context, title: string, body: string, status: 200 | 404 = 200) {
+  c.header('Content-Security-Policy', CHECKOUT_POLICY);
+  return c.html(
+    `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+<title>${escapeHtml(title)}</title><style>${CHECKOUT_STYLE}</style></head><body><main><div class="banner">Test mode: the built-in checkout. No card is charged.</div><h1>${escapeHtml(title)}</h1>${body}</main></body></html>`,
+    status,
+  );
 }

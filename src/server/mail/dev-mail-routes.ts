@@ -8,8 +8,20 @@ import { getOutboxMessage, listOutbox, type OutboxMessage } from './outbox-maile
 const LIST_LIMIT = 50;
 const SANDBOX = 'allow-popups allow-popups-to-escape-sandbox allow-top-navigation-by-user-activation';
 
+/**
+ * The outbox pages' own policy: their inline style, and the mails' inline styles in the preview
+ * frame (a srcdoc frame inherits its page's policy). Nothing runs scripts; a mail opened on its
+ * own gets the stricter sandbox below.
+ */
+const DEV_MAIL_POLICY =
+  "default-src 'none'; style-src 'unsafe-inline'; img-src 'self' data:; frame-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
+
 export function devMailRoutes(database: Database) {
   return new Hono()
+    .use('*', async (c, next) => {
+      c.header('Content-Security-Policy', DEV_MAIL_POLICY);
+      await next();
+    })
     .get('/', async (c) => {
       const messages = await listOutbox(database, { limit: LIST_LIMIT });
       const base = mountPath(c.req.path, 0);

@@ -1,0 +1,147 @@
+// bench/load: tool calls at 100 concurrent connections for 30 s (autocannon) against the real app
+// with an instant provider, on PGlite and, where PostgreSQL is installed, on PostgreSQL, printed
+// side by side. Users run out of tokens during the run, so 402s are expected; anything else that
+// is not a 200 is an error. Afterwards the ledger must be exact: one debit per job, every balance
+// equal to the sum of its ledger rows, none below zero.
+//   npm run bench:load -- [--seconds 30] [--connections 100] [--users 20] [--tokens 200]
+// PostgreSQL: BENCH_DATABASE_URL (an empty database), else a private cluster (scripts/pg-cluster.sh).
+import { type ChildProcess, execFileSync, fork } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import autocannon from 'autocannon';
+
+const arg = (name: string, fallback: number) => {
+  const i = process.argv.indexOf(`--${name}`);
+  return i > 0 ? Number(process.argv[i + 1]) : fallback;
+};
+const SECONDS = arg('seconds', 30);
+const CONNECTIONS = arg('connections', 100);
+const USERS = arg('users', 20);
+const TOKENS = arg('tokens', 200);
+const ROOT = path.resolve(import.meta.dirname, '..');
+
+type Ready = { port: number; origin: string; cookies: string[] };
+type Check = {
+  jobs: number;
+  debits: number;
+  succeeded: number;
+  mismatches: number;
+  negativeBalances: number;
+  rssMb: number;
+};
+
+const once = <T>(child: ChildProcess) =>
+  new Promise<T>((resolve, reject) => {
+    child.once('message', (m) => resolve(m as T));
+    child.once('exit', (code) => reject(new Error(`server exited with ${code}`)));
+  });
+
+async function run(label: string, databaseUrl: string) {
+  const child = fork(path.join(import.meta.dirname, 'load/server.ts'), [databaseUrl, String(USERS), String(TOKENS)], {
+    execArgv: ['--import', 'tsx'],
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  });
+  const ready = await once<Ready>(child);
+  let connection = 0;
+  const result = await autocannon({
+    url: `http://127.0.0.1:${ready.port}/api/generate-image`,
+    connections: CONNECTIONS,
+    duration: SECONDS,
+    method: 'POST',
+    body: JSON.stringify({ prompt: 'load', numOutputs: 1 }),
+    headers: { 'content-type': 'application/json', origin: ready.origin },
+    // Each connection is one user's browser tab: its session cookie and its own address.
+    setupClient: (client) => {
+      const n = connection++;
+      client.setHeaders({
+        'content-type': 'application/json',
+        origin: ready.origin,
+        cookie: ready.cookies[n % ready.cookies.length] as string,
+        'x-forwarded-for': `10.9.${(n >> 8) & 255}.${n & 255}`,
+      });
+    },
+  });
+  child.send('check');
+  const check = await once<Check>(child);
+  const codes = Object.fromEntries(
+    Object.entries(result.statusCodeStats ?? {}).map(([code, stats]) => [code, (stats as { count: number }).count]),
+  );
+  const ok = codes['200'] ?? 0;
+  const refused = codes['402'] ?? 0;
+  const other = result.requests.total - ok - refused + result.errors + result.timeouts;
+  return { label, result, codes, ok, refused, other, check };
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const s = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = s.address() as { port: number };
+      s.close(() => resolve(port));
+    });
+  });
+}
+
+async function postgresUrl(): Promise<{ url: string; stop: () => void } | null> {
+  if (process.env.BENCH_DATABASE_URL) return { url: process.env.BENCH_DATABASE_URL, stop: () => {} };
+  try {
+    execFileSync('bash', ['-c', 'command -v pg_ctl || ls /usr/lib/postgresql/*/bin/pg_ctl'], { stdio: 'ignore' });
+  } catch {
+    return null;
+  }
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'pp-load-pg-'));
+  const script = path.join(ROOT, 'scripts/pg-cluster.sh');
+  const url = execFileSync(script, ['start', dir, String(await freePort())], { encoding: 'utf8' }).trim();
+  return {
+    url,
+    stop: () => {
+      execFileSync(script, ['stop', dir]);
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+console.log(
+  `load: POST /api/generate-image, ${CONNECTIONS} connections for ${SECONDS} s, ${USERS} users with ${TOKENS} tokens each, instant provider\n`,
+);
+const runs = [await run('PGlite (embedded)', '')];
+const pg = await postgresUrl();
+if (pg) {
+  try {
+    runs.push(await run('PostgreSQL', pg.url));
+  } finally {
+    pg.stop();
+  }
+} else console.log('PostgreSQL not installed here: PGlite only.\n');
+
+const rows: [string, (r: (typeof runs)[number]) => string][] = [
+  ['requests', (r) => String(r.result.requests.total)],
+  ['req/s (mean)', (r) => r.result.requests.average.toFixed(0)],
+  ['200 (charged and done)', (r) => String(r.ok)],
+  ['402 (out of tokens)', (r) => String(r.refused)],
+  ['other answers and errors', (r) => String(r.other)],
+  ['latency p50 / p99 ms', (r) => `${r.result.latency.p50} / ${r.result.latency.p99}`],
+  ['jobs / debits / succeeded', (r) => `${r.check.jobs} / ${r.check.debits} / ${r.check.succeeded}`],
+  ['ledger mismatches', (r) => String(r.check.mismatches)],
+  ['balances below zero', (r) => String(r.check.negativeBalances)],
+  ['server RSS after, MB', (r) => String(r.check.rssMb)],
+];
+const width = 28;
+console.log(['', ...runs.map((r) => r.label)].map((c) => c.padEnd(width)).join(''));
+for (const [name, value] of rows) console.log([name, ...runs.map(value)].map((c) => c.padEnd(width)).join(''));
+if (runs.length === 2) {
+  const [a, b] = runs as [(typeof runs)[number], (typeof runs)[number]];
+  console.log(
+    `\nPostgreSQL / PGlite: throughput ${(b.result.requests.average / a.result.requests.average).toFixed(2)}x, p99 ${(b.result.latency.p99 / a.result.latency.p99).toFixed(2)}x`,
+  );
+}
+// The invariants: every 200 is one job and one debit, and nothing else went wrong.
+const broken = runs.filter(
+  (r) => r.other > 0 || r.check.mismatches > 0 || r.check.negativeBalances > 0 || r.check.debits !== r.check.jobs,
+);
+if (broken.length) {
+  console.log(`\nFAILED on ${broken.map((r) => r.label).join(', ')}`);
+  process.exit(1);
+}
+process.exit(0);

@@ -1,0 +1,80 @@
+// The server under load, in a process of its own (the load generator must not share its event
+// loop): the real app on 127.0.0.1 with an instant provider, on PGlite in memory or on the
+// PostgreSQL database given as argv[2]. It makes USERS verified users with TOKENS tokens each and
+// sends the parent {port, origin, cookies}; on 'check' it answers what the database holds.
+import { mkdtempSync, rmSync } from 'node:fs';
+import type { AddressInfo } from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { serve } from '@hono/node-server';
+import { eq, lt, sql } from 'drizzle-orm';
+import { grantTokens } from '../../src/server/admin/commands';
+import { loadConfig } from '../../src/server/config';
+import { openPglite, openPostgres } from '../../src/server/db/client';
+import { jobs, ledger, profiles, user } from '../../src/server/db/schema';
+import { findLedgerMismatches } from '../../src/server/ledger/ledger';
+import { quietLogger } from '../../src/server/log';
+import { startBackend } from '../../src/server/system';
+import { TestClient } from '../../test/support/http-client';
+import { instantProvider, routerWith } from '../../test/support/tool-fixtures';
+
+const [, , databaseUrl = '', usersArg = '20', tokensArg = '200'] = process.argv;
+const USERS = Number(usersArg);
+const TOKENS = Number(tokensArg);
+
+const dataDir = mkdtempSync(path.join(os.tmpdir(), 'pp-load-'));
+const config = loadConfig({
+  DATA_DIR: dataDir,
+  LOG_LEVEL: 'error',
+  TRUST_PROXY_HOPS: '1',
+  ...(databaseUrl ? { DATABASE_URL: databaseUrl, BETTER_AUTH_SECRET: 'load-bench-secret-of-at-least-32-chars' } : {}),
+});
+const database = databaseUrl ? await openPostgres(databaseUrl, { max: 20 }) : await openPglite();
+const backend = await startBackend(config, quietLogger(), database, { inference: routerWith(instantProvider()) });
+const app = backend.app;
+if (!app) throw new Error('no web role');
+const server = await new Promise<ReturnType<typeof serve>>((resolve) => {
+  const s = serve({ fetch: app.fetch, port: 0, hostname: '127.0.0.1' }, () => resolve(s));
+});
+
+const cookies: string[] = [];
+for (let i = 0; i < USERS; i++) {
+  const email = `load${i}.${Date.now()}@example.com`;
+  const client = new TestClient(app, config.appUrl);
+  await client.signUp(email);
+  await database.db.update(user).set({ emailVerified: true }).where(eq(user.email, email));
+  await grantTokens(database.db, email, TOKENS - 20);
+  cookies.push(client.cookieHeader());
+}
+process.send?.({ port: (server.address() as AddressInfo).port, origin: config.appUrl, cookies });
+
+process.on('message', async (message) => {
+  if (message !== 'check') return;
+  const [jobRows] = await database.db.select({ n: sql<number>`count(*)::int` }).from(jobs);
+  const [debits] = await database.db
+    .select({ n: sql<number>`count(*)::int` })
+    .from(ledger)
+    .where(eq(ledger.reason, 'job'));
+  const [succeeded] = await database.db
+    .select({ n: sql<number>`count(*)::int` })
+    .from(jobs)
+    .where(eq(jobs.status, 'succeeded'));
+  const mismatches = await findLedgerMismatches(database.db);
+  const [negative] = await database.db
+    .select({ n: sql<number>`count(*)::int` })
+    .from(profiles)
+    .where(lt(profiles.tokens, 0));
+  process.send?.({
+    jobs: jobRows?.n,
+    debits: debits?.n,
+    succeeded: succeeded?.n,
+    mismatches: mismatches.length,
+    negativeBalances: negative?.n ?? 0,
+    rssMb: Math.round(process.memoryUsage().rss / 2 ** 20),
+  });
+  server.close();
+  await backend.stop();
+  await database.close();
+  rmSync(dataDir, { recursive: true, force: true });
+  process.exit(0);
+});

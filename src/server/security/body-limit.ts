@@ -1,0 +1,18 @@
+// Request bodies are bounded before anyone reads them. Tool calls carry images and have their own,
+// larger limit (tools/routes.ts); every other API body (sign-in, purchases, webhooks, which embed
+// at most a 256 kB inline input) fits in 1 MB.
+import type { MiddlewareHandler } from 'hono';
+import { bodyLimit } from 'hono/body-limit';
+import { TOOLS } from '../../contract/tools';
+
+export const API_BODY_LIMIT = 1024 * 1024;
+
+const TOOL_PATHS = new Set(TOOLS.map((tool) => `/api${tool.apiPath}`));
+
+export function apiBodyLimit(): MiddlewareHandler {
+  const limit = bodyLimit({
+    maxSize: API_BODY_LIMIT,
+    onError: (c) => c.json({ error: 'body: the request is too large' }, 413),
+  });
+  return (c, next) => (TOOL_PATHS.has(c.req.path) ? next() : limit(c, next));
+}
