@@ -7,7 +7,7 @@ import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { serve } from '@hono/node-server';
-import { eq, lt, sql } from 'drizzle-orm';
+import { eq, inArray, lt, sql } from 'drizzle-orm';
 import { grantTokens } from '../../src/server/admin/commands';
 import { loadConfig } from '../../src/server/config';
 import { openPglite, openPostgres } from '../../src/server/db/client';
@@ -50,6 +50,18 @@ process.send?.({ port: (server.address() as AddressInfo).port, origin: config.ap
 
 process.on('message', async (message) => {
   if (message !== 'check') return;
+  // Stop taking requests, then let every accepted call finish its job: only then do the counts
+  // describe a system at rest (read mid-flight, a job committed between two counts looks wrong).
+  await new Promise((resolve) => server.close(resolve));
+  for (let waited = 0; waited < 120; waited++) {
+    const [busy] = await database.db
+      .select({ n: sql<number>`count(*)::int` })
+      .from(jobs)
+      .where(inArray(jobs.status, ['queued', 'running']));
+    if (!busy?.n) break;
+    await new Promise((resolve) => setTimeout(resolve, 500));
+  }
+  await new Promise((resolve) => setTimeout(resolve, 1000));
   const [jobRows] = await database.db.select({ n: sql<number>`count(*)::int` }).from(jobs);
   const [debits] = await database.db
     .select({ n: sql<number>`count(*)::int` })
@@ -72,7 +84,6 @@ process.on('message', async (message) => {
     negativeBalances: negative?.n ?? 0,
     rssMb: Math.round(process.memoryUsage().rss / 2 ** 20),
   });
-  server.close();
   await backend.stop();
   await database.close();
   rmSync(dataDir, { recursive: true, force: true });
