@@ -74,7 +74,7 @@ export function buildApp(deps: AppDeps) {
         storage: deps.storage,
         logger: deps.logger,
         signals: deps.signals,
-        providerFor: (tool) => deps.inference.providerFor(tool),
+        providerFor: (tool, recorded) => deps.inference.providerForJob(tool, recorded),
         secret: config.replicate?.webhook?.secret ?? null,
       }),
     )

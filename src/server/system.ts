@@ -83,6 +83,8 @@ export async function startBackend(
     inference?: InferenceRouter;
     /** The explicit-content classifier of uploads (default: the real nsfwjs model, loaded on first use). */
     nsfwClassifier?: NsfwClassifier;
+    /** File storage (default: the DATA_DIR/files folder); tests put a failing one in its place. */
+    storage?: FileStorage;
   } = {},
 ): Promise<Backend> {
   const startedAt = new Date();
@@ -98,7 +100,7 @@ export async function startBackend(
     stops.add(() => stopQueue(queue));
 
     const mailer = createMailer(config, database, logger);
-    const storage = createFsStorage(path.join(config.dataDir, 'files'));
+    const storage = options.storage ?? createFsStorage(path.join(config.dataDir, 'files'));
     const inference =
       options.inference ??
       createInferenceRouter(
@@ -153,7 +155,7 @@ export async function startBackend(
         signals,
         storage,
         logger,
-        providerFor: (tool) => inference.providerFor(tool),
+        providerFor: (tool, recorded) => inference.providerForJob(tool, recorded),
         runTimeoutMs: config.toolJobExpireSeconds * 1000,
       };
       await registerToolWorkers(queue, toolJobDeps, config.queuePollSeconds);

@@ -11,6 +11,7 @@ import { type Database, openPglite, openPostgres } from '../../src/server/db/cli
 import type { NsfwClassifier } from '../../src/server/images/moderation/image-moderation';
 import type { InferenceRouter } from '../../src/server/inference/routing';
 import { quietLogger } from '../../src/server/log';
+import type { FileStorage } from '../../src/server/storage/storage';
 import { type Backend, startBackend } from '../../src/server/system';
 import { databaseUrl, dropPostgresDatabases } from './template-db';
 
@@ -73,6 +74,7 @@ export async function createTestBackend(
     inference?: InferenceRouter;
     /** Default: a classifier that finds every image neutral, so no test loads the real model unasked. */
     nsfwClassifier?: NsfwClassifier;
+    storage?: FileStorage;
   } = {},
 ): Promise<TestBackend> {
   const config = testConfig(options.env);
@@ -81,6 +83,7 @@ export async function createTestBackend(
     webDistDir: options.webDistDir,
     inference: options.inference,
     nsfwClassifier: options.nsfwClassifier ?? NEUTRAL_CLASSIFIER,
+    storage: options.storage,
   });
   if (!backend.app) throw new Error('test backend has no web role');
   return {

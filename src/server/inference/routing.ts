@@ -8,6 +8,12 @@ export type InferencePreference = { default: ProviderName; perTool: Partial<Reco
 
 export type InferenceRouter = {
   providerFor(tool: ToolId): InferenceProvider;
+  /**
+   * The provider a job was queued for (its recorded name), so that a job keeps its provider when
+   * the routing changes between queueing and running (a restart with other settings, another
+   * process); the current choice when that provider is not configured here.
+   */
+  providerForJob(tool: ToolId, recorded: string): InferenceProvider;
   /** Tool id -> provider name, for health and the web's demo notice. */
   describe(): Record<ToolId, ProviderName>;
 };
@@ -26,8 +32,11 @@ export function createInferenceRouter(
     const provider = order.map((name) => providers[name]).find((p) => p?.supports(id));
     chosen.set(id, provider ?? demo);
   }
+  const all = [...Object.values(providers), demo].filter((p): p is InferenceProvider => p !== undefined);
+  const providerFor = (tool: ToolId) => chosen.get(tool) ?? demo;
   return {
-    providerFor: (tool) => chosen.get(tool) ?? demo,
+    providerFor,
+    providerForJob: (tool, recorded) => all.find((p) => p.name === recorded && p.supports(tool)) ?? providerFor(tool),
     describe: () => Object.fromEntries([...chosen].map(([tool, p]) => [tool, p.name])) as Record<ToolId, ProviderName>,
   };
 }

@@ -10,6 +10,7 @@ import { and, count, eq, inArray, isNull, lt, notInArray, sql } from 'drizzle-or
 import { type ToolId, toolById } from '../../contract/tools';
 import { type AppDb, sqlExecutorOf } from '../db/client';
 import { files, type JobStatus, jobs } from '../db/schema';
+import { sniffFormat } from '../images/image-input';
 import type { ImageInput, InferenceProvider, OutputImage, ToolInput, ToolResult } from '../inference/provider';
 import { ProviderError } from '../inference/provider';
 import { applyLedgerEntry } from '../ledger/ledger';
@@ -344,9 +345,36 @@ function usableOutcome(tool: ToolId, outcome: JobOutcome): { result: FinalResult
   const expected = toolById(tool).response === 'analysis' ? 'analysis' : 'images';
   if (result.kind === 'pending' || result.kind !== expected)
     return { error: new ProviderError(`${tool}: provider answered ${result.kind}, expected ${expected}`) };
-  if (result.kind === 'images' && result.images.length === 0)
-    return { error: new ProviderError(`${tool}: provider returned no image`) };
+  if (result.kind === 'images') {
+    if (result.images.length === 0) return { error: new ProviderError(`${tool}: provider returned no image`) };
+    // Outputs are served from our origin with their stated type: bytes that are not that image
+    // (an error page, a truncated download) make a failed job, not a file for the user.
+    const bad = result.images.findIndex((image) => sniffFormat(image.bytes) !== image.contentType);
+    if (bad >= 0) return { error: new ProviderError(`${tool}: output ${bad} is not the image its type claims`) };
+  } else if (!isWellFormedAnalysis(result)) {
+    return { error: new ProviderError(`${tool}: provider answered a malformed analysis`) };
+  }
   return { result };
+}
+
+/** Keywords scored 0-1 and colours with a hex, a name and a share: what the page can show. */
+function isWellFormedAnalysis(result: { keywords: unknown; colors: unknown }): boolean {
+  const keywords = Array.isArray(result.keywords) ? (result.keywords as Record<string, unknown>[]) : null;
+  const colors = Array.isArray(result.colors) ? (result.colors as Record<string, unknown>[]) : null;
+  return (
+    keywords !== null &&
+    colors !== null &&
+    keywords.every(
+      (k) => typeof k?.keyword === 'string' && typeof k.score === 'number' && k.score >= 0 && k.score <= 1,
+    ) &&
+    colors.every(
+      (c) =>
+        typeof c?.hex === 'string' &&
+        /^#[0-9a-f]{6}$/i.test(c.hex) &&
+        typeof c.name === 'string' &&
+        typeof c.percentage === 'number',
+    )
+  );
 }
 
 export async function registerToolWorkers(queue: Queue, deps: ToolJobDeps, pollingIntervalSeconds: number) {
