@@ -53,16 +53,22 @@ export async function startServerProcess(
   });
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   const url = `http://127.0.0.1:${port}`;
+  const workerOnly = options.args?.includes('--worker') ?? false;
 
   const deadline = Date.now() + (options.timeoutMs ?? 150_000);
   for (;;) {
     if (child.exitCode !== null)
       throw new Error(`server exited with ${child.exitCode} before it was ready:\n${output}`);
-    try {
-      const response = await fetch(`${url}/api/health`);
-      if (response.ok) break;
-    } catch {
-      // not listening yet
+    if (workerOnly) {
+      // A worker serves no HTTP: it is ready when it says so (LOG_LEVEL info or lower).
+      if (output.includes('"msg":"worker started"')) break;
+    } else {
+      try {
+        const response = await fetch(`${url}/api/health`);
+        if (response.ok) break;
+      } catch {
+        // not listening yet
+      }
     }
     if (Date.now() > deadline) {
       child.kill('SIGKILL');

@@ -1,0 +1,160 @@
+// Cluster mode on PostgreSQL: two web and two worker processes (`npm start -- --web` / `--worker`)
+// sharing one database and one files folder. Several users call tools concurrently through both
+// web processes: every job completes once, no balance goes below zero, every balance equals its
+// ledger. Then both workers are killed with SIGKILL in the middle of a job, a new worker starts,
+// and that job ends completed or refunded: nothing lost, nothing stuck.
+import { readFileSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { databaseUrl, dropPostgresDatabases } from '../test/support/template-db';
+import { type ServerProcess, startServerProcess } from './support/server';
+
+const ADMIN_URL = process.env.TEST_DATABASE_URL;
+const ORIGIN = 'http://cluster.test';
+const IMAGE = `data:image/png;base64,${readFileSync(path.resolve(import.meta.dirname, 'fixtures/chelsea.png')).toString('base64')}`;
+
+describe.runIf(ADMIN_URL)('cluster mode: 2 web + 2 worker processes on PostgreSQL', () => {
+  const name = `pp_cluster_${Date.now()}`;
+  const dataDir = path.join(os.tmpdir(), name);
+  let db: pg.Client;
+  const web: ServerProcess[] = [];
+  const workers: ServerProcess[] = [];
+  let env: Record<string, string>;
+
+  beforeAll(async () => {
+    const admin = new pg.Client({ connectionString: ADMIN_URL });
+    await admin.connect();
+    await admin.query(`create database ${name}`);
+    await admin.end();
+    env = {
+      DATABASE_URL: databaseUrl(ADMIN_URL as string, name),
+      BETTER_AUTH_SECRET: 'cluster-test-secret-of-at-least-32-characters',
+      APP_URL: ORIGIN,
+      LOG_LEVEL: 'info',
+      TRUST_PROXY_HOPS: '1',
+      QUEUE_POLL_SECONDS: '0.5',
+      QUEUE_MAINTENANCE_SECONDS: '2',
+      TOOL_JOB_EXPIRE_SECONDS: '15',
+      // Text to Pic on the instant demo; the upscaler on the local engine, slow enough to be killed.
+      INFERENCE_PROVIDER: 'demo',
+      INFERENCE_TOOLS: 'image-upscaler=local',
+      NSFW_POLICY: 'allow',
+    };
+    // The first process migrates; the others start together on the migrated database.
+    web.push(await startServerProcess({ dataDir, env, args: ['--web'] }));
+    const rest = await Promise.all([
+      startServerProcess({ dataDir, env, args: ['--web'] }),
+      startServerProcess({ dataDir, env, args: ['--worker'] }),
+      startServerProcess({ dataDir, env, args: ['--worker'] }),
+    ]);
+    web.push(rest[0] as ServerProcess);
+    workers.push(rest[1] as ServerProcess, rest[2] as ServerProcess);
+    db = new pg.Client({ connectionString: env.DATABASE_URL });
+    await db.connect();
+  }, 300_000);
+
+  afterAll(async () => {
+    await Promise.all([...web, ...workers].map((p) => p.stop()));
+    await db?.end();
+    if (ADMIN_URL) await dropPostgresDatabases(ADMIN_URL, [name]);
+    rmSync(dataDir, { recursive: true, force: true });
+  }, 120_000);
+
+  /** A verified user signed up through `via`; answers a caller that keeps its session cookie. */
+  async function user(n: number, via: ServerProcess) {
+    const email = `cluster${n}.${Date.now()}@example.com`;
+    const ip = `10.77.0.${n}`;
+    const response = await fetch(`${via.url}/api/auth/sign-up/email`, {
+      method: 'POST',
+      headers: { origin: ORIGIN, 'content-type': 'application/json', 'x-forwarded-for': ip },
+      body: JSON.stringify({ email, password: 'cluster password 42', name: `c${n}` }),
+    });
+    expect(response.status).toBe(200);
+    const cookie = response.headers
+      .getSetCookie()
+      .map((c) => c.split(';')[0])
+      .join('; ');
+    await db.query('update "user" set email_verified = true where email = $1', [email]);
+    const call = (server: ServerProcess, apiPath: string, body: unknown, headers: Record<string, string> = {}) =>
+      fetch(`${server.url}/api${apiPath}`, {
+        method: 'POST',
+        headers: { origin: ORIGIN, 'content-type': 'application/json', 'x-forwarded-for': ip, cookie, ...headers },
+        body: JSON.stringify(body),
+      });
+    return { email, call };
+  }
+
+  async function ledgerMismatches() {
+    const { rows } = await db.query(
+      `select p.user_id from profiles p left join ledger l on l.user_id = p.user_id
+       group by p.user_id, p.tokens having p.tokens <> coalesce(sum(l.delta), 0)`,
+    );
+    return rows;
+  }
+
+  it('charges concurrent calls through both web processes exactly once, never below zero', async () => {
+    const users = await Promise.all([1, 2, 3, 4].map((n) => user(n, web[n % 2] as ServerProcess)));
+    // 25 one-token calls each on a balance of 20, alternating between the web processes.
+    const answers = await Promise.all(
+      users.flatMap((u) =>
+        Array.from({ length: 25 }, (_, i) =>
+          u.call(web[i % 2] as ServerProcess, '/generate-image', { prompt: `cluster ${i}`, numOutputs: 1 }),
+        ),
+      ),
+    );
+    const statuses = answers.map((a) => a.status);
+    expect(statuses.filter((s) => s === 200)).toHaveLength(80);
+    expect(statuses.filter((s) => s === 402)).toHaveLength(20);
+    const jobs = await db.query(`select status, count(*)::int as n from jobs group by status`);
+    expect(jobs.rows).toEqual([{ status: 'succeeded', n: 80 }]);
+    const debits = await db.query(`select count(*)::int as n from ledger where reason = 'job'`);
+    expect(debits.rows[0].n).toBe(80);
+    const negative = await db.query('select count(*)::int as n from profiles where tokens < 0');
+    expect(negative.rows[0].n).toBe(0);
+    expect(await ledgerMismatches()).toEqual([]);
+  }, 180_000);
+
+  it('completes or refunds a job whose workers were killed mid-run', async () => {
+    const u = await user(9, web[0] as ServerProcess);
+    const started = await u.call(
+      web[1] as ServerProcess,
+      '/upscale-image',
+      { image: IMAGE, scale: 6 },
+      { prefer: 'wait=0' },
+    );
+    expect(started.status).toBe(202);
+    const { jobId } = (await started.json()) as { jobId: string };
+    // Wait until a worker has it, then kill both workers without warning.
+    for (let i = 0; i < 600; i++) {
+      const { rows } = await db.query('select status from jobs where id = $1', [jobId]);
+      if (rows[0]?.status === 'running') break;
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    await Promise.all(workers.map((w) => w.stop('SIGKILL')));
+    const during = await db.query('select status from jobs where id = $1', [jobId]);
+    expect(during.rows[0].status).toBe('running');
+
+    workers.splice(0, workers.length, await startServerProcess({ dataDir, env, args: ['--worker'] }));
+    let final = '';
+    for (let i = 0; i < 240 && !final; i++) {
+      const { rows } = await db.query('select status from jobs where id = $1', [jobId]);
+      if (rows[0]?.status === 'succeeded' || rows[0]?.status === 'failed') final = rows[0].status;
+      else await new Promise((r) => setTimeout(r, 500));
+    }
+    expect(['succeeded', 'failed']).toContain(final);
+    const balance = await db.query(
+      'select p.tokens from profiles p join "user" u on u.id = p.user_id where u.email = $1',
+      [u.email],
+    );
+    // Charged once if it completed; refunded if it failed.
+    expect(balance.rows[0].tokens).toBe(final === 'succeeded' ? 19 : 20);
+    const charges = await db.query(
+      `select reason, count(*)::int as n from ledger where reference = $1 group by reason`,
+      [jobId],
+    );
+    expect(charges.rows.find((r) => r.reason === 'job')?.n).toBe(1);
+    expect(await ledgerMismatches()).toEqual([]);
+  }, 240_000);
+});
