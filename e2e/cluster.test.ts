@@ -1,13 +1,14 @@
 // Cluster mode on PostgreSQL: two web and two worker processes (`npm start -- --web` / `--worker`)
-// sharing one database and one files folder. Several users call tools concurrently through both
+// sharing one database and one S3-compatible bucket (s3rver on 127.0.0.1), each with its own
+// DATA_DIR: nothing one process needs lives on another's disk or in its memory. Several users call tools concurrently through both
 // web processes: every job completes once, no balance goes below zero, every balance equals its
 // ledger. Then both workers are killed with SIGKILL in the middle of a job, a new worker starts,
 // and that job ends completed or refunded: nothing lost, nothing stuck.
 import { readFileSync, rmSync } from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type FakeS3, startFakeS3 } from '../test/support/fake-s3';
 import { databaseUrl, dropPostgresDatabases } from '../test/support/template-db';
 import { type ServerProcess, startServerProcess } from './support/server';
 
@@ -17,18 +18,21 @@ const IMAGE = `data:image/png;base64,${readFileSync(path.resolve(import.meta.dir
 
 describe.runIf(ADMIN_URL)('cluster mode: 2 web + 2 worker processes on PostgreSQL', () => {
   const name = `pp_cluster_${Date.now()}`;
-  const dataDir = path.join(os.tmpdir(), name);
   let db: pg.Client;
   const web: ServerProcess[] = [];
   const workers: ServerProcess[] = [];
+  const killed: ServerProcess[] = [];
   let env: Record<string, string>;
+  let s3: FakeS3;
 
   beforeAll(async () => {
     const admin = new pg.Client({ connectionString: ADMIN_URL });
     await admin.connect();
     await admin.query(`create database ${name}`);
     await admin.end();
+    s3 = await startFakeS3();
     env = {
+      ...s3.env,
       DATABASE_URL: databaseUrl(ADMIN_URL as string, name),
       BETTER_AUTH_SECRET: 'cluster-test-secret-of-at-least-32-characters',
       APP_URL: ORIGIN,
@@ -43,11 +47,11 @@ describe.runIf(ADMIN_URL)('cluster mode: 2 web + 2 worker processes on PostgreSQ
       NSFW_POLICY: 'allow',
     };
     // The first process migrates; the others start together on the migrated database.
-    web.push(await startServerProcess({ dataDir, env, args: ['--web'] }));
+    web.push(await startServerProcess({ env, args: ['--web'] }));
     const rest = await Promise.all([
-      startServerProcess({ dataDir, env, args: ['--web'] }),
-      startServerProcess({ dataDir, env, args: ['--worker'] }),
-      startServerProcess({ dataDir, env, args: ['--worker'] }),
+      startServerProcess({ env, args: ['--web'] }),
+      startServerProcess({ env, args: ['--worker'] }),
+      startServerProcess({ env, args: ['--worker'] }),
     ]);
     web.push(rest[0] as ServerProcess);
     workers.push(rest[1] as ServerProcess, rest[2] as ServerProcess);
@@ -56,10 +60,11 @@ describe.runIf(ADMIN_URL)('cluster mode: 2 web + 2 worker processes on PostgreSQ
   }, 300_000);
 
   afterAll(async () => {
-    await Promise.all([...web, ...workers].map((p) => p.stop()));
+    await Promise.all([...web, ...workers, ...killed].map((p) => p.stop()));
+    for (const p of [...web, ...workers, ...killed]) rmSync(p.dataDir, { recursive: true, force: true });
     await db?.end();
     if (ADMIN_URL) await dropPostgresDatabases(ADMIN_URL, [name]);
-    rmSync(dataDir, { recursive: true, force: true });
+    await s3?.stop();
   }, 120_000);
 
   /** A verified user signed up through `via`; answers a caller that keeps its session cookie. */
@@ -136,7 +141,7 @@ describe.runIf(ADMIN_URL)('cluster mode: 2 web + 2 worker processes on PostgreSQ
     const during = await db.query('select status from jobs where id = $1', [jobId]);
     expect(during.rows[0].status).toBe('running');
 
-    workers.splice(0, workers.length, await startServerProcess({ dataDir, env, args: ['--worker'] }));
+    killed.push(...workers.splice(0, workers.length, await startServerProcess({ env, args: ['--worker'] })));
     let final = '';
     for (let i = 0; i < 240 && !final; i++) {
       const { rows } = await db.query('select status from jobs where id = $1', [jobId]);

@@ -116,6 +116,21 @@ describe('configuration', () => {
     expect(config.providers).toMatchObject({ inference: 'replicate', payments: 'stripe', mail: 'smtp' });
   });
 
+  it('turns on S3 storage only with bucket and both keys, never echoing the secret', () => {
+    expect(loadConfig({}).s3).toBeNull();
+    const s3 = { S3_BUCKET: 'files', S3_ACCESS_KEY_ID: 'AKIA1', S3_SECRET_ACCESS_KEY: 's3-secret-value' };
+    expect(loadConfig({ ...s3, S3_ENDPOINT: 'http://127.0.0.1:9000' }).s3).toEqual({
+      bucket: 'files',
+      region: 'us-east-1',
+      endpoint: 'http://127.0.0.1:9000',
+      accessKeyId: 'AKIA1',
+      secretAccessKey: 's3-secret-value',
+    });
+    expect(loadConfig(s3).providers.storage).toBe('s3');
+    expect(() => loadConfig({ S3_BUCKET: 'files' })).toThrow(/set all three/);
+    expect(() => loadConfig({ ...s3, S3_ENDPOINT: 'not a url' })).toThrow(/S3_ENDPOINT/);
+  });
+
   it('reports the inference provider INFERENCE_PROVIDER chose, also over a Replicate token', () => {
     expect(loadConfig({ REPLICATE_API_TOKEN: 'r8_x', INFERENCE_PROVIDER: 'demo' }).providers.inference).toBe('demo');
     expect(loadConfig({ INFERENCE_PROVIDER: 'demo' }).inference.default).toBe('demo');

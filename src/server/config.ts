@@ -2,6 +2,7 @@
 import path from 'node:path';
 import { z } from 'zod';
 import { TOOL_IDS, type ToolId } from '../contract/tools';
+import type { S3StorageConfig } from './storage/s3-storage';
 
 const optionalString = z
   .string()
@@ -81,6 +82,12 @@ const EnvSchema = z.object({
       .optional(),
   ),
   MAIL_FROM: z.string().trim().min(3).default('Picture Palette <no-reply@picturepalette.local>'),
+  /** S3-compatible file storage (cluster mode across machines); unset: the DATA_DIR/files folder. */
+  S3_BUCKET: optionalString,
+  S3_REGION: z.string().trim().min(1).default('us-east-1'),
+  S3_ENDPOINT: optionalString.pipe(z.url({ error: 'must be a URL such as https://s3.example.com' }).optional()),
+  S3_ACCESS_KEY_ID: optionalString,
+  S3_SECRET_ACCESS_KEY: optionalString,
   /** block: uploads the classifier finds explicit are refused (400, nothing charged); allow: no check. */
   NSFW_POLICY: z.enum(['block', 'allow']).default('block'),
   /** Probability of Porn + Hentai at or above which an upload is explicit. */
@@ -130,6 +137,8 @@ export type Config = {
     google: { clientId: string; clientSecret: string; discoveryUrl: string } | null;
   };
   mail: { smtpUrl: string | undefined; from: string };
+  /** S3-compatible file storage, or null for the DATA_DIR/files folder. */
+  s3: S3StorageConfig | null;
   /** The explicit-content check of uploaded images (images/moderation). */
   moderation: { policy: 'block' | 'allow'; threshold: number };
   /** Which implementation serves each external system (the health endpoint reports these). */
@@ -138,7 +147,7 @@ export type Config = {
     inference: 'replicate' | 'local' | 'demo';
     payments: 'stripe' | 'local';
     mail: 'smtp' | 'outbox';
-    storage: 'fs';
+    storage: 'fs' | 's3';
   };
 };
 
@@ -222,6 +231,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, argv: readonly 
     ]);
   }
   const stripe = stripeConfig(e);
+  const s3 = s3Config(e);
   return {
     env: e.NODE_ENV,
     port: e.PORT,
@@ -257,12 +267,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, argv: readonly 
           : null,
     },
     mail: { smtpUrl: e.SMTP_URL, from: e.MAIL_FROM },
+    s3,
     moderation: { policy: e.NSFW_POLICY, threshold: e.NSFW_THRESHOLD },
     providers: {
       inference: inferenceDefault,
       payments: stripe ? 'stripe' : 'local',
       mail: e.SMTP_URL ? 'smtp' : 'outbox',
-      storage: 'fs',
+      storage: s3 ? 's3' : 'fs',
     },
   };
 }
@@ -273,6 +284,24 @@ const STRIPE_SETTINGS = [
   'STRIPE_PRICE_1100',
   'STRIPE_PRICE_2400',
 ] as const;
+
+/** S3 storage needs its bucket and both keys together; a half-configured storage is an error. */
+function s3Config(e: z.infer<typeof EnvSchema>): S3StorageConfig | null {
+  const given = [e.S3_BUCKET, e.S3_ACCESS_KEY_ID, e.S3_SECRET_ACCESS_KEY];
+  if (given.every((v) => !v)) return null;
+  if (!e.S3_BUCKET || !e.S3_ACCESS_KEY_ID || !e.S3_SECRET_ACCESS_KEY) {
+    throw new ConfigError([
+      'S3_BUCKET, S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY: set all three for S3 storage, or none.',
+    ]);
+  }
+  return {
+    bucket: e.S3_BUCKET,
+    region: e.S3_REGION,
+    endpoint: e.S3_ENDPOINT ?? null,
+    accessKeyId: e.S3_ACCESS_KEY_ID,
+    secretAccessKey: e.S3_SECRET_ACCESS_KEY,
+  };
+}
 
 /** Stripe needs its key, the webhook secret and the three price ids together (or none of them). */
 function stripeConfig(e: z.infer<typeof EnvSchema>): StripeConfig | null {

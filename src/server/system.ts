@@ -35,6 +35,7 @@ import type { Logger } from './log';
 import { createMailer } from './mail/create-mailer';
 import type { Mailer } from './mail/mailer';
 import { createFsStorage } from './storage/fs-storage';
+import { createS3Storage } from './storage/s3-storage';
 import type { FileStorage } from './storage/storage';
 
 export const WEB_DIST_DIR = fileURLToPath(new URL('../../dist/web', import.meta.url));
@@ -100,7 +101,8 @@ export async function startBackend(
     stops.add(() => stopQueue(queue));
 
     const mailer = createMailer(config, database, logger);
-    const storage = options.storage ?? createFsStorage(path.join(config.dataDir, 'files'));
+    const storage =
+      options.storage ?? (config.s3 ? createS3Storage(config.s3) : createFsStorage(path.join(config.dataDir, 'files')));
     const inference =
       options.inference ??
       createInferenceRouter(

@@ -42,7 +42,9 @@ describe('a provider that answers nonsense', () => {
       'a PNG labelled as webp',
       {
         kind: 'images',
-        images: [{ bytes: Buffer.from('89504e470d0a1a0a0000000d494844520000000800000008', 'hex'), contentType: 'image/webp' }],
+        images: [
+          { bytes: Buffer.from('89504e470d0a1a0a0000000d494844520000000800000008', 'hex'), contentType: 'image/webp' },
+        ],
       },
     ],
     ['an analysis where images were asked for', { kind: 'analysis', keywords: [], colors: [] }],

@@ -78,7 +78,7 @@ export function healthRoutes(deps: HealthDeps) {
           },
           payments: { provider: config.providers.payments, external: config.providers.payments === 'stripe' },
           mail: { provider: config.providers.mail, external: config.providers.mail === 'smtp' },
-          storage: { provider: config.providers.storage, external: false },
+          storage: { provider: config.providers.storage, external: config.providers.storage === 's3' },
         },
       },
       healthy ? 200 : 503,

@@ -1,5 +1,5 @@
-// File storage for tool inputs and outputs: a local folder by default (DATA_DIR/files);
-// S3-compatible storage at scale comes with the cluster issue behind this same interface.
+// File storage for tool inputs and outputs: a local folder by default (DATA_DIR/files), or an
+// S3-compatible bucket (s3-storage.ts) when processes run on several machines.
 export interface FileStorage {
   readonly kind: 'fs' | 's3';
   /** Writes the bytes under `key` (complete or not at all). */
