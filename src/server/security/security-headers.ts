@@ -29,8 +29,9 @@ export function securityHeaders(options: { production: boolean }): MiddlewareHan
     xFrameOptions: 'DENY',
     referrerPolicy: 'strict-origin-when-cross-origin',
     crossOriginEmbedderPolicy: false,
-    // Google sign-in and Stripe Checkout are full-page redirects, never popups: no opener needed.
-    crossOriginOpenerPolicy: 'same-origin',
+    // No Cross-Origin-Opener-Policy: Google sign-in runs in a popup that goes through Google's
+    // origin and back to ours, then reports to its opener; COOP would cut that link.
+    crossOriginOpenerPolicy: false,
     crossOriginResourcePolicy: 'same-origin',
     permissionsPolicy: { camera: [], microphone: [], geolocation: [] },
   });
