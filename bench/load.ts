@@ -5,12 +5,12 @@
 // equal to the sum of its ledger rows, none below zero.
 //   npm run bench:load -- [--seconds 30] [--connections 100] [--users 20] [--tokens 100]
 // PostgreSQL: BENCH_DATABASE_URL (an empty database), else a private cluster (scripts/pg-cluster.sh).
-import { type ChildProcess, execFileSync, fork } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import autocannon from 'autocannon';
+import { hammer, startLoadServer } from './load/harness';
 
 const arg = (name: string, fallback: number) => {
   const i = process.argv.indexOf(`--${name}`);
@@ -22,61 +22,10 @@ const USERS = arg('users', 20);
 const TOKENS = arg('tokens', 100);
 const ROOT = path.resolve(import.meta.dirname, '..');
 
-type Ready = { port: number; origin: string; cookies: string[] };
-type Check = {
-  jobs: number;
-  debits: number;
-  succeeded: number;
-  mismatches: number;
-  negativeBalances: number;
-  rssMb: number;
-};
-
-const once = <T>(child: ChildProcess) =>
-  new Promise<T>((resolve, reject) => {
-    child.once('message', (m) => resolve(m as T));
-    child.once('exit', (code) => reject(new Error(`server exited with ${code}`)));
-  });
-
 async function run(label: string, databaseUrl: string) {
-  const child = fork(path.join(import.meta.dirname, 'load/server.ts'), [databaseUrl, String(USERS), String(TOKENS)], {
-    execArgv: ['--import', 'tsx'],
-    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
-  });
-  const ready = await once<Ready>(child);
-  let connection = 0;
-  const result = await autocannon({
-    url: `http://127.0.0.1:${ready.port}/api/generate-image`,
-    connections: CONNECTIONS,
-    duration: SECONDS,
-    // A call may wait for its job up to the server's TOOL_WAIT_SECONDS (55 s) before the 202.
-    timeout: 60,
-    method: 'POST',
-    body: JSON.stringify({ prompt: 'load', numOutputs: 1 }),
-    headers: { 'content-type': 'application/json', origin: ready.origin },
-    // Each connection is one user's browser tab: its session cookie and its own address.
-    setupClient: (client) => {
-      const n = connection++;
-      client.setHeaders({
-        'content-type': 'application/json',
-        origin: ready.origin,
-        cookie: ready.cookies[n % ready.cookies.length] as string,
-        'x-forwarded-for': `10.9.${(n >> 8) & 255}.${n & 255}`,
-      });
-    },
-  });
-  child.send('check');
-  const check = await once<Check>(child);
-  const codes = Object.fromEntries(
-    Object.entries(result.statusCodeStats ?? {}).map(([code, stats]) => [code, (stats as { count: number }).count]),
-  );
-  const ok = codes['200'] ?? 0;
-  const refused = codes['402'] ?? 0;
-  const otherCodes = Object.entries(codes)
-    .filter(([code]) => code !== '200' && code !== '402')
-    .reduce((sum, [, n]) => sum + n, 0);
-  const other = otherCodes + result.errors + result.timeouts;
-  return { label, result, codes, ok, refused, other, check };
+  const server = await startLoadServer(databaseUrl, USERS, TOKENS);
+  const load = await hammer(server.ready, CONNECTIONS, SECONDS);
+  return { label, ...load, check: await server.check() };
 }
 
 function freePort(): Promise<number> {

@@ -49,6 +49,12 @@ for (let i = 0; i < USERS; i++) {
 process.send?.({ port: (server.address() as AddressInfo).port, origin: config.appUrl, cookies });
 
 process.on('message', async (message) => {
+  if (message === 'rss') {
+    // After a full collection (the process runs with --expose-gc): what the server really keeps.
+    (globalThis as { gc?: () => void }).gc?.();
+    process.send?.({ rssMb: process.memoryUsage().rss / 2 ** 20, heapMb: process.memoryUsage().heapUsed / 2 ** 20 });
+    return;
+  }
   if (message !== 'check') return;
   // Stop taking requests, then let every accepted call finish its job: only then do the counts
   // describe a system at rest (read mid-flight, a job committed between two counts looks wrong).

@@ -1,0 +1,86 @@
+// Shared by bench/load.ts and bench/soak.ts: the server under load in its own process
+// (load/server.ts), and autocannon calling a tool from many connections, each one user's tab.
+import { type ChildProcess, fork } from 'node:child_process';
+import path from 'node:path';
+import autocannon from 'autocannon';
+
+export type Ready = { port: number; origin: string; cookies: string[] };
+export type Check = {
+  jobs: number;
+  debits: number;
+  succeeded: number;
+  mismatches: number;
+  negativeBalances: number;
+  rssMb: number;
+};
+export type Memory = { rssMb: number; heapMb: number };
+
+export type LoadServer = {
+  ready: Ready;
+  /** The server's memory after a full garbage collection. */
+  memory(): Promise<Memory>;
+  /** Stops taking requests, lets accepted jobs finish, checks the database, and exits. */
+  check(): Promise<Check>;
+};
+
+const reply = <T>(child: ChildProcess) =>
+  new Promise<T>((resolve, reject) => {
+    const onExit = (code: number | null) => reject(new Error(`server exited with ${code}`));
+    child.once('exit', onExit);
+    child.once('message', (m) => {
+      child.off('exit', onExit);
+      resolve(m as T);
+    });
+  });
+
+export async function startLoadServer(databaseUrl: string, users: number, tokens: number): Promise<LoadServer> {
+  const child = fork(path.join(import.meta.dirname, 'server.ts'), [databaseUrl, String(users), String(tokens)], {
+    execArgv: ['--import', 'tsx', '--expose-gc'],
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  });
+  const ready = await reply<Ready>(child);
+  const ask = <T>(message: string) => {
+    const answer = reply<T>(child);
+    child.send(message);
+    return answer;
+  };
+  return { ready, memory: () => ask<Memory>('rss'), check: () => ask<Check>('check') };
+}
+
+/** POST /api/generate-image from `connections` connections for `seconds`; answers counted by status. */
+export async function hammer(ready: Ready, connections: number, seconds: number) {
+  let connection = 0;
+  const result = await autocannon({
+    url: `http://127.0.0.1:${ready.port}/api/generate-image`,
+    connections,
+    duration: seconds,
+    // A call may wait for its job up to the server's TOOL_WAIT_SECONDS (55 s) before the 202.
+    timeout: 60,
+    method: 'POST',
+    body: JSON.stringify({ prompt: 'load', numOutputs: 1 }),
+    headers: { 'content-type': 'application/json', origin: ready.origin },
+    // Each connection is one user's browser tab: its session cookie and its own address.
+    setupClient: (client) => {
+      const n = connection++;
+      client.setHeaders({
+        'content-type': 'application/json',
+        origin: ready.origin,
+        cookie: ready.cookies[n % ready.cookies.length] as string,
+        'x-forwarded-for': `10.9.${(n >> 8) & 255}.${n & 255}`,
+      });
+    },
+  });
+  const codes = Object.fromEntries(
+    Object.entries(result.statusCodeStats ?? {}).map(([code, stats]) => [code, (stats as { count: number }).count]),
+  );
+  const otherCodes = Object.entries(codes)
+    .filter(([code]) => code !== '200' && code !== '402')
+    .reduce((sum, [, n]) => sum + n, 0);
+  return {
+    result,
+    codes,
+    ok: codes['200'] ?? 0,
+    refused: codes['402'] ?? 0,
+    other: otherCodes + result.errors + result.timeouts,
+  };
+}
