@@ -1,5 +1,6 @@
 // The process entry: `npm start` (web + worker), `npm start -- --web`, `npm start -- --worker`.
 import { ConfigError, loadConfig } from './config';
+import { isDatabaseConnectionError } from './db/connection-errors';
 import { createLogger } from './log';
 import { startSystem } from './system';
 
@@ -15,6 +16,17 @@ async function main() {
     throw error;
   }
   const logger = createLogger(config.logLevel);
+  // pg-boss 10 does not await its own complete/fail calls, so a database restart surfaces as an
+  // unhandled rejection. Losing the database for a moment must not kill the server: log it and
+  // carry on (jobs are retried or expire and are refunded). Anything else is a bug: exit.
+  process.on('unhandledRejection', (reason) => {
+    if (isDatabaseConnectionError(reason)) {
+      logger.error('database unreachable; carrying on until it is back', { error: reason });
+      return;
+    }
+    logger.error('unhandled rejection', { error: reason });
+    process.exit(1);
+  });
   const system = await startSystem(config, logger);
 
   let stopping = false;

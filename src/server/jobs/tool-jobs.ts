@@ -9,6 +9,7 @@ import { randomUUID } from 'node:crypto';
 import { and, count, eq, inArray, isNull, lt, notInArray, sql } from 'drizzle-orm';
 import { type ToolId, toolById } from '../../contract/tools';
 import { type AppDb, sqlExecutorOf } from '../db/client';
+import { untilDatabaseAnswers } from '../db/connection-errors';
 import { files, type JobStatus, jobs } from '../db/schema';
 import { sniffFormat } from '../images/image-input';
 import type { ImageInput, InferenceProvider, OutputImage, ToolInput, ToolResult } from '../inference/provider';
@@ -209,25 +210,36 @@ export type ToolJobDeps = {
  */
 export async function runToolJob(deps: ToolJobDeps, jobId: string, retriesLeft: boolean): Promise<void> {
   const { db, storage, logger } = deps;
-  const [job] = await db
-    .update(jobs)
-    .set({ status: 'running', startedAt: sql`now()`, attempts: sql`${jobs.attempts} + 1` })
-    .where(and(eq(jobs.id, jobId), inArray(jobs.status, ['queued', 'running']), isNull(jobs.providerRef)))
-    .returning();
+  // A database restart must not strand a job that a worker holds: its writes wait for the
+  // database (a job left to pg-boss's expiry would sit "running" for minutes, then run again).
+  const durably = <T>(write: () => Promise<T>) =>
+    untilDatabaseAnswers(write, {
+      maxWaitMs: DATABASE_OUTAGE_WAIT_MS,
+      onWait: (error) => logger.warn('database unreachable; the job waits for it', { jobId, error }),
+    });
+  const [job] = await durably(() =>
+    db
+      .update(jobs)
+      .set({ status: 'running', startedAt: sql`now()`, attempts: sql`${jobs.attempts} + 1` })
+      .where(and(eq(jobs.id, jobId), inArray(jobs.status, ['queued', 'running']), isNull(jobs.providerRef)))
+      .returning(),
+  );
   // Already final, or already with its provider, which calls back (a duplicate delivery): nothing to do.
   if (!job) return;
   const tool = toolById(job.tool as ToolId);
   let outcome: JobOutcome;
   try {
     const provider = deps.providerFor(tool.id, job.provider);
-    const input = await loadInput(db, storage, job);
+    const input = await durably(() => loadInput(db, storage, job));
     const result = await provider.run(input, AbortSignal.timeout(deps.runTimeoutMs));
     if (result.kind === 'pending') {
       // The worker slot is free again; the webhook or the backstop completes the job.
-      await db
-        .update(jobs)
-        .set({ providerRef: result.providerRef })
-        .where(and(eq(jobs.id, jobId), eq(jobs.status, 'running')));
+      await durably(() =>
+        db
+          .update(jobs)
+          .set({ providerRef: result.providerRef })
+          .where(and(eq(jobs.id, jobId), eq(jobs.status, 'running'))),
+      );
       return;
     }
     outcome = { result };
@@ -239,8 +251,11 @@ export async function runToolJob(deps: ToolJobDeps, jobId: string, retriesLeft: 
     }
     outcome = { error };
   }
-  await finishJob(deps, job, outcome);
+  await durably(() => finishJob(deps, job, outcome));
 }
+
+/** How long a worker holding a job waits for an unreachable database before leaving the job to its expiry. */
+const DATABASE_OUTAGE_WAIT_MS = 2 * 60_000;
 
 /** How a job ended at its provider: a result, or the error it failed with. */
 export type JobOutcome = { result: ToolResult } | { error: unknown };

@@ -1,0 +1,152 @@
+// The database restarts during traffic (PostgreSQL stopped and started again under a running
+// server): calls made while it is down fail with a clear message, the server recovers on its
+// own, and afterwards every job is final, charged once or refunded, and the ledger is exact.
+import { execFileSync, spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { freePort, type ServerProcess, startServerProcess } from './support/server';
+
+const ROOT = path.resolve(import.meta.dirname, '..');
+const CLUSTER = path.join(ROOT, 'scripts/pg-cluster.sh');
+const TSX = path.join(ROOT, 'node_modules/tsx/dist/cli.mjs');
+const SECRET = 'restart-test-secret-of-at-least-32-characters';
+const hasPostgres = (() => {
+  try {
+    execFileSync('bash', ['-c', 'command -v pg_ctl || ls /usr/lib/postgresql/*/bin/pg_ctl'], { stdio: 'ignore' });
+    return true;
+  } catch {
+    return false;
+  }
+})();
+
+describe.runIf(hasPostgres)('a database restart during traffic', () => {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'pp-restart-pg-'));
+  let port: number;
+  let url: string;
+  let server: ServerProcess;
+  const pgStart = () => execFileSync(CLUSTER, ['start', dir, String(port)], { encoding: 'utf8' }).trim();
+  const pgStop = () => execFileSync(CLUSTER, ['stop', dir]);
+
+  beforeAll(async () => {
+    port = await freePort();
+    url = pgStart();
+    server = await startServerProcess({
+      env: {
+        DATABASE_URL: url,
+        BETTER_AUTH_SECRET: SECRET,
+        INFERENCE_PROVIDER: 'demo',
+        NSFW_POLICY: 'allow',
+        TRUST_PROXY_HOPS: '1',
+        QUEUE_POLL_SECONDS: '0.5',
+        TOOL_WAIT_SECONDS: '10',
+      },
+    });
+  }, 180_000);
+
+  afterAll(async () => {
+    // A crash is the failure this test exists for: show why.
+    if (server && server.child.exitCode !== null) console.error(`server exited:\n${server.output().slice(-3000)}`);
+    await server?.stop();
+    if (server) rmSync(server.dataDir, { recursive: true, force: true });
+    pgStop();
+    rmSync(dir, { recursive: true, force: true });
+  }, 60_000);
+
+  it('fails calls clearly while it is down, recovers by itself, and loses nothing', async () => {
+    const origin = server.url;
+    const post = (p: string, body: unknown, cookie = '') =>
+      fetch(`${server.url}${p}`, {
+        method: 'POST',
+        headers: { origin, 'content-type': 'application/json', 'x-forwarded-for': '10.55.0.1', cookie },
+        body: JSON.stringify(body),
+        signal: AbortSignal.timeout(30_000),
+      });
+    const email = `restart.${Date.now()}@example.com`;
+    const signUp = await post('/api/auth/sign-up/email', { email, password: 'a password 42', name: 'R' });
+    expect(signUp.status).toBe(200);
+    const cookie = signUp.headers
+      .getSetCookie()
+      .map((c) => c.split(';')[0])
+      .join('; ');
+    const admin = new pg.Client({ connectionString: url });
+    await admin.connect();
+    await admin.query('update "user" set email_verified = true where email = $1', [email]);
+    await admin.end();
+    // Enough tokens to keep calling through the outage and after it (support's grant, a ledger row).
+    const grant = spawnSync(process.execPath, [TSX, 'src/server/admin/cli.ts', 'grant', email, '500'], {
+      cwd: ROOT,
+      env: { ...process.env, DATABASE_URL: url, BETTER_AUTH_SECRET: SECRET, LOG_LEVEL: 'warn' },
+      encoding: 'utf8',
+    });
+    expect(grant.status, grant.stderr).toBe(0);
+
+    const statuses: number[] = [];
+    let running = true;
+    const traffic = (async () => {
+      while (running) {
+        const answer = await post('/api/generate-image', { prompt: 'restart', numOutputs: 1 }, cookie).catch(
+          () => null,
+        );
+        statuses.push(answer?.status ?? 0);
+        if (answer && answer.status !== 200) {
+          const body = (await answer.json().catch(() => ({}))) as { error?: string };
+          // A failure says what to do, never a stack trace.
+          if (answer.status >= 500) expect(body.error).toMatch(/try again/i);
+        } else await answer?.arrayBuffer();
+        await new Promise((r) => setTimeout(r, 100));
+      }
+    })();
+
+    await new Promise((r) => setTimeout(r, 2000));
+    pgStop();
+    await new Promise((r) => setTimeout(r, 1000));
+    const down = await fetch(`${server.url}/api/health`);
+    expect(down.status).toBe(503);
+    await new Promise((r) => setTimeout(r, 3000));
+    pgStart();
+    // The server recovers by itself: health, then successful calls again.
+    let healthy = false;
+    for (let i = 0; i < 60 && !healthy; i++) {
+      healthy = (await fetch(`${server.url}/api/health`)).status === 200;
+      if (!healthy) await new Promise((r) => setTimeout(r, 500));
+    }
+    expect(healthy).toBe(true);
+    const before = statuses.length;
+    for (let i = 0; i < 100 && !statuses.slice(before).includes(200); i++) await new Promise((r) => setTimeout(r, 200));
+    running = false;
+    await traffic;
+    expect(statuses.slice(before)).toContain(200);
+    // The outage was felt: some calls failed while the database was down.
+    expect(statuses.slice(0, before).some((status) => status >= 500 || status === 0)).toBe(true);
+    expect(server.child.exitCode).toBeNull(); // it never crashed
+
+    // At rest: every job final, one debit per job, refunds only for failed ones, ledger exact.
+    const db = new pg.Client({ connectionString: url });
+    await db.connect();
+    try {
+      for (let i = 0; i < 60; i++) {
+        const busy = await db.query(`select count(*)::int as n from jobs where status in ('queued', 'running')`);
+        if (busy.rows[0].n === 0) break;
+        await new Promise((r) => setTimeout(r, 1000));
+      }
+      const jobs = await db.query(`select status, count(*)::int as n from jobs group by status order by status`);
+      const byStatus = Object.fromEntries(jobs.rows.map((r) => [r.status, r.n]));
+      expect(byStatus.queued ?? 0).toBe(0);
+      expect(byStatus.running ?? 0).toBe(0);
+      const debits = await db.query(`select count(*)::int as n from ledger where reason = 'job'`);
+      const refunds = await db.query(`select count(*)::int as n from ledger where reason = 'refund'`);
+      expect(debits.rows[0].n).toBe((byStatus.succeeded ?? 0) + (byStatus.failed ?? 0));
+      expect(refunds.rows[0].n).toBe(byStatus.failed ?? 0);
+      const mismatches = await db.query(
+        `select p.user_id from profiles p left join ledger l on l.user_id = p.user_id
+         group by p.user_id, p.tokens having p.tokens <> coalesce(sum(l.delta), 0)`,
+      );
+      expect(mismatches.rows).toEqual([]);
+    } finally {
+      await db.end();
+    }
+  }, 180_000);
+});
