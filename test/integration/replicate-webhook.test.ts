@@ -7,7 +7,7 @@ import { eq } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Profile } from '../../src/contract/accounts';
 import { toolById } from '../../src/contract/tools';
-import { jobs, ledger, webhookEvents } from '../../src/server/db/schema';
+import { files, jobs, ledger, webhookEvents } from '../../src/server/db/schema';
 import { checkPendingJobs } from '../../src/server/jobs/pending-jobs';
 import type { JobView } from '../../src/server/jobs/tool-jobs';
 import { findLedgerMismatches } from '../../src/server/ledger/ledger';
@@ -195,5 +195,56 @@ describe('Replicate webhook mode', () => {
     expect((await jobRow(stuck.jobId))?.status).toBe('failed');
     expect(fake.prediction(stuck.ref)?.status).toBe('canceled');
     expect(await tokens(client)).toBe(18);
+  });
+
+  it('takes deliveries out of order and late: only a job still running is finished, once', async () => {
+    const { client } = await verifiedUser(backend, 20);
+    const outputsOf = async (jobId: string) =>
+      (await backend.database.db.select().from(files).where(eq(files.jobId, jobId))).filter((f) => f.kind === 'output');
+    const signedDelivery = async (body: string) => deliver(body, signWebhook(SECRET, body));
+    const inProgress = (ref: string) => JSON.stringify({ id: ref, status: 'processing', output: null });
+
+    // A progress event before and after the completion: ignored both times.
+    const reordered = await pendingJob(client);
+    const early = await signedDelivery(inProgress(reordered.ref));
+    expect(await early.json()).toMatchObject({ ignored: 'not finished' });
+    expect((await jobRow(reordered.jobId))?.status).toBe('running');
+    const { body: completed } = await fake.webhookDelivery(reordered.ref);
+    expect((await signedDelivery(completed)).status).toBe(200);
+    const finished = await jobRow(reordered.jobId);
+    expect(finished?.status).toBe('succeeded');
+    expect(await (await signedDelivery(inProgress(reordered.ref))).json()).toMatchObject({ ignored: 'not finished' });
+    // A contradicting completion under a new delivery id comes too late as well.
+    const contradiction = completed.replace('"succeeded"', '"failed"');
+    expect((await signedDelivery(contradiction)).status).toBe(200);
+    expect(await jobRow(reordered.jobId)).toEqual(finished);
+
+    // Delayed past the grace period: the backstop finished the job; the webhook then changes nothing.
+    const delayed = await pendingJob(client);
+    const { body: lateBody } = await fake.webhookDelivery(delayed.ref);
+    expect(await checkPendingJobs(backstopDeps(), { graceSeconds: 0, expireSeconds: 900 })).toBe(1);
+    const byBackstop = await jobRow(delayed.jobId);
+    expect(byBackstop?.status).toBe('succeeded');
+    expect(await outputsOf(delayed.jobId)).toHaveLength(2);
+    expect((await signedDelivery(lateBody)).status).toBe(200);
+    expect(await jobRow(delayed.jobId)).toEqual(byBackstop);
+    expect(await outputsOf(delayed.jobId)).toHaveLength(2);
+    expect(await tokens(client)).toBe(16);
+
+    // Delayed past the time limit: given up and refunded; a success arriving afterwards is not charged again.
+    fake.setNextScenario({ slow: 60_000 });
+    const abandoned = await pendingJob(client);
+    expect(await tokens(client)).toBe(14);
+    expect(await checkPendingJobs(backstopDeps(), { graceSeconds: 0, expireSeconds: 0 })).toBe(1);
+    const refunded = await jobRow(abandoned.jobId);
+    expect(refunded?.status).toBe('failed');
+    expect(await tokens(client)).toBe(16);
+    const afterTheEnd = lateBody.replaceAll(delayed.ref, abandoned.ref);
+    expect((await signedDelivery(afterTheEnd)).status).toBe(200);
+    expect(await jobRow(abandoned.jobId)).toEqual(refunded);
+    expect(await outputsOf(abandoned.jobId)).toEqual([]);
+    expect(await tokens(client)).toBe(16);
+    const job = (await client.get<JobView>(`/api/jobs/${abandoned.jobId}`)).body;
+    expect(job).toMatchObject({ status: 'failed', error: toolById('text-to-pic').failureMessage });
   });
 });

@@ -158,6 +158,40 @@ describe('Stripe payments', () => {
     expect(await tokens(client)).toBe(2420);
   });
 
+  it('takes events in any order and late: credited once, and a paid session stays paid', async () => {
+    // The async success overtakes the completion.
+    const reversed = await buyerWithCheckout(1100);
+    fake.paySession(reversed.sessionId);
+    const succeeded = fake.event('checkout.session.async_payment_succeeded', {
+      id: reversed.sessionId,
+      object: 'checkout.session',
+    });
+    expect((await deliver(succeeded)).status).toBe(200);
+    expect(await tokens(reversed.client)).toBe(1120);
+    expect((await deliver(completed(reversed.sessionId))).status).toBe(200);
+    expect(await tokens(reversed.client)).toBe(1120);
+
+    // Closing events that arrive after the payment (stale, or out of order) do not undo it.
+    for (const type of ['checkout.session.expired', 'checkout.session.async_payment_failed']) {
+      const stale = fake.event(type, { id: reversed.sessionId, object: 'checkout.session' });
+      expect((await deliver(stale)).status, type).toBe(200);
+    }
+    expect((await paymentRow(reversed.sessionId))?.status).toBe('paid');
+    expect(await tokens(reversed.client)).toBe(1120);
+
+    // Delayed: Stripe's retry of a day-old event comes with a fresh signature and is credited once.
+    const late = await buyerWithCheckout(500);
+    fake.paySession(late.sessionId);
+    const dayOld = JSON.parse(completed(late.sessionId)) as { created: number };
+    dayOld.created -= 24 * 60 * 60;
+    const payload = JSON.stringify(dayOld);
+    expect((await deliver(payload)).status).toBe(200);
+    expect((await deliver(payload)).status).toBe(200);
+    expect(await tokens(late.client)).toBe(520);
+    const rows = await backend.database.db.select().from(ledger).where(eq(ledger.reference, late.sessionId));
+    expect(rows.map((r) => [r.reason, r.delta])).toEqual([['purchase', 500]]);
+  });
+
   it('believes Stripe, not the payload: a session Stripe says is unpaid credits nothing until it is paid', async () => {
     const { client, sessionId } = await buyerWithCheckout(500);
     fake.paySession(sessionId, 'unpaid');
