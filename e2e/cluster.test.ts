@@ -121,6 +121,23 @@ describe.runIf(ADMIN_URL)('cluster mode: 2 web + 2 worker processes on PostgreSQ
     expect(await ledgerMismatches()).toEqual([]);
   }, 180_000);
 
+  it('counts password guesses across both web processes: the limit holds whichever one answers', async () => {
+    const target = await user(20, web[0] as ServerProcess);
+    const statuses: number[] = [];
+    for (let i = 0; i < 12; i++) {
+      const via = web[i % 2] as ServerProcess;
+      const answer = await fetch(`${via.url}/api/auth/sign-in/email`, {
+        method: 'POST',
+        headers: { origin: ORIGIN, 'content-type': 'application/json', 'x-forwarded-for': '10.78.0.1' },
+        body: JSON.stringify({ email: target.email, password: `guess ${i} wrong` }),
+      });
+      statuses.push(answer.status);
+    }
+    // 10 a minute per address (AUTH_RATE_LIMITS), counted in the shared database, not per process.
+    expect(statuses.slice(0, 10).every((s) => s === 401)).toBe(true);
+    expect(statuses.slice(10)).toEqual([429, 429]);
+  });
+
   it('completes or refunds a job whose workers were killed mid-run', async () => {
     const u = await user(9, web[0] as ServerProcess);
     const started = await u.call(
