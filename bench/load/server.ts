@@ -27,6 +27,7 @@ const config = loadConfig({
   DATA_DIR: dataDir,
   LOG_LEVEL: 'error',
   TRUST_PROXY_HOPS: '1',
+  ...(process.env.WORKER_CONCURRENCY ? { WORKER_CONCURRENCY: process.env.WORKER_CONCURRENCY } : {}),
   ...(databaseUrl ? { DATABASE_URL: databaseUrl, BETTER_AUTH_SECRET: 'load-bench-secret-of-at-least-32-chars' } : {}),
 });
 const database = databaseUrl ? await openPostgres(databaseUrl, { max: 20 }) : await openPglite();

@@ -74,6 +74,14 @@ describe('configuration', () => {
     expect(() => loadConfig({ LOCAL_BACKGROUND_MODEL: 'large' })).toThrow(/LOCAL_BACKGROUND_MODEL: .*"large"/);
   });
 
+  it('runs 2 tool jobs per worker process unless WORKER_CONCURRENCY says 1 to 32', () => {
+    expect(loadConfig({}).workerConcurrency).toBe(2);
+    expect(loadConfig({ WORKER_CONCURRENCY: '8' }).workerConcurrency).toBe(8);
+    for (const bad of ['0', '33', '2.5', 'many']) {
+      expect(() => loadConfig({ WORKER_CONCURRENCY: bad }), bad).toThrow(/WORKER_CONCURRENCY: /);
+    }
+  });
+
   it('rejects an SMTP_URL that is not smtp', () => {
     expect(() => loadConfig({ SMTP_URL: 'http://mail' })).toThrow('SMTP_URL: must start with smtp:// or smtps://');
     expect(loadConfig({ SMTP_URL: 'smtp://127.0.0.1:2525' }).mail.smtpUrl).toBe('smtp://127.0.0.1:2525');

@@ -41,6 +41,8 @@ const EnvSchema = z.object({
   TOOL_JOB_EXPIRE_SECONDS: z.coerce.number().int().min(2).max(86_400).default(900),
   /** How often the queue looks for jobs whose worker died (they expire and are retried or refunded). */
   QUEUE_MAINTENANCE_SECONDS: z.coerce.number().int().min(1).max(3600).default(60),
+  /** Tool jobs one worker process runs at a time (providers mostly wait on the network; local models queue per model). */
+  WORKER_CONCURRENCY: z.coerce.number().int().min(1).max(32).default(2),
   /** Inference provider for every tool (default: replicate with a token, else local); see routing. */
   INFERENCE_PROVIDER: z.enum(['replicate', 'local', 'demo']).optional(),
   /** Per-tool overrides, e.g. INFERENCE_TOOLS="colorizer=demo,image-upscaler=local". */
@@ -114,6 +116,7 @@ export type Config = {
   toolWaitSeconds: number;
   toolJobExpireSeconds: number;
   queueMaintenanceSeconds: number;
+  workerConcurrency: number;
   inference: {
     default: 'replicate' | 'local' | 'demo';
     perTool: Partial<Record<ToolId, 'replicate' | 'local' | 'demo'>>;
@@ -247,6 +250,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, argv: readonly 
     toolWaitSeconds: e.TOOL_WAIT_SECONDS,
     toolJobExpireSeconds: e.TOOL_JOB_EXPIRE_SECONDS,
     queueMaintenanceSeconds: e.QUEUE_MAINTENANCE_SECONDS,
+    workerConcurrency: e.WORKER_CONCURRENCY,
     inference: { default: inferenceDefault, perTool },
     local: { backgroundModel: e.LOCAL_BACKGROUND_MODEL },
     replicate: e.REPLICATE_API_TOKEN

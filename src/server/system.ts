@@ -160,7 +160,10 @@ export async function startBackend(
         providerFor: (tool, recorded) => inference.providerForJob(tool, recorded),
         runTimeoutMs: config.toolJobExpireSeconds * 1000,
       };
-      await registerToolWorkers(queue, toolJobDeps, config.queuePollSeconds);
+      await registerToolWorkers(queue, toolJobDeps, {
+        pollingIntervalSeconds: config.queuePollSeconds,
+        concurrency: config.workerConcurrency,
+      });
       // Added after the queue, so stopped before it (stops run last-first).
       stops.add(
         startPendingJobBackstop(toolJobDeps, {

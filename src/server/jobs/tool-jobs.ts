@@ -392,9 +392,13 @@ function isWellFormedAnalysis(result: { keywords: unknown; colors: unknown }): b
   );
 }
 
-export async function registerToolWorkers(queue: Queue, deps: ToolJobDeps, pollingIntervalSeconds: number) {
-  // Two jobs at a time per worker process: providers are mostly waiting on the network.
-  for (let i = 0; i < 2; i++) {
+export async function registerToolWorkers(
+  queue: Queue,
+  deps: ToolJobDeps,
+  { pollingIntervalSeconds, concurrency }: { pollingIntervalSeconds: number; concurrency: number },
+) {
+  // `concurrency` jobs at a time per worker process (WORKER_CONCURRENCY): one pg-boss worker each.
+  for (let i = 0; i < concurrency; i++) {
     const workerId = await queue.work<ToolJobRequest>(
       QUEUE_NAMES.toolRun,
       { pollingIntervalSeconds, includeMetadata: true },
