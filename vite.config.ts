@@ -22,7 +22,13 @@ export default defineConfig({
     },
   },
   server: {
-    // `npm run dev`: the API runs on PORT (3000) and Vite proxies /api to it.
-    proxy: { '/api': `http://127.0.0.1:${process.env.PORT ?? 3000}` },
+    // `npm run dev`: the server runs on PORT (3000) and Vite proxies to it everything the server
+    // answers itself: the API, the development outbox and the local test checkout.
+    proxy: Object.fromEntries(
+      ['/api', '/dev/mail', '/checkout/local'].map((prefix) => [
+        prefix,
+        `http://127.0.0.1:${process.env.PORT ?? 3000}`,
+      ]),
+    ),
   },
 });

@@ -10,7 +10,7 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type FakeS3, startFakeS3 } from '../test/support/fake-s3';
 import { databaseUrl, dropPostgresDatabases } from '../test/support/template-db';
-import { type ServerProcess, startServerProcess } from './support/server';
+import { cookieHeaderFrom, type ServerProcess, startServerProcess } from './support/server';
 
 const ADMIN_URL = process.env.TEST_DATABASE_URL;
 const ORIGIN = 'http://cluster.test';
@@ -77,10 +77,7 @@ describe.runIf(ADMIN_URL)('cluster mode: 2 web + 2 worker processes on PostgreSQ
       body: JSON.stringify({ email, password: 'cluster password 42', name: `c${n}` }),
     });
     expect(response.status).toBe(200);
-    const cookie = response.headers
-      .getSetCookie()
-      .map((c) => c.split(';')[0])
-      .join('; ');
+    const cookie = cookieHeaderFrom(response);
     await db.query('update "user" set email_verified = true where email = $1', [email]);
     const call = (server: ServerProcess, apiPath: string, body: unknown, headers: Record<string, string> = {}) =>
       fetch(`${server.url}/api${apiPath}`, {

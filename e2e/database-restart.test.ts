@@ -7,7 +7,7 @@ import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { freePort, type ServerProcess, startServerProcess } from './support/server';
+import { cookieHeaderFrom, freePort, type ServerProcess, startServerProcess } from './support/server';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
 const CLUSTER = path.join(ROOT, 'scripts/pg-cluster.sh');
@@ -67,10 +67,7 @@ describe.runIf(hasPostgres)('a database restart during traffic', () => {
     const email = `restart.${Date.now()}@example.com`;
     const signUp = await post('/api/auth/sign-up/email', { email, password: 'a password 42', name: 'R' });
     expect(signUp.status).toBe(200);
-    const cookie = signUp.headers
-      .getSetCookie()
-      .map((c) => c.split(';')[0])
-      .join('; ');
+    const cookie = cookieHeaderFrom(signUp);
     const admin = new pg.Client({ connectionString: url });
     await admin.connect();
     await admin.query('update "user" set email_verified = true where email = $1', [email]);

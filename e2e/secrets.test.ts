@@ -3,7 +3,7 @@
 // password, a tool call, a purchase and a forged webhook. Nothing it prints contains a secret.
 import { rmSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { freePort, type ServerProcess, startServerProcess } from './support/server';
+import { cookieHeaderFrom, freePort, type ServerProcess, startServerProcess } from './support/server';
 
 const SECRETS = {
   BETTER_AUTH_SECRET: 'auth-secret-7f3a9c1e5b8d2f4a6c0e9b7d5f3a1c8e',
@@ -60,10 +60,7 @@ describe.runIf(inject('browserAvailable'))('secrets in the logs', () => {
     const email = `secrets.${Date.now()}@example.com`;
     const signUp = await post('/api/auth/sign-up/email', { email, password: 'a password 42', name: 'S' });
     expect(signUp.status).toBe(200);
-    const cookie = signUp.headers
-      .getSetCookie()
-      .map((c) => c.split(';')[0])
-      .join('; ');
+    const cookie = cookieHeaderFrom(signUp);
     await post('/api/auth/sign-in/email', { email, password: 'wrong password' });
     await post('/api/auth/sign-in/social', { provider: 'google', callbackURL: '/text-to-pic' });
     await post('/api/generate-image', { prompt: 'a boat', numOutputs: 1 }, { cookie });

@@ -1,7 +1,10 @@
 #!/usr/bin/env node
 // `npm start`: builds the web app when its sources changed since the last build, then runs the
 // server in this process (TypeScript through tsx). Arguments pass through: --web, --worker.
-import { spawnSync } from 'node:child_process';
+// `npm run dev` (--dev): no build; Vite's dev server with hot reload on DEV_PORT (5173) in front,
+// proxying the server's paths to it on PORT, and APP_URL set to Vite's address so that its pages
+// pass the Origin checks and links in mails lead there.
+import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -20,8 +23,23 @@ function newestMtime(target) {
 }
 
 const args = process.argv.slice(2);
+const dev = args.includes('--dev');
 const servesWeb = args.includes('--web') || !args.includes('--worker');
-if (servesWeb) {
+if (dev) {
+  const devPort = process.env.DEV_PORT ?? '5173';
+  process.env.APP_URL ||= `http://localhost:${devPort}`;
+  const vite = spawn(
+    process.execPath,
+    [path.join(root, 'node_modules/vite/bin/vite.js'), '--port', devPort, '--strictPort', '--host', 'localhost'],
+    { cwd: root, stdio: 'inherit', env: { ...process.env, PORT: process.env.PORT ?? '3000' } },
+  );
+  // One Ctrl-C (or the server exiting) ends both.
+  process.on('exit', () => vite.kill());
+  for (const signal of ['SIGINT', 'SIGTERM']) process.once(signal, () => vite.kill());
+  console.log(
+    `Development: open ${process.env.APP_URL} (Vite, hot reload); the API listens on port ${process.env.PORT ?? 3000}.`,
+  );
+} else if (servesWeb) {
   const sourcesTime = Math.max(...inputs.map((p) => newestMtime(path.join(root, p))));
   const builtTime = existsSync(stampFile) ? Number(readFileSync(stampFile, 'utf8')) : 0;
   if (sourcesTime > builtTime) {

@@ -88,3 +88,10 @@ export async function startServerProcess(
     },
   };
 }
+
+/** The Cookie header a browser would send after this answer (a sign-up's or sign-in's). */
+export const cookieHeaderFrom = (answer: Response): string =>
+  answer.headers
+    .getSetCookie()
+    .map((c) => c.split(';')[0])
+    .join('; ');
