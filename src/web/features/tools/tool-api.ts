@@ -45,8 +45,30 @@ export const JOB_POLL_MS = 1_500;
  */
 export const TOOL_CALL_WAIT_SECONDS = 4;
 
-export const callTool = (tool: ToolDefinition, body: Record<string, unknown>) =>
-  postJson<ToolAnswer>(`/api${tool.apiPath}`, body, { headers: { Prefer: `wait=${TOOL_CALL_WAIT_SECONDS}` } });
+/** How long to wait before sending a call again whose connection failed. */
+export const TOOL_CALL_RETRY_MS = 1_000;
+
+/** A fresh Idempotency-Key (getRandomValues also works outside secure contexts, unlike randomUUID). */
+function newIdempotencyKey(): string {
+  const bytes = crypto.getRandomValues(new Uint8Array(16));
+  return Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('');
+}
+
+/**
+ * One tool call. Its Idempotency-Key is sent again with a single retry when the connection fails
+ * (the server may have charged and started the job before the answer was lost): the retry gets
+ * that job back instead of paying twice. A second failure rejects, for the page to report.
+ */
+export async function callTool(tool: ToolDefinition, body: Record<string, unknown>) {
+  const headers = { Prefer: `wait=${TOOL_CALL_WAIT_SECONDS}`, 'Idempotency-Key': newIdempotencyKey() };
+  const send = () => postJson<ToolAnswer>(`/api${tool.apiPath}`, body, { headers });
+  try {
+    return await send();
+  } catch {
+    await new Promise((resolve) => setTimeout(resolve, TOOL_CALL_RETRY_MS));
+    return send();
+  }
+}
 
 export const getJob = (id: string) => getJson<JobView>(`/api/jobs/${encodeURIComponent(id)}`);
 

@@ -13,7 +13,10 @@ import {
   signedOutRoutes,
 } from '../../test-support/fake-api';
 import { chooseFiles, chooseImage, fileUrl, imageFile, imagesAnswer } from '../../test-support/tool-fixtures';
-import { forgetToolsInfo, JOB_POLL_MS } from './tool-api';
+import { forgetToolsInfo, JOB_POLL_MS, TOOL_CALL_RETRY_MS } from './tool-api';
+
+/** A call whose connection fails is sent once more (same Idempotency-Key) before the page reports it. */
+const AFTER_A_RETRY = { timeout: TOOL_CALL_RETRY_MS + 2000 };
 
 const action = () => screen.getByTestId('tool-action') as HTMLButtonElement;
 const toolMessage = () => screen.getByTestId('tool-message').textContent;
@@ -176,7 +179,7 @@ describe('Text to Pic', () => {
     await open('/text-to-pic', signedIn({}, { 'POST /api/generate-image': reply }), 'Text to Pic');
     typePrompt('a red fox');
     fireEvent.click(action());
-    await waitFor(() => expect(toolMessage()).toBe(text));
+    await waitFor(() => expect(toolMessage()).toBe(text), AFTER_A_RETRY);
     expect(action().disabled).toBe(false);
   });
 
@@ -442,7 +445,7 @@ describe('single-image tools', () => {
     await open('/face-fixer', signedIn({}, { 'POST /api/fix-face': reply }), 'Fix a Face');
     await chooseImage();
     fireEvent.click(action());
-    await waitFor(() => expect(toolMessage()).toBe(text));
+    await waitFor(() => expect(toolMessage()).toBe(text), AFTER_A_RETRY);
   });
 
   it('Image Upscaler: the scale goes out and titles the result; the hint states the input limits', async () => {
@@ -571,7 +574,7 @@ describe('Metamorphose', () => {
     await chooseImage();
     typePrompt('me on the moon');
     fireEvent.click(action());
-    await waitFor(() => expect(toolMessage()).toBe(text));
+    await waitFor(() => expect(toolMessage()).toBe(text), AFTER_A_RETRY);
   });
 });
 
@@ -652,7 +655,7 @@ describe('Text Lab', () => {
     await open('/text-lab', signedIn({}, { 'POST /api/text-lab': 'network-error' }), 'Text Lab');
     typePrompt('OPEN');
     fireEvent.click(action());
-    await waitFor(() => expect(toolMessage()).toBe('Failed to generate image'));
+    await waitFor(() => expect(toolMessage()).toBe('Failed to generate image'), AFTER_A_RETRY);
   });
 });
 
