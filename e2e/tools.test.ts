@@ -8,6 +8,7 @@
 import { rmSync } from 'node:fs';
 import path from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
+import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { launchBrowser, newVisitorContext, PHONE } from './support/browser';
 import { followMailLink } from './support/mail';
@@ -189,6 +190,19 @@ describe.runIf(inject('browserAvailable'))('tool pages in the browser', () => {
     await page.getByRole('radio', { name: 'Off' }).check({ force: true });
     expect(await runAndDownload(page)).toBe('textlab-image-1.webp');
     expect(await balance(page)).toBe(5);
+
+    // No face in the picture: the spec's message, the engine's reason under it, and the tokens back.
+    await openTool(page, '/face-fixer', 'Fix a Face');
+    const sky = await sharp({ create: { width: 320, height: 240, channels: 3, background: '#8ec5ff' } })
+      .png()
+      .toBuffer();
+    await page.getByTestId('image-input').setInputFiles({ name: 'sky.png', mimeType: 'image/png', buffer: sky });
+    await action(page).click();
+    await expect
+      .poll(() => page.getByTestId('tool-message').textContent(), { timeout: 60_000 })
+      .toBe('Face fixing failed. Please try again.');
+    expect(await page.getByTestId('tool-message-detail').textContent()).toMatch(/^No face found in this image/);
+    await expect.poll(() => balance(page)).toBe(5);
 
     expect(await singleImageRun(page, '/face-fixer', 'Fix a Face')).toEqual({ fileName: 'fixed-face.webp', spent: 2 });
     expect(await singleImageRun(page, '/background-remover', 'Background Remover', CAT)).toEqual({

@@ -122,6 +122,7 @@ export function ToolWorkspace({
             busyLabel={runner.busyLabel}
             disabled={runner.locked || actionDisabled || Boolean(problem)}
             message={runner.message}
+            detail={runner.messageDetail}
           />
         </form>
         <ResultPanel

@@ -436,7 +436,10 @@ describe('single-image tools', () => {
 
   it.each([
     [
-      { status: 502, body: { success: false, error: 'provider exploded', refunded: true, balance: 20 } },
+      {
+        status: 502,
+        body: { success: false, error: 'Face fixing failed. Please try again.', refunded: true, balance: 20 },
+      },
       'Face fixing failed. Please try again.',
     ],
     ['network-error' as const, 'Face fixing failed. Please try again.'],
@@ -446,6 +449,23 @@ describe('single-image tools', () => {
     await chooseImage();
     fireEvent.click(action());
     await waitFor(() => expect(toolMessage()).toBe(text), AFTER_A_RETRY);
+    expect(screen.queryByTestId('tool-message-detail')).toBeNull();
+  });
+
+  it('Fix a Face: the server’s reason goes under the spec’s message, and leaves with it', async () => {
+    const noFace = 'No face found in this image. Please try a photo with a clear, front-facing face.';
+    await open(
+      '/face-fixer',
+      signedIn({}, { 'POST /api/fix-face': { status: 502, body: { success: false, error: noFace, refunded: true } } }),
+      'Fix a Face',
+    );
+    await chooseImage();
+    fireEvent.click(action());
+    await waitFor(() => expect(toolMessage()).toBe('Face fixing failed. Please try again.'));
+    expect(screen.getByTestId('tool-message-detail').textContent).toBe(noFace);
+    expect(action().getAttribute('aria-describedby')).toContain(screen.getByTestId('tool-message-detail').id);
+    fireEvent.click(screen.getByRole('button', { name: 'Remove image' }));
+    expect(screen.queryByTestId('tool-message-detail')).toBeNull();
   });
 
   it('Image Upscaler: the scale goes out and titles the result; the hint states the input limits', async () => {

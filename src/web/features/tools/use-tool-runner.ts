@@ -41,6 +41,8 @@ export function useToolRunner(toolId: ToolId) {
   const navigate = useNavigate();
   const [job, setJob] = useState<JobState>(IDLE);
   const [message, setMessage] = useState<string | null>(null);
+  /** Why a single-image job failed, when the server knows more than the spec's message says. */
+  const [messageDetail, setMessageDetail] = useState<string | null>(null);
   const ticket = useRef(0);
 
   useEffect(
@@ -94,10 +96,13 @@ export function useToolRunner(toolId: ToolId) {
     async (body: Record<string, unknown>) => {
       const mine = ++ticket.current;
       setMessage(null);
+      setMessageDetail(null);
       setJob({ phase: 'running', status: 'sending' });
-      const fail = (text: string) => {
+      const fail = (text: string, serverError?: string | null) => {
         setJob(IDLE);
         setMessage(text);
+        // The spec's message stays; a reason it does not give ("No face found…") goes under it.
+        setMessageDetail(serverError && serverError !== text ? serverError : null);
       };
       const finish = (images: string[], source: Pick<ToolAnswer, 'keywords' | 'colors'>) =>
         setJob({
@@ -128,7 +133,7 @@ export function useToolRunner(toolId: ToolId) {
         if (!view) return;
         void refreshProfile(); // charged, or refunded after a failure: the server's number
         if (view.status === 'succeeded') finish(view.output ?? [], view);
-        else fail(failureText ? (view.error ?? failureText.fallback) : tool.failureMessage);
+        else fail(failureText ? (view.error ?? failureText.fallback) : tool.failureMessage, view.error);
         return;
       }
       if (answer.ok && data?.success) {
@@ -137,7 +142,7 @@ export function useToolRunner(toolId: ToolId) {
       }
       // Signed out or flagged meanwhile: let the page catch up with the server.
       if (answer.status === 401 || answer.status === 403) void refreshProfile();
-      fail(answerFailure(answer));
+      fail(answerFailure(answer), answer.status >= 500 ? errorMessage(answer.data) : null);
     },
     [tool, user?.id, applyServerBalance, refreshProfile, follow, answerFailure, failureText],
   );
@@ -156,6 +161,7 @@ export function useToolRunner(toolId: ToolId) {
       }
       if (outcome?.kind === 'message') {
         setMessage(outcome.text);
+        setMessageDetail(null);
         return;
       }
       if (outcome?.kind === 'ignore') return;
@@ -169,6 +175,7 @@ export function useToolRunner(toolId: ToolId) {
     ticket.current++;
     setJob(IDLE);
     setMessage(null);
+    setMessageDetail(null);
   }, []);
 
   const busy = job.phase === 'running';
@@ -184,6 +191,7 @@ export function useToolRunner(toolId: ToolId) {
     locked: access === 'unknown' || flagsBlock,
     busyLabel: tool.response === 'image-list' ? BUSY_LABEL.generate : BUSY_LABEL.process,
     message,
+    messageDetail,
     submit,
     reset,
   };

@@ -162,17 +162,20 @@ type ActionProps = {
   busyLabel: string;
   disabled: boolean;
   message: string | null;
+  /** A second, quieter line under the message: the server's reason for a failure. */
+  detail?: string | null;
 };
 
 /** The page's submit button with its price, and the line under it where checks and failures speak. */
-export function ActionButton({ label, cost, busy, busyLabel, disabled, message }: ActionProps) {
+export function ActionButton({ label, cost, busy, busyLabel, disabled, message, detail }: ActionProps) {
   const messageId = useId();
+  const detailId = useId();
   return (
     <div className="pp-action">
       <button
         data-testid="tool-action"
         className="pp-button pp-button--primary pp-button--lg pp-action__button"
-        aria-describedby={messageId}
+        aria-describedby={detail ? `${messageId} ${detailId}` : messageId}
         type="submit"
         disabled={disabled || busy}
       >
@@ -189,6 +192,11 @@ export function ActionButton({ label, cost, busy, busyLabel, disabled, message }
         )}
       </button>
       <FormMessage id={messageId} message={message ? { tone: 'error', text: message } : null} testId="tool-message" />
+      {message && detail ? (
+        <p id={detailId} className="pp-action__detail" data-testid="tool-message-detail">
+          {detail}
+        </p>
+      ) : null}
     </div>
   );
 }
