@@ -11,7 +11,8 @@ async function main() {
   } catch (error) {
     if (error instanceof ConfigError) {
       console.error(`${error.message}\nSee .env.example for every variable and its meaning.`);
-      process.exit(1);
+      process.exitCode = 1; // nothing is running yet: the process ends by itself
+      return;
     }
     throw error;
   }
@@ -25,7 +26,7 @@ async function main() {
       return;
     }
     logger.error('unhandled rejection', { error: reason });
-    process.exit(1);
+    endProcess(1);
   });
   const system = await startSystem(config, logger);
 
@@ -35,13 +36,18 @@ async function main() {
     stopping = true;
     logger.info('stopping', { signal });
     await system.stop();
-    process.exit(0);
+    endProcess(0);
   };
   process.on('SIGINT', () => void shutdown('SIGINT'));
   process.on('SIGTERM', () => void shutdown('SIGTERM'));
 }
 
+/** Ends the process now: open handles (pools, timers) would otherwise keep a stopped server alive. */
+function endProcess(code: number): never {
+  process.exit(code);
+}
+
 main().catch((error) => {
   console.error('Picture Palette failed to start:', error instanceof Error ? (error.stack ?? error.message) : error);
-  process.exit(1);
+  endProcess(1);
 });

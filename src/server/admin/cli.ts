@@ -15,9 +15,11 @@ const USAGE = `Usage: npm run admin -- <command>
   flag <email> dispute|fraud on|off
   ledger-check`;
 
+/** A usage mistake: thrown so that `finally` still closes the database, then reported below. */
+class UsageError extends Error {}
+
 function fail(message: string): never {
-  console.error(message);
-  process.exit(1);
+  throw new UsageError(message);
 }
 
 async function main(argv: string[]) {
@@ -65,9 +67,11 @@ async function main(argv: string[]) {
 }
 
 main(process.argv.slice(2)).catch((error) => {
-  if (error instanceof AdminError || error instanceof ConfigError || error instanceof DataDirInUseError) {
-    fail(error.message);
-  }
-  console.error(error);
-  process.exit(1);
+  const expected =
+    error instanceof UsageError ||
+    error instanceof AdminError ||
+    error instanceof ConfigError ||
+    error instanceof DataDirInUseError;
+  console.error(expected ? error.message : error);
+  process.exitCode = 1;
 });

@@ -7,16 +7,24 @@ const NETWORK_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT
 const SHUTDOWN_STATES = new Set(['57P01', '57P02', '57P03']);
 const MESSAGES = [/Connection terminated/i, /Client has encountered a connection error/i, /connection.*(closed|lost)/i];
 
-export function isDatabaseConnectionError(error: unknown): boolean {
+/** An error and the errors it wraps (`cause`), outermost first: drivers' codes sit inside drizzle's. */
+export function* errorChain(error: unknown): Generator<{ code?: unknown; message?: unknown }> {
   for (
     let e = error as { code?: unknown; message?: unknown; cause?: unknown } | undefined;
     e;
     e = e.cause as typeof e
   ) {
-    if (typeof e.code === 'string' && (NETWORK_CODES.has(e.code) || SHUTDOWN_STATES.has(e.code))) return true;
-    if (typeof e.message === 'string' && MESSAGES.some((m) => m.test(e?.message as string))) return true;
+    if (typeof e !== 'object') return;
+    yield e;
   }
-  return false;
+}
+
+export function isDatabaseConnectionError(error: unknown): boolean {
+  return [...errorChain(error)].some(
+    (e) =>
+      (typeof e.code === 'string' && (NETWORK_CODES.has(e.code) || SHUTDOWN_STATES.has(e.code))) ||
+      (typeof e.message === 'string' && MESSAGES.some((m) => m.test(e.message as string))),
+  );
 }
 
 /**

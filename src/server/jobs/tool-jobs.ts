@@ -9,7 +9,7 @@ import { randomUUID } from 'node:crypto';
 import { and, count, eq, inArray, isNull, lt, notInArray, sql } from 'drizzle-orm';
 import { type ToolId, toolById } from '../../contract/tools';
 import { type AppDb, sqlExecutorOf } from '../db/client';
-import { untilDatabaseAnswers } from '../db/connection-errors';
+import { errorChain, untilDatabaseAnswers } from '../db/connection-errors';
 import { files, type JobStatus, jobs } from '../db/schema';
 import { sniffFormat } from '../images/image-input';
 import type { ImageInput, InferenceProvider, OutputImage, ToolInput, ToolResult } from '../inference/provider';
@@ -56,10 +56,7 @@ export async function earlierJobFor(
 
 /** PostgreSQL's unique_violation, also when drizzle wraps the driver's error in its own. */
 function isUniqueViolation(error: unknown): boolean {
-  for (let e = error as { code?: string; cause?: unknown } | undefined; e; e = e.cause as typeof e) {
-    if (e.code === '23505') return true;
-  }
-  return false;
+  return [...errorChain(error)].some((e) => e.code === '23505');
 }
 
 export type CreateJobInput = {
@@ -82,10 +79,9 @@ export async function createToolJob(
 ): Promise<{ job: JobRow; reused: boolean }> {
   const { db, storage } = deps;
   const { userId, idempotencyKey } = request;
+  // The route has already answered a key it knows (before the balance check); here only a race
+  // with a concurrent request under the same key is left to settle (below).
   const earlier = () => earlierJobFor(db, userId, idempotencyKey, request.requestHash);
-  const before = await earlier();
-  if (before) return { job: before, reused: true };
-
   const jobId = randomUUID();
   // Input images go to storage first (the worker may be another process); their rows commit with
   // the job, and the bytes are removed again if the charge does not go through.

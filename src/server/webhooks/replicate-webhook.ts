@@ -4,7 +4,6 @@
 // prediction id. Unknown predictions are answered 200 and ignored, so Replicate stops retrying.
 import { and, eq } from 'drizzle-orm';
 import { Hono } from 'hono';
-import { bodyLimit } from 'hono/body-limit';
 import { jobs, webhookEvents } from '../db/schema';
 import { isTerminalPrediction } from '../inference/replicate/replicate-provider';
 import { verifyReplicateWebhook } from '../inference/replicate/webhook-signature';
@@ -16,13 +15,12 @@ export type ReplicateWebhookDeps = JobCompletionDeps & {
 };
 
 /** A prediction is a few kB (input and output URLs); our image inputs go up as files or small data URIs. */
-const WEBHOOK_BODY_LIMIT = 1024 * 1024;
 
 export function replicateWebhookRoutes(deps: ReplicateWebhookDeps) {
   const { db, secret } = deps;
   return new Hono().post(
     '/replicate',
-    bodyLimit({ maxSize: WEBHOOK_BODY_LIMIT, onError: (c) => c.json({ error: 'body: over 1 MB' }, 413) }),
+    // Bodies over 1 MB are refused before this, for every API route (security/body-limit.ts).
     async (c) => {
       if (!secret) return c.json({ error: 'Replicate webhooks are not enabled here' }, 404);
       const rawBody = Buffer.from(await c.req.arrayBuffer());

@@ -5,7 +5,6 @@
 // Stripe's retry is handled; a paid session is credited once however many events announce it.
 import { and, eq } from 'drizzle-orm';
 import { Hono } from 'hono';
-import { bodyLimit } from 'hono/body-limit';
 import type Stripe from 'stripe';
 import type { TokenPackage } from '../../../contract/packages';
 import type { AppDb } from '../../db/client';
@@ -25,7 +24,6 @@ export type StripeWebhookDeps = {
 /** Stripe's own default: a signature older than this is refused (replays). */
 const SIGNATURE_TOLERANCE_SECONDS = 300;
 /** Events are a few kB; Stripe caps webhook payloads well below this. */
-const WEBHOOK_BODY_LIMIT = 1024 * 1024;
 
 /** The event is Stripe's real one but cannot be honoured (e.g. a price we do not sell). */
 class RejectedEvent extends Error {}
@@ -36,7 +34,7 @@ export function stripeWebhookRoutes(deps: StripeWebhookDeps) {
   const { db, logger } = deps;
   return new Hono().post(
     '/stripe',
-    bodyLimit({ maxSize: WEBHOOK_BODY_LIMIT, onError: (c) => c.json({ error: 'body: over 1 MB' }, 413) }),
+    // Bodies over 1 MB are refused before this, for every API route (security/body-limit.ts).
     async (c) => {
       if (!deps.stripe) return c.json({ error: 'Stripe webhooks are not enabled here' }, 404);
       const { client, webhookSecret } = deps.stripe;
