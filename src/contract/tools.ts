@@ -54,6 +54,10 @@ export const WEBP_MAX_SIDE = 16383;
 /** The longest input side an upscale by `scale` can take (a long, thin image within the pixel limit). */
 export const upscaleMaxSide = (scale: number) => Math.floor(WEBP_MAX_SIDE / scale);
 
+/** Whether an input of `width` x `height` is too large to upscale by `scale` (pixels or side). */
+export const exceedsUpscaleLimit = (width: number, height: number, scale: 2 | 4 | 6) =>
+  width * height > UPSCALE_MAX_INPUT[scale].pixels || Math.max(width, height) > upscaleMaxSide(scale);
+
 /** Image counts per request (section 9). */
 export const MAX_IMAGES_PER_REQUEST = 4;
 

@@ -4,11 +4,10 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Profile } from '../../src/contract/accounts';
 import { TOOLS } from '../../src/contract/tools';
 import { TestClient } from '../support/http-client';
 import { createTestBackend, type TestBackend } from '../support/test-backend';
-import { verifiedUser } from '../support/tool-fixtures';
+import { tokensOf, verifiedUser } from '../support/tool-fixtures';
 
 const UUID_V4 = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 
@@ -122,6 +121,6 @@ describe('user-supplied URLs', () => {
       }
     }
     expect(hits).toBe(0);
-    expect((await client.get<Profile>('/api/profile')).body.tokens).toBe(100);
+    expect(await tokensOf(client)).toBe(100);
   });
 });

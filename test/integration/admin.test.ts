@@ -5,6 +5,7 @@ import { AdminError, grantTokens, lookupAccount, setFlag } from '../../src/serve
 import { findLedgerMismatches } from '../../src/server/ledger/ledger';
 import { TestClient } from '../support/http-client';
 import { createTestBackend, type TestBackend } from '../support/test-backend';
+import { tokensOf } from '../support/tool-fixtures';
 
 describe('admin commands', () => {
   let backend: TestBackend;
@@ -20,7 +21,7 @@ describe('admin commands', () => {
   it('grants tokens as a ledger row the user sees in their balance', async () => {
     const result = await grantTokens(backend.database.db, 'Support.Case@example.com', 100, 'apology for an outage');
     expect(result).toEqual({ email, granted: 100, balance: 120 });
-    expect((await browser.get<Profile>('/api/profile')).body.tokens).toBe(120);
+    expect(await tokensOf(browser)).toBe(120);
     const account = await lookupAccount(backend.database.db, email);
     expect(account.recentLedger.map((r) => [r.reason, r.delta, r.note])).toEqual([
       ['grant', 100, 'apology for an outage'],
@@ -30,9 +31,9 @@ describe('admin commands', () => {
   });
 
   it.each([0, -5, 1.5, 1_000_001])('refuses to grant %s tokens and changes nothing', async (amount) => {
-    const before = (await browser.get<Profile>('/api/profile')).body.tokens;
+    const before = await tokensOf(browser);
     await expect(grantTokens(backend.database.db, email, amount)).rejects.toThrow(AdminError);
-    expect((await browser.get<Profile>('/api/profile')).body.tokens).toBe(before);
+    expect(await tokensOf(browser)).toBe(before);
   });
 
   it('sets and clears the dispute and fraud flags', async () => {

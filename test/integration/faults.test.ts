@@ -6,14 +6,13 @@ import os from 'node:os';
 import path from 'node:path';
 import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
-import type { Profile } from '../../src/contract/accounts';
 import { files, jobs } from '../../src/server/db/schema';
 import type { InferenceProvider, ToolResult } from '../../src/server/inference/provider';
 import { findLedgerMismatches } from '../../src/server/ledger/ledger';
 import { createFsStorage } from '../../src/server/storage/fs-storage';
 import type { FileStorage } from '../../src/server/storage/storage';
 import { createTestBackend, eventually, type TestBackend } from '../support/test-backend';
-import { dataUrl, pngBytes, routerWith, verifiedUser } from '../support/tool-fixtures';
+import { dataUrl, pngBytes, routerWith, tokensOf, verifiedUser } from '../support/tool-fixtures';
 
 /** A provider that answers every call with `answer` (or waits for the job's timeout). */
 function answering(answer: (signal: AbortSignal) => Promise<ToolResult>): InferenceProvider {
@@ -104,7 +103,7 @@ describe('a provider that never answers', () => {
       const response = await client.post<{ error: string; balance: number }>('/api/upscale-image', await upscale());
       expect(response.status).toBe(502);
       expect(response.body).toMatchObject({ error: 'Upscale failed. Please try again.', balance: 20 });
-      expect((await client.get<Profile>('/api/profile')).body.tokens).toBe(20);
+      expect(await tokensOf(client)).toBe(20);
       await expectFailedAndRefunded(backend, id);
     } finally {
       await backend.stop();
@@ -134,7 +133,7 @@ describe('storage that cannot write', () => {
       const response = await client.post<{ error: string }>('/api/upscale-image', await upscale());
       expect(response.status).toBe(500);
       expect(response.body.error).toBe('Something went wrong on our side. Please try again.');
-      expect((await client.get<Profile>('/api/profile')).body.tokens).toBe(20);
+      expect(await tokensOf(client)).toBe(20);
       expect(await backend.database.db.select().from(jobs).where(eq(jobs.userId, id))).toEqual([]);
       expect(await findLedgerMismatches(backend.database.db)).toEqual([]);
     } finally {
@@ -158,7 +157,7 @@ describe('storage that cannot write', () => {
         return view.body.status === 'failed' ? view.body : null;
       }, 60_000);
       expect(job.error).toBe('Upscale failed. Please try again.');
-      expect((await client.get<Profile>('/api/profile')).body.tokens).toBe(20);
+      expect(await tokensOf(client)).toBe(20);
       await expectFailedAndRefunded(backend, id);
     } finally {
       await backend.stop();

@@ -8,6 +8,7 @@ import { listOutbox } from '../../src/server/mail/outbox-mailer';
 import { TestClient } from '../support/http-client';
 import { startOidcServer } from '../support/oidc-server';
 import { createTestBackend, eventually, type TestBackend } from '../support/test-backend';
+import { tokensOf } from '../support/tool-fixtures';
 
 describe('Google sign-in', () => {
   let oidc: Awaited<ReturnType<typeof startOidcServer>>;
@@ -80,7 +81,7 @@ describe('Google sign-in', () => {
     await signInWithGoogle(new TestClient(backend.app, backend.config.appUrl));
     const again = new TestClient(backend.app, backend.config.appUrl);
     expect((await signInWithGoogle(again)).status).toBe(302);
-    expect((await again.get<Profile>('/api/profile')).body.tokens).toBe(20);
+    expect(await tokensOf(again)).toBe(20);
   });
 
   it('tells the browser that Google is on', async () => {

@@ -3,9 +3,8 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import type { Profile } from '../../src/contract/accounts';
 import { createTestBackend, type TestBackend } from '../support/test-backend';
-import { verifiedUser } from '../support/tool-fixtures';
+import { tokensOf, verifiedUser } from '../support/tool-fixtures';
 
 let backend: TestBackend;
 beforeAll(async () => {
@@ -28,7 +27,7 @@ it('answers keywords and a named palette for an uploaded photo', async () => {
   const { success, keywords, colors, balance } = response.body;
   expect(success).toBe(true);
   expect(balance).toBe(19);
-  expect((await user.client.get<Profile>('/api/profile')).body.tokens).toBe(19);
+  expect(await tokensOf(user.client)).toBe(19);
 
   expect(keywords.map((k) => k.keyword)).toEqual(expect.arrayContaining(['landscape orientation', 'colorful']));
   for (const { score } of keywords) expect(score).toBeGreaterThan(0);

@@ -3,12 +3,11 @@
 // no job; NSFW_THRESHOLD moves the line and NSFW_POLICY=allow turns the check off.
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Profile } from '../../src/contract/accounts';
 import { jobs, ledger } from '../../src/server/db/schema';
 import type { NsfwClassifier, NsfwScores } from '../../src/server/images/moderation/image-moderation';
 import { findLedgerMismatches } from '../../src/server/ledger/ledger';
 import { createTestBackend, type TestBackend } from '../support/test-backend';
-import { dataUrl, pngBytes, verifiedUser } from '../support/tool-fixtures';
+import { dataUrl, pngBytes, tokensOf, verifiedUser } from '../support/tool-fixtures';
 
 const MESSAGE = 'This image cannot be processed because it appears to contain explicit content.';
 
@@ -42,7 +41,7 @@ async function backendWith(env: Record<string, string>) {
 }
 
 async function expectNothingCharged(backend: TestBackend, client: Awaited<ReturnType<typeof verifiedUser>>) {
-  expect((await client.client.get<Profile>('/api/profile')).body.tokens).toBe(100);
+  expect(await tokensOf(client.client)).toBe(100);
   expect(await backend.database.db.select().from(jobs).where(eq(jobs.userId, client.id))).toEqual([]);
   const rows = await backend.database.db.select().from(ledger).where(eq(ledger.userId, client.id));
   expect(rows.filter((r) => r.reason === 'job')).toEqual([]);
@@ -77,7 +76,7 @@ describe('NSFW_POLICY=block (default), NSFW_THRESHOLD=0.7 (default)', () => {
       expect(response.status).toBe(200);
       expect(response.body.success).toBe(true);
     }
-    expect((await user.client.get<Profile>('/api/profile')).body.tokens).toBe(98);
+    expect(await tokensOf(user.client)).toBe(98);
   });
 
   it('classifies only calls that carry an image, after the cheaper checks', async () => {
@@ -123,7 +122,7 @@ describe('NSFW_POLICY=allow', () => {
     });
     expect(response.status).toBe(200);
     expect(response.body.success).toBe(true);
-    expect((await user.client.get<Profile>('/api/profile')).body.tokens).toBe(99);
+    expect(await tokensOf(user.client)).toBe(99);
     expect(seen).toEqual([]);
   });
 });

@@ -6,9 +6,7 @@ import { TOKEN_PACKAGES } from '../../src/contract/packages';
 import { TOOLS } from '../../src/contract/tools';
 import { jobs, payments } from '../../src/server/db/schema';
 import { createTestBackend, type TestBackend } from '../support/test-backend';
-import { verifiedUser } from '../support/tool-fixtures';
-
-type Profile = { tokens: number };
+import { tokensOf, verifiedUser } from '../support/tool-fixtures';
 
 describe('Origin checks', () => {
   let backend: TestBackend;
@@ -42,7 +40,7 @@ describe('Origin checks', () => {
         expect(response.status, `${path} from ${JSON.stringify(headers.origin)}`).toBe(403);
       }
     }
-    expect((await client.get<Profile>('/api/profile')).body.tokens).toBe(20);
+    expect(await tokensOf(client)).toBe(20);
     expect(await backend.database.db.select().from(jobs).where(eq(jobs.userId, id))).toEqual([]);
     const rows = await backend.database.db.select().from(payments).where(eq(payments.userId, id));
     expect(rows.map((row) => row.status)).toEqual(['open']);
@@ -54,6 +52,6 @@ describe('Origin checks', () => {
       const response = await client.request('POST', path, { headers: { origin: 'https://evil.example' } });
       expect(response.status, path).toBe(403);
     }
-    expect((await client.get<Profile>('/api/profile')).status).toBe(200);
+    expect((await client.get('/api/profile')).status).toBe(200);
   });
 });

@@ -2,14 +2,13 @@
 // package table, and a paid session credited exactly once however often it is confirmed.
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Profile } from '../../src/contract/accounts';
 import { TOKEN_PACKAGES } from '../../src/contract/packages';
 import { setFlag } from '../../src/server/admin/commands';
 import { ledger, payments, user } from '../../src/server/db/schema';
 import { findLedgerMismatches } from '../../src/server/ledger/ledger';
 import { TestClient } from '../support/http-client';
 import { createTestBackend, type TestBackend } from '../support/test-backend';
-import { verifiedUser } from '../support/tool-fixtures';
+import { tokensOf, verifiedUser } from '../support/tool-fixtures';
 
 const [pack500] = TOKEN_PACKAGES;
 if (!pack500) throw new Error('no packages');
@@ -52,7 +51,7 @@ describe('buying tokens with the local checkout', () => {
       expect(pay.status).toBe(303);
       expect(pay.headers.get('location')).toBe(`${backend.config.appUrl}/tokens?checkout=success`);
     }
-    expect((await client.get<Profile>('/api/profile')).body.tokens).toBe(520);
+    expect(await tokensOf(client)).toBe(520);
     const rows = await backend.database.db.select().from(ledger).where(eq(ledger.userId, id));
     expect(rows.filter((r) => r.reason === 'purchase').map((r) => [r.delta, r.reference])).toEqual([
       [500, session.body.id],
@@ -73,7 +72,7 @@ describe('buying tokens with the local checkout', () => {
     expect(cancel.headers.get('location')).toBe(`${backend.config.appUrl}/tokens?checkout=canceled`);
     const pay = await client.post(`${session.body.url}/pay`);
     expect(pay.headers.get('location')).toBe(`${backend.config.appUrl}/tokens?checkout=canceled`);
-    expect((await client.get<Profile>('/api/profile')).body.tokens).toBe(20);
+    expect(await tokensOf(client)).toBe(20);
   });
 
   it("keeps one user's checkout from another, and from other origins", async () => {
@@ -86,7 +85,7 @@ describe('buying tokens with the local checkout', () => {
       headers: { origin: 'https://evil.example' },
     });
     expect(forged.status).toBe(403);
-    expect((await owner.client.get<Profile>('/api/profile')).body.tokens).toBe(20);
+    expect(await tokensOf(owner.client)).toBe(20);
   });
 
   it('applies the purchase rules with the spec messages and sells only its own packages', async () => {

@@ -5,7 +5,6 @@
 import { randomBytes } from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { Profile } from '../../src/contract/accounts';
 import { toolById } from '../../src/contract/tools';
 import { files, jobs, ledger, webhookEvents } from '../../src/server/db/schema';
 import { checkPendingJobs } from '../../src/server/jobs/pending-jobs';
@@ -15,7 +14,7 @@ import { quietLogger } from '../../src/server/log';
 import { type FakeReplicate, routerOnFake, signWebhook, startFakeReplicate } from '../support/fake-replicate';
 import type { TestClient } from '../support/http-client';
 import { createTestBackend, eventually, type TestBackend } from '../support/test-backend';
-import { verifiedUser } from '../support/tool-fixtures';
+import { tokensOf, verifiedUser } from '../support/tool-fixtures';
 
 const SECRET = `whsec_${randomBytes(32).toString('base64')}`;
 const APP_URL = 'http://localhost:3000';
@@ -51,7 +50,6 @@ describe('Replicate webhook mode', () => {
       headers: { 'content-type': 'application/json', ...headers },
       body,
     });
-  const tokens = async (client: TestClient) => (await client.get<Profile>('/api/profile')).body.tokens;
   const backstopDeps = () => ({
     db: backend.database.db,
     storage: backend.storage,
@@ -91,19 +89,19 @@ describe('Replicate webhook mode', () => {
     }
     const rows = await backend.database.db.select().from(ledger).where(eq(ledger.userId, id));
     expect(rows.map((r) => `${r.reason} ${r.delta}`).sort()).toEqual(['job -2', 'signup 20']);
-    expect(await tokens(client)).toBe(18);
+    expect(await tokensOf(client)).toBe(18);
   });
 
   it('fails and refunds the job when the prediction failed', async () => {
     fake.setNextScenario('fail');
     const { client } = await verifiedUser(backend, 20);
     const { jobId, ref } = await pendingJob(client);
-    expect(await tokens(client)).toBe(18);
+    expect(await tokensOf(client)).toBe(18);
     const { body } = await fake.webhookDelivery(ref);
     expect((await deliver(body, signWebhook(SECRET, body))).status).toBe(200);
     const job = (await client.get<JobView>(`/api/jobs/${jobId}`)).body;
     expect(job).toMatchObject({ status: 'failed', error: toolById('text-to-pic').failureMessage });
-    expect(await tokens(client)).toBe(20);
+    expect(await tokensOf(client)).toBe(20);
   });
 
   it('handles a delivery once: the same webhook-id again changes nothing', async () => {
@@ -123,7 +121,7 @@ describe('Replicate webhook mode', () => {
     expect(await replay.json()).toMatchObject({ duplicate: true });
 
     expect(await jobRow(jobId)).toEqual(done);
-    expect(await tokens(client)).toBe(18);
+    expect(await tokensOf(client)).toBe(18);
     const events = await backend.database.db
       .select()
       .from(webhookEvents)
@@ -152,7 +150,7 @@ describe('Replicate webhook mode', () => {
       expect(await backend.database.db.select().from(webhookEvents).where(eq(webhookEvents.eventId, id))).toEqual([]);
     }
     expect((await jobRow(jobId))?.status).toBe('running');
-    expect(await tokens(client)).toBe(18);
+    expect(await tokensOf(client)).toBe(18);
 
     // The genuine delivery still goes through.
     expect((await deliver(body, signWebhook(SECRET, body))).status).toBe(200);
@@ -180,7 +178,7 @@ describe('Replicate webhook mode', () => {
 
     fake.setNextScenario({ slow: 60_000 });
     const stuck = await pendingJob(client);
-    expect(await tokens(client)).toBe(16);
+    expect(await tokensOf(client)).toBe(16);
 
     // Not yet past the grace period: nothing is touched.
     expect(await checkPendingJobs(backstopDeps(), { graceSeconds: 600, expireSeconds: 900 })).toBe(0);
@@ -194,7 +192,7 @@ describe('Replicate webhook mode', () => {
     expect(await checkPendingJobs(backstopDeps(), { graceSeconds: 0, expireSeconds: 0 })).toBe(1);
     expect((await jobRow(stuck.jobId))?.status).toBe('failed');
     expect(fake.prediction(stuck.ref)?.status).toBe('canceled');
-    expect(await tokens(client)).toBe(18);
+    expect(await tokensOf(client)).toBe(18);
   });
 
   it('takes deliveries out of order and late: only a job still running is finished, once', async () => {
@@ -229,21 +227,21 @@ describe('Replicate webhook mode', () => {
     expect((await signedDelivery(lateBody)).status).toBe(200);
     expect(await jobRow(delayed.jobId)).toEqual(byBackstop);
     expect(await outputsOf(delayed.jobId)).toHaveLength(2);
-    expect(await tokens(client)).toBe(16);
+    expect(await tokensOf(client)).toBe(16);
 
     // Delayed past the time limit: given up and refunded; a success arriving afterwards is not charged again.
     fake.setNextScenario({ slow: 60_000 });
     const abandoned = await pendingJob(client);
-    expect(await tokens(client)).toBe(14);
+    expect(await tokensOf(client)).toBe(14);
     expect(await checkPendingJobs(backstopDeps(), { graceSeconds: 0, expireSeconds: 0 })).toBe(1);
     const refunded = await jobRow(abandoned.jobId);
     expect(refunded?.status).toBe('failed');
-    expect(await tokens(client)).toBe(16);
+    expect(await tokensOf(client)).toBe(16);
     const afterTheEnd = lateBody.replaceAll(delayed.ref, abandoned.ref);
     expect((await signedDelivery(afterTheEnd)).status).toBe(200);
     expect(await jobRow(abandoned.jobId)).toEqual(refunded);
     expect(await outputsOf(abandoned.jobId)).toEqual([]);
-    expect(await tokens(client)).toBe(16);
+    expect(await tokensOf(client)).toBe(16);
     const job = (await client.get<JobView>(`/api/jobs/${abandoned.jobId}`)).body;
     expect(job).toMatchObject({ status: 'failed', error: toolById('text-to-pic').failureMessage });
   });

@@ -15,7 +15,7 @@ import { findLedgerMismatches } from '../../src/server/ledger/ledger';
 import { type FakeStripe, startFakeStripe } from '../support/fake-stripe';
 import { TestClient } from '../support/http-client';
 import { createTestBackend, type TestBackend } from '../support/test-backend';
-import { verifiedUser } from '../support/tool-fixtures';
+import { tokensOf, verifiedUser } from '../support/tool-fixtures';
 
 const PRICES = { 500: 'price_test_500', 1100: 'price_test_1100', 2400: 'price_test_2400' };
 /** A real price in the Stripe account that is not one of our packages. */
@@ -50,7 +50,6 @@ describe('Stripe payments', () => {
       headers: { 'content-type': 'application/json', ...(signature === null ? {} : { 'stripe-signature': signature }) },
       body: payload,
     });
-  const tokens = async (client: TestClient) => (await client.get<Profile>('/api/profile')).body.tokens;
   const paymentRow = async (sessionId: string) =>
     (await backend.database.db.select().from(payments).where(eq(payments.sessionId, sessionId)))[0];
   const eventRecorded = async (eventId: string) =>
@@ -139,7 +138,7 @@ describe('Stripe payments', () => {
     const first = await Promise.all(Array.from({ length: 5 }, () => deliver(payload)));
     for (let i = 0; i < 5; i++) first.push(await deliver(payload));
     expect(first.map((r) => r.status)).toEqual(Array(10).fill(200));
-    expect(await tokens(client)).toBe(520);
+    expect(await tokensOf(client)).toBe(520);
     const rows = await backend.database.db.select().from(ledger).where(eq(ledger.reference, sessionId));
     expect(rows.map((r) => [r.reason, r.delta])).toEqual([['purchase', 500]]);
     const history = await client.get<{ purchases: { id: string; status: string; tokens: number }[] }>('/api/purchases');
@@ -155,7 +154,7 @@ describe('Stripe payments', () => {
     });
     const answers = await Promise.all([deliver(completed(sessionId)), deliver(succeeded)]);
     expect(answers.map((r) => r.status)).toEqual([200, 200]);
-    expect(await tokens(client)).toBe(2420);
+    expect(await tokensOf(client)).toBe(2420);
   });
 
   it('takes events in any order and late: credited once, and a paid session stays paid', async () => {
@@ -167,9 +166,9 @@ describe('Stripe payments', () => {
       object: 'checkout.session',
     });
     expect((await deliver(succeeded)).status).toBe(200);
-    expect(await tokens(reversed.client)).toBe(1120);
+    expect(await tokensOf(reversed.client)).toBe(1120);
     expect((await deliver(completed(reversed.sessionId))).status).toBe(200);
-    expect(await tokens(reversed.client)).toBe(1120);
+    expect(await tokensOf(reversed.client)).toBe(1120);
 
     // Closing events that arrive after the payment (stale, or out of order) do not undo it.
     for (const type of ['checkout.session.expired', 'checkout.session.async_payment_failed']) {
@@ -177,7 +176,7 @@ describe('Stripe payments', () => {
       expect((await deliver(stale)).status, type).toBe(200);
     }
     expect((await paymentRow(reversed.sessionId))?.status).toBe('paid');
-    expect(await tokens(reversed.client)).toBe(1120);
+    expect(await tokensOf(reversed.client)).toBe(1120);
 
     // Delayed: Stripe's retry of a day-old event comes with a fresh signature and is credited once.
     const late = await buyerWithCheckout(500);
@@ -187,7 +186,7 @@ describe('Stripe payments', () => {
     const payload = JSON.stringify(dayOld);
     expect((await deliver(payload)).status).toBe(200);
     expect((await deliver(payload)).status).toBe(200);
-    expect(await tokens(late.client)).toBe(520);
+    expect(await tokensOf(late.client)).toBe(520);
     const rows = await backend.database.db.select().from(ledger).where(eq(ledger.reference, late.sessionId));
     expect(rows.map((r) => [r.reason, r.delta])).toEqual([['purchase', 500]]);
   });
@@ -196,13 +195,13 @@ describe('Stripe payments', () => {
     const { client, sessionId } = await buyerWithCheckout(500);
     fake.paySession(sessionId, 'unpaid');
     expect((await deliver(completed(sessionId))).status).toBe(200);
-    expect(await tokens(client)).toBe(20);
+    expect(await tokensOf(client)).toBe(20);
     expect((await paymentRow(sessionId))?.status).toBe('open');
 
     fake.paySession(sessionId, 'paid');
     const later = fake.event('checkout.session.async_payment_succeeded', { id: sessionId, object: 'checkout.session' });
     expect((await deliver(later)).status).toBe(200);
-    expect(await tokens(client)).toBe(520);
+    expect(await tokensOf(client)).toBe(520);
   });
 
   it('refuses bad signatures and stale timestamps with 400 and changes nothing', async () => {
@@ -221,11 +220,11 @@ describe('Stripe payments', () => {
       expect(answer.status).toBe(400);
       expect(await answer.json()).toEqual({ error: 'Invalid or expired Stripe signature' });
     }
-    expect(await tokens(client)).toBe(20);
+    expect(await tokensOf(client)).toBe(20);
     expect(await eventRecorded('evt_forged_then_real')).toBe(false);
     // The same event, properly signed, is still handled.
     expect((await deliver(payload, fake.sign(payload, { timestamp: now - 200 }))).status).toBe(200);
-    expect(await tokens(client)).toBe(520);
+    expect(await tokensOf(client)).toBe(520);
   });
 
   it('rejects a session for a price we do not sell, and ignores sessions that are not ours', async () => {
@@ -236,7 +235,7 @@ describe('Stripe payments', () => {
     const answer = await deliver(payload);
     expect(answer.status).toBe(422);
     expect(((await answer.json()) as { error: string }).error).toContain(OTHER_PRICE);
-    expect(await tokens(client)).toBe(20);
+    expect(await tokensOf(client)).toBe(20);
     expect((await paymentRow(sessionId))?.status).toBe('open');
     expect(await eventRecorded('evt_other_price')).toBe(false);
 
@@ -248,7 +247,7 @@ describe('Stripe payments', () => {
     const underpaid = await deliver(completed(cheap.sessionId));
     expect(underpaid.status).toBe(422);
     expect(((await underpaid.json()) as { error: string }).error).toContain('amount 50');
-    expect(await tokens(cheap.client)).toBe(20);
+    expect(await tokensOf(cheap.client)).toBe(20);
 
     const foreign = fake.createForeignSession(PRICES[500]);
     fake.paySession(foreign);
@@ -266,11 +265,11 @@ describe('Stripe payments', () => {
     const answer = await deliver(payload);
     expect(answer.status).toBe(500);
     expect(await eventRecorded('evt_retry_me')).toBe(false);
-    expect(await tokens(client)).toBe(20);
+    expect(await tokensOf(client)).toBe(20);
 
     expect((await deliver(payload)).status).toBe(200);
     expect(await eventRecorded('evt_retry_me')).toBe(true);
-    expect(await tokens(client)).toBe(520);
+    expect(await tokensOf(client)).toBe(520);
   });
 
   it('closes expired and failed sessions without credit, and acknowledges unknown events', async () => {
@@ -282,7 +281,7 @@ describe('Stripe payments', () => {
     expect((await deliver(f)).status).toBe(200);
     expect((await paymentRow(expired.sessionId))?.status).toBe('canceled');
     expect((await paymentRow(failed.sessionId))?.status).toBe('failed');
-    expect(await tokens(expired.client)).toBe(20);
+    expect(await tokensOf(expired.client)).toBe(20);
 
     const unknown = await deliver(fake.event('customer.updated', { id: expired.customerId, object: 'customer' }));
     expect(unknown.status).toBe(200);
@@ -314,7 +313,7 @@ describe('Stripe payments', () => {
       expect([purchase.status, purchase.body.error]).toEqual([403, PURCHASE_MESSAGES.blockedAlert]);
       const tool = await client.post<{ success: boolean; error: string }>('/api/generate-image', { prompt: 'a cat' });
       expect([tool.status, tool.body.error]).toEqual([403, toolMessage]);
-      expect(await tokens(client)).toBe(520);
+      expect(await tokensOf(client)).toBe(520);
 
       const other = await bystander.client.get<Profile>('/api/profile');
       expect([other.body.isDispute, other.body.isFraudulent]).toEqual([false, false]);

@@ -3,13 +3,12 @@
 import { eq } from 'drizzle-orm';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Profile } from '../../src/contract/accounts';
 import { setFlag } from '../../src/server/admin/commands';
 import { jobs, user } from '../../src/server/db/schema';
 import { findLedgerMismatches } from '../../src/server/ledger/ledger';
 import { TestClient } from '../support/http-client';
 import { createTestBackend, type TestBackend } from '../support/test-backend';
-import { dataUrl, pngBytes, verifiedUser } from '../support/tool-fixtures';
+import { dataUrl, pngBytes, tokensOf, verifiedUser } from '../support/tool-fixtures';
 
 type Who = 'rich' | 'visitor' | 'unverified' | 'fraud' | 'dispute' | 'both' | 'broke';
 type Case = [name: string, who: Who, path: string, body: unknown, status: number, error: string | RegExp];
@@ -306,7 +305,7 @@ describe('bad tool requests', () => {
   it('answers each with its status and message, and charges nothing', async () => {
     for (const [name, who, path, body, status, error] of catalogue) {
       const { client, id } = clients[who];
-      const before = who === 'visitor' ? null : (await client.get<Profile>('/api/profile')).body.tokens;
+      const before = who === 'visitor' ? null : await tokensOf(client);
       const response =
         typeof body === 'string' && body.startsWith('RAW:')
           ? await rawPost(client, path, body.slice(4))
@@ -314,7 +313,7 @@ describe('bad tool requests', () => {
       expect(response.status, name).toBe(status);
       if (typeof error === 'string') expect(response.body.error, name).toBe(error);
       else expect(response.body.error, name).toMatch(error);
-      if (before !== null) expect((await client.get<Profile>('/api/profile')).body.tokens, name).toBe(before);
+      if (before !== null) expect(await tokensOf(client), name).toBe(before);
       if (id) expect(await backend.database.db.select().from(jobs).where(eq(jobs.userId, id)), name).toEqual([]);
     }
     expect(await findLedgerMismatches(backend.database.db)).toEqual([]);

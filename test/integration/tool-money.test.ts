@@ -2,14 +2,13 @@
 // crash between the debit and the result loses nothing. The ledger invariant holds after each test.
 import { eq } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { Profile } from '../../src/contract/accounts';
 import { jobs, ledger } from '../../src/server/db/schema';
 import { ProviderError } from '../../src/server/inference/provider';
 import { findLedgerMismatches } from '../../src/server/ledger/ledger';
 import { quietLogger } from '../../src/server/log';
 import { startBackend } from '../../src/server/system';
 import { createTestBackend, eventually, type TestBackend, testConfig } from '../support/test-backend';
-import { dataUrl, instantProvider, pngBytes, routerWith, verifiedUser } from '../support/tool-fixtures';
+import { dataUrl, instantProvider, pngBytes, routerWith, tokensOf, verifiedUser } from '../support/tool-fixtures';
 
 const generate = { prompt: 'a small boat', numOutputs: 1 };
 
@@ -29,7 +28,7 @@ describe('charging', () => {
     const statuses = responses.map((r) => r.status);
     expect(statuses.filter((s) => s === 200)).toHaveLength(20);
     expect(statuses.filter((s) => s === 402)).toHaveLength(180);
-    expect((await client.get<Profile>('/api/profile')).body.tokens).toBe(0);
+    expect(await tokensOf(client)).toBe(0);
     const debits = await backend.database.db.select().from(ledger).where(eq(ledger.userId, id));
     expect(debits.filter((r) => r.reason === 'job')).toHaveLength(20);
     expect(await backend.database.db.select().from(jobs).where(eq(jobs.userId, id))).toHaveLength(20);
@@ -47,12 +46,12 @@ describe('charging', () => {
     expect(results.every((r) => r.status === 200)).toBe(true);
     const later = await send(generate);
     expect(later.body.jobId).toBe(results[0]?.body.jobId);
-    expect((await client.get<Profile>('/api/profile')).body.tokens).toBe(19);
+    expect(await tokensOf(client)).toBe(19);
 
     const reused = await send({ ...generate, prompt: 'something else' });
     expect(reused.status).toBe(422);
     expect(reused.body).toMatchObject({ error: 'This Idempotency-Key was already used for a different request.' });
-    expect((await client.get<Profile>('/api/profile')).body.tokens).toBe(19);
+    expect(await tokensOf(client)).toBe(19);
   });
 
   it('answers a retry with its job even when that job spent the last tokens', async () => {
@@ -68,7 +67,7 @@ describe('charging', () => {
     const retry = await send();
     expect(retry.status).toBe(200);
     expect(retry.body.jobId).toBe(first.body.jobId);
-    expect((await client.get<Profile>('/api/profile')).body.tokens).toBe(0);
+    expect(await tokensOf(client)).toBe(0);
   });
 });
 
@@ -140,7 +139,7 @@ describe('a provider that stays down', () => {
       }, 60_000);
       expect(failed.error).toBe('Failed to generate image');
       expect(down.calls).toHaveLength(3);
-      expect((await client.get<Profile>('/api/profile')).body.tokens).toBe(20);
+      expect(await tokensOf(client)).toBe(20);
       const rows = await backend.database.db.select().from(ledger).where(eq(ledger.userId, id));
       expect(rows.filter((r) => r.reason === 'refund')).toHaveLength(1);
     } finally {

@@ -3,13 +3,12 @@
 import { eq } from 'drizzle-orm';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Profile } from '../../src/contract/accounts';
 import { TOOLS, toolById } from '../../src/contract/tools';
 import { ledger } from '../../src/server/db/schema';
 import { findLedgerMismatches } from '../../src/server/ledger/ledger';
 import { TestClient } from '../support/http-client';
 import { createTestBackend, type TestBackend } from '../support/test-backend';
-import { dataUrl, pngBytes, verifiedUser } from '../support/tool-fixtures';
+import { dataUrl, pngBytes, tokensOf, verifiedUser } from '../support/tool-fixtures';
 
 let backend: TestBackend;
 beforeAll(async () => {
@@ -95,7 +94,7 @@ describe('every tool on the demo provider', () => {
       expect(response.body.success).toBe(true);
       expect(response.body.balance).toBe(200 - cost);
       expect(typeof response.body.jobId).toBe('string');
-      expect((await client.get<Profile>('/api/profile')).body.tokens).toBe(200 - cost);
+      expect(await tokensOf(client)).toBe(200 - cost);
 
       if (check === null) {
         const colors = response.body.colors as { hex: string; percentage: number }[];

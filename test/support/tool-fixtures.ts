@@ -2,6 +2,7 @@
 // with a chosen balance (granted through the ledger, as support would).
 import { eq } from 'drizzle-orm';
 import sharp from 'sharp';
+import type { Profile } from '../../src/contract/accounts';
 import { grantTokens } from '../../src/server/admin/commands';
 import { user } from '../../src/server/db/schema';
 import type { InferenceProvider, ToolInput, ToolResult } from '../../src/server/inference/provider';
@@ -69,3 +70,6 @@ export function instantProvider(options: { fail?: boolean; delayMs?: number } = 
 
 export const routerWith = (provider: InferenceProvider): InferenceRouter =>
   createInferenceRouter({ default: 'local', perTool: {} }, { local: provider }, provider);
+
+/** The balance the server reports to this client's user (GET /api/profile). */
+export const tokensOf = async (client: TestClient) => (await client.get<Profile>('/api/profile')).body.tokens;

@@ -4,10 +4,11 @@
 // prediction id. Unknown predictions are answered 200 and ignored, so Replicate stops retrying.
 import { and, eq } from 'drizzle-orm';
 import { Hono } from 'hono';
-import { jobs, webhookEvents } from '../db/schema';
+import { jobs } from '../db/schema';
 import { isTerminalPrediction } from '../inference/replicate/replicate-provider';
 import { verifyReplicateWebhook } from '../inference/replicate/webhook-signature';
 import { completeToolJob, type JobCompletionDeps } from '../jobs/tool-jobs';
+import { claimWebhookEvent, releaseWebhookEvent } from './webhook-events';
 
 export type ReplicateWebhookDeps = JobCompletionDeps & {
   /** `whsec_...`; null when webhook mode is off (the route then answers 404). */
@@ -40,12 +41,7 @@ export function replicateWebhookRoutes(deps: ReplicateWebhookDeps) {
         return c.json({ error: 'body: must be JSON' }, 400);
       }
 
-      const [fresh] = await db
-        .insert(webhookEvents)
-        .values({ provider: 'replicate', eventId })
-        .onConflictDoNothing()
-        .returning({ eventId: webhookEvents.eventId });
-      if (!fresh) return c.json({ received: true, duplicate: true });
+      if (!(await claimWebhookEvent(db, 'replicate', eventId))) return c.json({ received: true, duplicate: true });
       try {
         // Only `completed` events are asked for; anything else has nothing to finish.
         if (!isTerminalPrediction(prediction)) return c.json({ received: true, ignored: 'not finished' });
@@ -58,10 +54,7 @@ export function replicateWebhookRoutes(deps: ReplicateWebhookDeps) {
         return c.json({ received: true });
       } catch (error) {
         // Forget the delivery so that Replicate's retry is handled; the backstop covers it otherwise.
-        await db
-          .delete(webhookEvents)
-          .where(and(eq(webhookEvents.provider, 'replicate'), eq(webhookEvents.eventId, eventId)))
-          .catch(() => {});
+        await releaseWebhookEvent(db, 'replicate', eventId);
         throw error;
       }
     },

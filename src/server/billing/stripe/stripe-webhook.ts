@@ -8,8 +8,9 @@ import { Hono } from 'hono';
 import type Stripe from 'stripe';
 import type { TokenPackage } from '../../../contract/packages';
 import type { AppDb } from '../../db/client';
-import { payments, profiles, webhookEvents } from '../../db/schema';
+import { payments, profiles } from '../../db/schema';
 import type { Logger } from '../../log';
+import { claimWebhookEvent, releaseWebhookEvent } from '../../webhooks/webhook-events';
 import { closePayment, fulfilPayment } from '../fulfilment';
 
 export type StripeWebhookDeps = {
@@ -52,22 +53,12 @@ export function stripeWebhookRoutes(deps: StripeWebhookDeps) {
         return c.json({ error: 'Invalid or expired Stripe signature' }, 400);
       }
 
-      const [fresh] = await db
-        .insert(webhookEvents)
-        .values({ provider: 'stripe', eventId: event.id })
-        .onConflictDoNothing()
-        .returning({ eventId: webhookEvents.eventId });
-      if (!fresh) return c.json({ received: true, duplicate: true });
-      const forget = () =>
-        db
-          .delete(webhookEvents)
-          .where(and(eq(webhookEvents.provider, 'stripe'), eq(webhookEvents.eventId, event.id)))
-          .catch(() => {});
+      if (!(await claimWebhookEvent(db, 'stripe', event.id))) return c.json({ received: true, duplicate: true });
       try {
         const outcome = await handleEvent(deps, client, event);
         return c.json({ received: true, ...outcome });
       } catch (error) {
-        await forget();
+        await releaseWebhookEvent(db, 'stripe', event.id);
         if (error instanceof RejectedEvent) {
           // Nothing credited; logged for the operator, and Stripe keeps retrying until it is fixed.
           logger.error('stripe event rejected', { eventId: event.id, type: event.type, reason: error.message });

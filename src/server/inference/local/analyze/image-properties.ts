@@ -3,7 +3,7 @@
 // transparency. Properties weaker than MIN_SCORE are left out rather than listed at 5%.
 import type { Keyword } from '../../provider';
 import { type AnalysisPixels, OPAQUE_ALPHA } from './analysis-pixels';
-import { rgbToOklab } from './oklab';
+import { chroma, rgbToOklab } from './oklab';
 
 const MIN_SCORE = 0.25;
 /** Width/height within 5% of 1 reads as square. */
@@ -57,7 +57,7 @@ export function measurePixels(pixels: AnalysisPixels): PixelStatistics {
     opaque++;
     const lab = rgbToOklab(r, g, b);
     sumL += lab.l;
-    const c = Math.hypot(lab.a, lab.b);
+    const c = chroma(lab);
     if (lab.l >= NEAR_BLACK) lit++;
     if (lab.l >= NEAR_BLACK && c < GREY_CHROMA) grey++;
     else if (lab.l >= NEAR_BLACK) {

@@ -3,6 +3,7 @@
 // the text and drawn as SVG. Each output index gets its own seeded variation (sun, clouds, trees,
 // light), so the images of one request differ while the same request always draws the same images.
 import { createHash } from 'node:crypto';
+import { parseHex, toHex } from '../analyze/oklab';
 
 export type SceneKind = 'beach' | 'forest' | 'city' | 'mountains' | 'snow' | 'studio' | 'sky' | 'plain';
 export type TimeOfDay = 'day' | 'sunset' | 'night';
@@ -79,19 +80,11 @@ export function seededRandom(seed: string): Random {
   };
 }
 
-function parseHex(hex: string): [number, number, number] {
-  const n = Number.parseInt(hex.slice(1), 16);
-  return [(n >> 16) & 255, (n >> 8) & 255, n & 255];
-}
-
 /** `a` moved towards `b` by `t` (0..1). */
 function mix(a: string, b: string, t: number): string {
   const [ca, cb] = [parseHex(a), parseHex(b)];
-  const channel = (i: number) =>
-    Math.round((ca[i] as number) + ((cb[i] as number) - (ca[i] as number)) * t)
-      .toString(16)
-      .padStart(2, '0');
-  return `#${channel(0)}${channel(1)}${channel(2)}`;
+  const channel = (i: number) => (ca[i] as number) + ((cb[i] as number) - (ca[i] as number)) * t;
+  return toHex(channel(0), channel(1), channel(2));
 }
 
 const between = (random: Random, min: number, max: number) => min + random() * (max - min);

@@ -3,7 +3,7 @@
 // super-resolution network instead, sharpened, and blended in through a feathered oval so that no
 // edge shows. There is no face-restoration network (GFPGAN, CodeFormer) on npm; this is the honest
 // local equivalent and is labelled local.
-import { UPSCALE_MAX_INPUT, WEBP_MAX_SIDE } from '../../../../contract/tools';
+import { exceedsUpscaleLimit, UPSCALE_MAX_INPUT } from '../../../../contract/tools';
 import { ProviderError } from '../../provider';
 import type { LocalEngine } from '../local-provider';
 import { decodeRgb, fromRaw, type RawImage } from '../raw-image';
@@ -12,7 +12,7 @@ import { detectFaces, type FaceBox } from './detect-faces';
 
 const NO_FACE_MESSAGE = 'No face found in this image. Please try a photo with a clear, front-facing face.';
 
-const SCALE = 2;
+const SCALE = 2 as const;
 /** The output's bound, as for the 2x upscaler (~16 megapixels); webp also stops at 16383 px a side. */
 const MAX_INPUT = UPSCALE_MAX_INPUT[SCALE];
 /** Context kept around each face box, as a share of its size per side: hair, chin, ears. */
@@ -31,7 +31,7 @@ type Region = { x: number; y: number; width: number; height: number };
 /** The image enlarged 2x with every face super-resolved; rejects with NO_FACE_MESSAGE when there is none. */
 export async function fixFaces(image: RawImage, signal?: AbortSignal): Promise<RawImage> {
   if (image.channels !== 3) throw new Error(`Fix a Face takes RGB pixels, got ${image.channels} channels`);
-  if (image.width * image.height > MAX_INPUT.pixels || Math.max(image.width, image.height) * SCALE > WEBP_MAX_SIDE) {
+  if (exceedsUpscaleLimit(image.width, image.height, SCALE)) {
     throw new ProviderError(`input of ${image.width}x${image.height} is too large for 2x`, {
       userMessage: `This image is too large for Fix a Face: please use one of at most ${MAX_INPUT.label} pixels.`,
     });

@@ -1,7 +1,7 @@
 // The Image Upscaler and Creative Upscaler on the local engine: RDN super-resolution
 // (super-resolve.ts), encoded as webp like the hosted models' outputs.
 import sharp, { type SharpenOptions } from 'sharp';
-import { toolById, UPSCALE_MAX_INPUT, WEBP_MAX_SIDE } from '../../../../contract/tools';
+import { exceedsUpscaleLimit, toolById, UPSCALE_MAX_INPUT, upscaleMaxSide } from '../../../../contract/tools';
 import { type ImageInput, type OutputImage, ProviderError, type ToolInput, type ToolResult } from '../../provider';
 import type { LocalEngine } from '../local-provider';
 import { decodeRgb, fromRaw, type RawImage } from '../raw-image';
@@ -60,8 +60,7 @@ async function webp(image: RawImage, alpha?: Buffer): Promise<OutputImage> {
  * (UPSCALE_MAX_INPUT); webp's largest side is checked here, as no limit in pixels bounds it.
  */
 async function decodeWithin(image: ImageInput, factor: UpscaleFactor, userMessage: string): Promise<RawImage> {
-  const limit = UPSCALE_MAX_INPUT[factor];
-  if (image.width * image.height > limit.pixels || Math.max(image.width, image.height) * factor > WEBP_MAX_SIDE) {
+  if (exceedsUpscaleLimit(image.width, image.height, factor)) {
     throw new ProviderError(`input of ${image.width}x${image.height} is too large for ${factor}x`, { userMessage });
   }
   return decodeRgb(image.bytes);
@@ -72,7 +71,7 @@ export const imageUpscalerEngine: LocalEngine = async (input, signal) => {
   const pixels = await decodeWithin(
     image,
     scale,
-    `This image is too large for ${scale}x: please use one of at most ${UPSCALE_MAX_INPUT[scale].label} pixels and a side of at most ${Math.floor(WEBP_MAX_SIDE / scale)} pixels.`,
+    `This image is too large for ${scale}x: please use one of at most ${UPSCALE_MAX_INPUT[scale].label} pixels and a side of at most ${upscaleMaxSide(scale)} pixels.`,
   );
   const upscaled = await upscaleBy(pixels, scale, signal);
   return images(await webp(upscaled, await enlargedAlpha(image.bytes, upscaled.width, upscaled.height)));
