@@ -54,7 +54,7 @@ describe('configuration', () => {
     expect(() => loadConfig({ BETTER_AUTH_SECRET: 'short' })).toThrow(
       'BETTER_AUTH_SECRET: must be at least 32 characters',
     );
-    expect(loadConfig({ NODE_ENV: 'production', BETTER_AUTH_SECRET: SECRET }).auth.secret).toBe(SECRET);
+    expect(loadConfig({ NODE_ENV: 'production', BETTER_AUTH_SECRET: SECRET, ...STRIPE }).auth.secret).toBe(SECRET);
     expect(loadConfig({}).auth.secret).toBeUndefined();
   });
 
@@ -104,6 +104,7 @@ describe('configuration', () => {
       ...token,
       NODE_ENV: 'production',
       BETTER_AUTH_SECRET: SECRET,
+      ...STRIPE,
       REPLICATE_WEBHOOK_SECRET: 'whsec_a',
     };
     expect(() => loadConfig({ ...production, APP_URL: 'http://app.example.com' })).toThrow('over https');
@@ -177,5 +178,36 @@ describe('configuration', () => {
       expect(error).toBeInstanceOf(ConfigError);
       expect(error?.message).not.toMatch(/pk_test_published|not-a-whsec-value/);
     }
+  });
+
+  it('refuses to start production without Stripe, naming the variables, so no checkout credits tokens for free', () => {
+    const production = { NODE_ENV: 'production', BETTER_AUTH_SECRET: SECRET };
+    const error = (() => {
+      try {
+        loadConfig(production);
+      } catch (e) {
+        return e as Error;
+      }
+    })();
+    expect(error).toBeInstanceOf(ConfigError);
+    for (const name of [
+      'STRIPE_SECRET_KEY',
+      'STRIPE_WEBHOOK_SECRET',
+      'STRIPE_PRICE_500',
+      'STRIPE_PRICE_1100',
+      'STRIPE_PRICE_2400',
+    ]) {
+      expect(error?.message).toContain(name);
+    }
+    expect(loadConfig({ ...production, ...STRIPE }).providers.payments).toBe('stripe');
+    expect(loadConfig({ ...production, ...STRIPE }).unsafeLocalCheckout).toBe(false);
+    // The staging escape hatch says what it is, and is only read in production.
+    const staging = loadConfig({ ...production, UNSAFE_LOCAL_CHECKOUT_IN_PRODUCTION: 'true' });
+    expect(staging.providers.payments).toBe('local');
+    expect(staging.unsafeLocalCheckout).toBe(true);
+    expect(loadConfig({ UNSAFE_LOCAL_CHECKOUT_IN_PRODUCTION: 'true' }).unsafeLocalCheckout).toBe(false);
+    expect(() => loadConfig({ ...production, UNSAFE_LOCAL_CHECKOUT_IN_PRODUCTION: 'yes' })).toThrow(
+      /UNSAFE_LOCAL_CHECKOUT_IN_PRODUCTION/,
+    );
   });
 });

@@ -75,6 +75,13 @@ const EnvSchema = z.object({
   STRIPE_PRICE_500: optionalString.pipe(z.string().startsWith('price_', 'must be a price id (price_...)').optional()),
   STRIPE_PRICE_1100: optionalString.pipe(z.string().startsWith('price_', 'must be a price id (price_...)').optional()),
   STRIPE_PRICE_2400: optionalString.pipe(z.string().startsWith('price_', 'must be a price id (price_...)').optional()),
+  /**
+   * Staging only: lets a production build run the built-in test checkout, which credits tokens
+   * without any payment. Its name says what it is; every start logs a warning while it is on.
+   */
+  UNSAFE_LOCAL_CHECKOUT_IN_PRODUCTION: z.enum(['true', 'false']).default('false'),
+  /** In production, callers with `Authorization: Bearer <HEALTH_TOKEN>` see /api/health's details (as do local ones). */
+  HEALTH_TOKEN: optionalString.pipe(z.string().min(16, 'must be at least 16 characters').optional()),
   /** Another Stripe API address (tests: a fake on 127.0.0.1); default https://api.stripe.com. */
   STRIPE_API_BASE: optionalString.pipe(z.url({ error: 'must be a URL such as http://127.0.0.1:12111' }).optional()),
   SMTP_URL: optionalString.pipe(
@@ -130,6 +137,10 @@ export type Config = {
   } | null;
   /** Stripe payments (else the built-in local checkout). */
   stripe: StripeConfig | null;
+  /** The bearer token that shows /api/health's details to an operator in production. */
+  healthToken: string | undefined;
+  /** Production running the local checkout anyway (UNSAFE_LOCAL_CHECKOUT_IN_PRODUCTION): warned at every start. */
+  unsafeLocalCheckout: boolean;
   /** Seconds a job waits for its provider's webhook before the worker checks on it. */
   webhookGraceSeconds: number;
   role: Role;
@@ -234,6 +245,15 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, argv: readonly 
     ]);
   }
   const stripe = stripeConfig(e);
+  // The local checkout credits tokens for nothing: a production server never sells through it
+  // unless the operator says, in a variable named for the risk, that this is a staging server.
+  const unsafeLocalCheckout =
+    e.NODE_ENV === 'production' && !stripe && e.UNSAFE_LOCAL_CHECKOUT_IN_PRODUCTION === 'true';
+  if (e.NODE_ENV === 'production' && !stripe && !unsafeLocalCheckout) {
+    throw new ConfigError([
+      `STRIPE_SECRET_KEY, ${STRIPE_SETTINGS.join(', ')}: required in production (without them the built-in test checkout would hand out tokens without payment). A staging server may set UNSAFE_LOCAL_CHECKOUT_IN_PRODUCTION=true instead.`,
+    ]);
+  }
   const s3 = s3Config(e);
   return {
     env: e.NODE_ENV,
@@ -260,6 +280,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, argv: readonly 
         }
       : null,
     stripe,
+    unsafeLocalCheckout,
+    healthToken: e.HEALTH_TOKEN,
     webhookGraceSeconds: e.REPLICATE_WEBHOOK_GRACE_SECONDS,
     role,
     trustProxyHops: e.TRUST_PROXY_HOPS,

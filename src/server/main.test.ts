@@ -18,3 +18,22 @@ describe('npm start with an invalid configuration', () => {
     expect(result.stderr).toContain('PORT: must be a number (got "abc")');
   });
 });
+
+describe('npm start in production without Stripe', () => {
+  it('refuses to start (exit 1) and names the variables, rather than run a checkout that credits for nothing', () => {
+    const result = spawnSync(process.execPath, ['--import', 'tsx', 'src/server/main.ts'], {
+      cwd: root,
+      env: {
+        ...process.env,
+        NODE_ENV: 'production',
+        BETTER_AUTH_SECRET: 'a-production-secret-of-at-least-32-characters',
+        DATA_DIR: '/nonexistent/never-created',
+      },
+      encoding: 'utf8',
+      timeout: 30_000,
+    });
+    expect(result.status).toBe(1);
+    expect(result.stderr).toContain('STRIPE_SECRET_KEY');
+    expect(result.stderr).toContain('UNSAFE_LOCAL_CHECKOUT_IN_PRODUCTION');
+  });
+});

@@ -205,6 +205,11 @@ export type RunningSystem = Backend & { port: number | null };
 
 /** The whole process: opens the configured database, starts the back end, listens on PORT. */
 export async function startSystem(config: Config, logger: Logger): Promise<RunningSystem> {
+  if (config.unsafeLocalCheckout) {
+    logger.warn(
+      'UNSAFE_LOCAL_CHECKOUT_IN_PRODUCTION is on: the built-in test checkout credits tokens without payment. Never on a public server: set the STRIPE_* variables.',
+    );
+  }
   const database = await openDatabase(config.database);
   const backend = await startBackend(config, logger, database, { ownsDatabase: true, webDistDir: WEB_DIST_DIR });
   logger.info('database ready', { dialect: database.dialect, instanceId: backend.instance.instanceId });

@@ -29,6 +29,8 @@ describe('session cookies', () => {
         NODE_ENV: 'production',
         APP_URL: 'https://app.example',
         BETTER_AUTH_SECRET: 'access-test-secret-of-at-least-32-characters',
+        // Sign-up only: no purchase is made, so the test checkout stands in for Stripe.
+        UNSAFE_LOCAL_CHECKOUT_IN_PRODUCTION: 'true',
       },
     });
     try {
