@@ -81,3 +81,47 @@ describe('unknown API routes', () => {
     expect(await response.json()).toEqual({ error: 'No API route for POST /api/no-such-thing' });
   });
 });
+
+describe('GET /api/health in production', () => {
+  let backend: TestBackend;
+  const HEALTH_TOKEN = 'operator-health-token-0123456789';
+  beforeAll(async () => {
+    backend = await createTestBackend({
+      env: {
+        NODE_ENV: 'production',
+        APP_URL: 'https://app.example',
+        BETTER_AUTH_SECRET: 'health-test-secret-of-at-least-32-characters',
+        UNSAFE_LOCAL_CHECKOUT_IN_PRODUCTION: 'true',
+        HEALTH_TOKEN,
+        // One proxy in front: the client is the last X-Forwarded-For address, not the proxy's loopback socket.
+        TRUST_PROXY_HOPS: '1',
+      },
+    });
+  });
+  afterAll(() => backend.stop());
+
+  const health = (headers: Record<string, string>) => backend.app.request('/api/health', { headers });
+
+  it('tells a public caller the status and nothing else (no pid, instance, queues or providers)', async () => {
+    const response = await health({ 'x-forwarded-for': '203.0.113.7' });
+    expect(response.status).toBe(200);
+    expect(await response.json()).toEqual({ status: 'ok' });
+    const wrongToken = await health({ 'x-forwarded-for': '203.0.113.7', authorization: 'Bearer not-the-token-at-all' });
+    expect(await wrongToken.json()).toEqual({ status: 'ok' });
+  });
+
+  it('shows the details to an operator with HEALTH_TOKEN, or on this machine', async () => {
+    const withToken = await (
+      await health({ 'x-forwarded-for': '203.0.113.7', authorization: `Bearer ${HEALTH_TOKEN}` })
+    ).json();
+    expect(withToken).toMatchObject({ status: 'ok', database: { instanceId: backend.instance.instanceId } });
+    expect(withToken.providers.payments.provider).toBe('local');
+    const local = await (await health({ 'x-forwarded-for': '127.0.0.1' })).json();
+    expect(local.process).toMatchObject({ web: true });
+  });
+
+  it('does not take a client-supplied address header as proof of being local', async () => {
+    const forged = await (await health({ 'x-forwarded-for': '203.0.113.7', 'x-pp-client-ip': '127.0.0.1' })).json();
+    expect(forged).toEqual({ status: 'ok' });
+  });
+});

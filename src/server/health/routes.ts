@@ -1,6 +1,10 @@
 // GET /api/health: the state of the database, the queue and each configured provider.
 // Answers 200 when the process can serve, 503 when the database or queue is unreachable.
+// In production the details (process, instance, queue sizes, provider set-up) are for operators
+// only: callers on this machine or with HEALTH_TOKEN; anyone else gets the status alone.
+import { timingSafeEqual } from 'node:crypto';
 import { Hono } from 'hono';
+import { CLIENT_IP_HEADER } from '../auth/client-ip';
 import type { Config } from '../config';
 import type { Database } from '../db/client';
 import type { InstanceInfo } from '../db/instance';
@@ -43,6 +47,26 @@ async function timed<T>(work: () => Promise<T>): Promise<{ latencyMs: number } &
   }
 }
 
+const LOOPBACK = /^(127\.\d+\.\d+\.\d+|::1|::ffff:127\.\d+\.\d+\.\d+)$/;
+
+function sameSecret(given: string, expected: string): boolean {
+  const a = Buffer.from(given);
+  const b = Buffer.from(expected);
+  return a.length === b.length && timingSafeEqual(a, b);
+}
+
+/**
+ * Whether a caller may see the details: anyone outside production; in production a caller on this
+ * machine (the client address already accounts for trusted proxies, so a proxy on localhost does
+ * not make everyone local) or one sending `Authorization: Bearer <HEALTH_TOKEN>`.
+ */
+export function mayReadHealthDetails(config: Config, headers: Headers): boolean {
+  if (config.env !== 'production') return true;
+  const token = headers.get('authorization')?.match(/^Bearer\s+(.+)$/i)?.[1];
+  if (config.healthToken && token && sameSecret(token, config.healthToken)) return true;
+  return LOOPBACK.test(headers.get(CLIENT_IP_HEADER) ?? '');
+}
+
 export function healthRoutes(deps: HealthDeps) {
   const { config, database, queue, instance } = deps;
   return new Hono().get('/', async (c) => {
@@ -53,6 +77,9 @@ export function healthRoutes(deps: HealthDeps) {
       return sizes;
     });
     const healthy = db.status === 'ok' && waiting.status === 'ok';
+    if (!mayReadHealthDetails(config, c.req.raw.headers)) {
+      return c.json({ status: healthy ? 'ok' : 'degraded' }, healthy ? 200 : 503);
+    }
     const { value: queued, ...queueCheck } = waiting;
     const { value: _rows, ...dbCheck } = db;
     return c.json(
