@@ -204,7 +204,7 @@ describe('Stripe payments', () => {
     expect(await tokensOf(client)).toBe(520);
   });
 
-  it('refuses bad signatures and stale timestamps with 400 and changes nothing', async () => {
+  it('refuses bad signatures and stale or future timestamps with 400 and changes nothing', async () => {
     const { client, sessionId } = await buyerWithCheckout(500);
     fake.paySession(sessionId);
     const payload = completed(sessionId, 'evt_forged_then_real');
@@ -215,6 +215,9 @@ describe('Stripe payments', () => {
       await deliver(payload, fake.sign(payload, { secret: 'whsec_c29tZW9uZSBlbHNl' })),
       await deliver(payload.replace('"paid"', '"paid" '), fake.sign(payload)),
       await deliver(payload, fake.sign(payload, { timestamp: now - 301 })),
+      // Signed for later: a leaked future-dated signature must not stay valid for days.
+      await deliver(payload, fake.sign(payload, { timestamp: now + 400 })),
+      await deliver(payload, fake.sign(payload, { timestamp: now + 86_400 })),
     ];
     for (const answer of refused) {
       expect(answer.status).toBe(400);

@@ -24,7 +24,18 @@ export type StripeWebhookDeps = {
 
 /** Stripe's own default: a signature older than this is refused (replays). */
 const SIGNATURE_TOLERANCE_SECONDS = 300;
-/** Events are a few kB; Stripe caps webhook payloads well below this. */
+
+/**
+ * The SDK refuses signatures older than the tolerance but accepts any dated in the future; a
+ * signature is refused here when its timestamp is further ahead than that same tolerance (clock
+ * skew), as the Replicate check does.
+ */
+function rejectFutureSignature(header: string, nowSeconds = Math.floor(Date.now() / 1000)) {
+  const timestamp = Number(header.match(/(?:^|,)\s*t=(\d+)/)?.[1]);
+  if (Number.isFinite(timestamp) && timestamp - nowSeconds > SIGNATURE_TOLERANCE_SECONDS) {
+    throw new Error('the signature is dated in the future');
+  }
+}
 
 /** The event is Stripe's real one but cannot be honoured (e.g. a price we do not sell). */
 class RejectedEvent extends Error {}
@@ -42,6 +53,7 @@ export function stripeWebhookRoutes(deps: StripeWebhookDeps) {
       const rawBody = Buffer.from(await c.req.arrayBuffer());
       let event: Stripe.Event;
       try {
+        rejectFutureSignature(c.req.header('stripe-signature') ?? '');
         event = client.webhooks.constructEvent(
           rawBody,
           c.req.header('stripe-signature') ?? '',
