@@ -1,6 +1,8 @@
 // Every response carries the security headers; pages that need another policy carry their own,
 // exactly as narrow as they need; bodies are bounded before anything reads them.
 import { createHash } from 'node:crypto';
+import { type AddressInfo, connect } from 'node:net';
+import { serve } from '@hono/node-server';
 import { Hono } from 'hono';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { TOKEN_PACKAGES } from '../../src/contract/packages';
@@ -101,5 +103,61 @@ describe('request bodies', () => {
     });
     expect(response.status).toBe(400);
     expect(response.body.error).toBe('image: must be a PNG, JPEG or WEBP image');
+  });
+});
+
+describe('a body refused as too large, over a real socket', () => {
+  let backend: TestBackend;
+  let server: ReturnType<typeof serve>;
+  let port: number;
+  beforeAll(async () => {
+    backend = await createTestBackend();
+    server = await new Promise((resolve) => {
+      const s = serve({ fetch: backend.app.fetch, port: 0, hostname: '127.0.0.1' }, () => resolve(s));
+    });
+    port = (server.address() as AddressInfo).port;
+  });
+  afterAll(async () => {
+    await new Promise((resolve) => server.close(resolve));
+    await backend.stop();
+  });
+
+  /**
+   * Starts a POST whose Content-Length is over the limit (the body follows slowly, as an upload on
+   * a phone would) and reads the raw answer until the server ends the connection.
+   */
+  function postOversize(path: string, size: number) {
+    return new Promise<{ head: string; closedAfterMs: number }>((resolve, reject) => {
+      const socket = connect(port, '127.0.0.1');
+      let received = '';
+      let answeredAt = 0;
+      socket.on('data', (chunk) => {
+        received += chunk.toString('latin1');
+        answeredAt ||= Date.now();
+      });
+      socket.on('error', reject);
+      socket.on('close', () =>
+        resolve({ head: received.split('\r\n\r\n')[0] ?? '', closedAfterMs: Date.now() - answeredAt }),
+      );
+      socket.write(
+        `POST ${path} HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nOrigin: ${backend.config.appUrl}\r\n` +
+          `Content-Type: application/json\r\nContent-Length: ${size}\r\nConnection: keep-alive\r\n\r\n{"a":"`,
+      );
+      setTimeout(() => socket.destroy(), 5_000).unref();
+    });
+  }
+
+  it('says Connection: close, so a browser never reuses the socket the server is closing', async () => {
+    for (const [path, size] of [
+      ['/api/auth/sign-in/email', 1024 * 1024 + 10],
+      ['/api/remove-background', 15 * 1024 * 1024 + 10],
+    ] as const) {
+      const answer = await postOversize(path, size);
+      expect(answer.head, path).toMatch(/^HTTP\/1\.1 413/);
+      expect(answer.head.toLowerCase(), path).toContain('connection: close');
+      expect(answer.head.toLowerCase(), path).not.toContain('keep-alive');
+      // And the server does close it, at once, instead of leaving the client to find out on its next request.
+      expect(answer.closedAfterMs, path).toBeLessThan(1_000);
+    }
   });
 });

@@ -29,6 +29,7 @@ import {
 } from '../jobs/tool-jobs';
 import { balanceOf, InsufficientTokensError } from '../ledger/ledger';
 import type { Logger } from '../log';
+import { bodyTooLarge } from '../security/body-limit';
 import type { FileStorage } from '../storage/storage';
 import { costOf, prepareTool } from './definitions';
 
@@ -76,7 +77,7 @@ export function toolRoutes(deps: ToolRoutesDeps) {
       tool.apiPath,
       bodyLimit({
         maxSize: TOOL_BODY_LIMIT,
-        onError: (c) => c.json({ success: false, error: 'body: the request is too large' }, 413),
+        onError: (c) => bodyTooLarge(c, { success: false }),
       }),
       async (c) => {
         const user = await sessionUser(auth, c.req.raw.headers);
