@@ -82,7 +82,18 @@ describe('ids', () => {
       expect(answer.status, path).toBe(404);
     }
     // Not an id at all: a clear 404 too, never a database error.
-    for (const path of ['/api/jobs/1', "/api/jobs/'%20or%201=1--", '/api/files/..%2F..%2Fetc%2Fpasswd']) {
+    const notUuids = [
+      '-'.repeat(36),
+      'a'.repeat(36),
+      '0123456789abcdef0123456789abcdef----',
+      'gggggggg-gggg-gggg-gggg-gggggggggggg',
+    ];
+    for (const path of [
+      '/api/jobs/1',
+      "/api/jobs/'%20or%201=1--",
+      '/api/files/..%2F..%2Fetc%2Fpasswd',
+      ...notUuids.flatMap((id) => [`/api/jobs/${id}`, `/api/files/${id}`]),
+    ]) {
       expect((await client.get(path)).status, path).toBe(404);
     }
   });

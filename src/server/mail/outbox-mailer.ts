@@ -2,13 +2,12 @@
 // its links to the log, so a fresh checkout can verify an account without an SMTP server.
 import { desc, eq } from 'drizzle-orm';
 import type { Database } from '../db/client';
+import { isUuid } from '../db/ids';
 import { mailOutbox } from '../db/schema';
 import type { Logger } from '../log';
 import type { Mailer } from './mailer';
 
 export type OutboxMessage = typeof mailOutbox.$inferSelect;
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** The distinct http(s) links of a plain-text body, in order. */
 export function findLinks(text: string): string[] {
@@ -49,7 +48,7 @@ export function listOutbox(database: Database, options: { limit: number }): Prom
 
 /** One message, or null when the id is unknown or not a uuid at all (ids come from URLs). */
 export async function getOutboxMessage(database: Database, id: string): Promise<OutboxMessage | null> {
-  if (!UUID.test(id)) return null;
+  if (!isUuid(id)) return null;
   const [row] = await database.db.select().from(mailOutbox).where(eq(mailOutbox.id, id)).limit(1);
   return row ?? null;
 }

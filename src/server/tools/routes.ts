@@ -12,6 +12,7 @@ import { readOrCreateProfile } from '../accounts/profiles';
 import type { Auth } from '../auth/auth';
 import { sessionUser } from '../auth/session';
 import type { AppDb } from '../db/client';
+import { isUuid } from '../db/ids';
 import { files, jobs } from '../db/schema';
 import { InputError } from '../images/image-input';
 import { EXPLICIT_IMAGE_MESSAGE, type ImageModeration } from '../images/moderation/image-moderation';
@@ -188,7 +189,7 @@ export function toolRoutes(deps: ToolRoutesDeps) {
     const user = await sessionUser(auth, c.req.raw.headers);
     if (!user) return c.json({ error: TOOL_MESSAGES.signInRequired }, 401);
     const id = c.req.param('id');
-    if (!/^[0-9a-f-]{36}$/i.test(id)) return c.json({ error: 'No such job' }, 404);
+    if (!isUuid(id)) return c.json({ error: 'No such job' }, 404);
     const [job] = await db
       .select()
       .from(jobs)
@@ -218,7 +219,7 @@ export function toolRoutes(deps: ToolRoutesDeps) {
     const user = await sessionUser(auth, c.req.raw.headers);
     if (!user) return c.json({ error: TOOL_MESSAGES.signInRequired }, 401);
     const id = c.req.param('id');
-    if (!/^[0-9a-f-]{36}$/i.test(id)) return c.json({ error: 'No such file' }, 404);
+    if (!isUuid(id)) return c.json({ error: 'No such file' }, 404);
     // Another user's file is answered exactly like a missing one.
     const [file] = await db
       .select()
