@@ -7,11 +7,21 @@ import { ASPECT_RATIOS, MAX_IMAGES_PER_REQUEST, QUALITIES, TEXT_ASSIST_OPTIONS }
 /** Prompts: required, and bounded (a 100 kB prompt is refused, not sent to a model). */
 export const MAX_PROMPT_CHARS = 2000;
 
+/**
+ * Text PostgreSQL can store: no NUL character and no lone UTF-16 surrogate (JSON lets a client send
+ * both as \u escapes). Refused here, as a 400, rather than found by the database after the work.
+ */
+const UNSTORABLE = /\u0000|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+export const isStorableText = (text: string): boolean => !UNSTORABLE.test(text);
+export const UNSTORABLE_TEXT_MESSAGE =
+  'contains characters that cannot be stored (a NUL or a broken Unicode character)';
+
 const prompt = z
   .string({ error: 'must be text' })
   .trim()
   .min(1, 'is required')
-  .max(MAX_PROMPT_CHARS, `must be at most ${MAX_PROMPT_CHARS} characters`);
+  .max(MAX_PROMPT_CHARS, `must be at most ${MAX_PROMPT_CHARS} characters`)
+  .refine(isStorableText, UNSTORABLE_TEXT_MESSAGE);
 const image = z.string({ error: 'must be an image (a base64 string)' }).min(1, 'an image is required');
 const userId = z.string({ error: 'must be text' }).optional();
 const aspectRatio = z.enum(ASPECT_RATIOS, { error: `must be one of ${ASPECT_RATIOS.join(', ')}` });

@@ -117,6 +117,24 @@ beforeAll(async () => {
       400,
       'prompt: must be at most 2000 characters',
     ],
+    // JSON can carry what PostgreSQL cannot store: refused as input, before any image is decoded or stored.
+    ...(
+      [
+        ['prompt with a NUL', '/api/generate-image', { prompt: 'a cat\u0000' }],
+        ['prompt with a lone high surrogate', '/api/text-lab', { prompt: 'sign \ud83d' }],
+        ['prompt with a lone low surrogate', '/api/background-swap', { prompt: '\ude00 beach', image: bare }],
+        ['Metamorphose prompt with a NUL', '/api/metamorphose-image', { prompt: '\u0000', main_face_image: bare }],
+      ] as const
+    ).map(
+      ([name, path, body]): Case => [
+        name,
+        'rich',
+        path,
+        body,
+        400,
+        'prompt: contains characters that cannot be stored (a NUL or a broken Unicode character)',
+      ],
+    ),
     ['5 images', 'rich', '/api/generate-image', { prompt: 'x', numOutputs: 5 }, 400, 'numOutputs: must be from 1 to 4'],
     ['0 images', 'rich', '/api/generate-image', { prompt: 'x', numOutputs: 0 }, 400, 'numOutputs: must be from 1 to 4'],
     [
