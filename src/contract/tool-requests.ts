@@ -11,8 +11,8 @@ export const MAX_PROMPT_CHARS = 2000;
  * Text PostgreSQL can store: no NUL character and no lone UTF-16 surrogate (JSON lets a client send
  * both as \u escapes). Refused here, as a 400, rather than found by the database after the work.
  */
-const UNSTORABLE = /\u0000|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
-export const isStorableText = (text: string): boolean => !UNSTORABLE.test(text);
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+export const isStorableText = (text: string): boolean => !text.includes('\u0000') && !LONE_SURROGATE.test(text);
 export const UNSTORABLE_TEXT_MESSAGE =
   'contains characters that cannot be stored (a NUL or a broken Unicode character)';
 
