@@ -7,9 +7,37 @@ export type Logger = {
   [L in Level]: (message: string, fields?: Record<string, unknown>) => void;
 } & { child(fields: Record<string, unknown>): Logger };
 
+/** Longest text logged from one field: user text (prompts, names) must never reach the log in full. */
+export const MAX_LOGGED_TEXT = 300;
+
+/**
+ * Failed queries carry their parameters (a prompt, a name) in the message and the stack: they are
+ * cut out, and any long text is shortened, so the log never holds what a user wrote.
+ */
+function redact(text: string): string {
+  const withoutParams = text.replace(/\nparams: [\s\S]*?(?=\n\s+at |$)/, '\nparams: (not logged)');
+  if (withoutParams.length <= MAX_LOGGED_TEXT) return withoutParams;
+  return `${withoutParams.slice(0, MAX_LOGGED_TEXT)}… (${withoutParams.length - MAX_LOGGED_TEXT} more characters not logged)`;
+}
+
 function serializeError(value: unknown): unknown {
-  if (value instanceof Error) return { name: value.name, message: value.message, stack: value.stack };
+  if (value instanceof Error) {
+    const cause = value.cause === undefined ? {} : { cause: serializeError(value.cause) };
+    return {
+      name: value.name,
+      message: redact(value.message),
+      stack: value.stack && redactStack(value.stack),
+      ...cause,
+    };
+  }
+  if (typeof value === 'string') return redact(value);
   return value;
+}
+
+/** A stack starts with the message: redact that, keep the frames whole (they are ours). */
+function redactStack(stack: string): string {
+  const firstFrame = stack.search(/\n\s+at /);
+  return firstFrame < 0 ? redact(stack) : `${redact(stack.slice(0, firstFrame))}${stack.slice(firstFrame)}`;
 }
 
 export function createLogger(minLevel: Level = 'info', base: Record<string, unknown> = {}): Logger {
