@@ -27,6 +27,8 @@ const config = loadConfig({
   DATA_DIR: dataDir,
   LOG_LEVEL: 'error',
   TRUST_PROXY_HOPS: '1',
+  // The bench drives a few accounts as hard as it can: not what the per-account limit is for.
+  TOOL_CALLS_PER_MINUTE: '100000',
   ...(process.env.WORKER_CONCURRENCY ? { WORKER_CONCURRENCY: process.env.WORKER_CONCURRENCY } : {}),
   ...(databaseUrl ? { DATABASE_URL: databaseUrl, BETTER_AUTH_SECRET: 'load-bench-secret-of-at-least-32-chars' } : {}),
 });

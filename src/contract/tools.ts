@@ -221,4 +221,5 @@ export const TOOL_MESSAGES = {
   unverified: 'Please verify email before use.',
   notEnoughTokens: 'Not enough tokens. Please purchase more.',
   idempotencyMismatch: 'This Idempotency-Key was already used for a different request.',
+  tooManyCalls: 'Too many requests in a short time. Please wait a moment and try again.',
 } as const;

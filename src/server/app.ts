@@ -101,6 +101,7 @@ export function buildApp(deps: AppDeps) {
         moderation: deps.moderation,
         logger: deps.logger,
         waitMs: config.toolWaitSeconds * 1000,
+        callsPerMinute: config.toolCallsPerMinute,
         signals: deps.signals,
       }),
     )

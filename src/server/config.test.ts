@@ -82,6 +82,14 @@ describe('configuration', () => {
     }
   });
 
+  it('lets an account make 60 tool calls a minute unless TOOL_CALLS_PER_MINUTE says otherwise', () => {
+    expect(loadConfig({}).toolCallsPerMinute).toBe(60);
+    expect(loadConfig({ TOOL_CALLS_PER_MINUTE: '10' }).toolCallsPerMinute).toBe(10);
+    for (const bad of ['0', '-1', '1.5', 'lots']) {
+      expect(() => loadConfig({ TOOL_CALLS_PER_MINUTE: bad }), bad).toThrow(/TOOL_CALLS_PER_MINUTE: /);
+    }
+  });
+
   it('rejects an SMTP_URL that is not smtp', () => {
     expect(() => loadConfig({ SMTP_URL: 'http://mail' })).toThrow('SMTP_URL: must start with smtp:// or smtps://');
     expect(loadConfig({ SMTP_URL: 'smtp://127.0.0.1:2525' }).mail.smtpUrl).toBe('smtp://127.0.0.1:2525');

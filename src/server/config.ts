@@ -41,6 +41,8 @@ const EnvSchema = z.object({
   TOOL_JOB_EXPIRE_SECONDS: z.coerce.number().int().min(2).max(86_400).default(900),
   /** How often the queue looks for jobs whose worker died (they expire and are retried or refunded). */
   QUEUE_MAINTENANCE_SECONDS: z.coerce.number().int().min(1).max(3600).default(60),
+  /** Tool calls one account may make per minute (valid or not); beyond it the API answers 429 with Retry-After. */
+  TOOL_CALLS_PER_MINUTE: z.coerce.number().int().min(1).max(100_000).default(60),
   /** Tool jobs one worker process runs at a time (providers mostly wait on the network; local models queue per model). */
   WORKER_CONCURRENCY: z.coerce.number().int().min(1).max(32).default(2),
   /** Inference provider for every tool (default: replicate with a token, else local); see routing. */
@@ -124,6 +126,7 @@ export type Config = {
   toolJobExpireSeconds: number;
   queueMaintenanceSeconds: number;
   workerConcurrency: number;
+  toolCallsPerMinute: number;
   inference: {
     default: 'replicate' | 'local' | 'demo';
     perTool: Partial<Record<ToolId, 'replicate' | 'local' | 'demo'>>;
@@ -271,6 +274,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, argv: readonly 
     toolJobExpireSeconds: e.TOOL_JOB_EXPIRE_SECONDS,
     queueMaintenanceSeconds: e.QUEUE_MAINTENANCE_SECONDS,
     workerConcurrency: e.WORKER_CONCURRENCY,
+    toolCallsPerMinute: e.TOOL_CALLS_PER_MINUTE,
     inference: { default: inferenceDefault, perTool },
     local: { backgroundModel: e.LOCAL_BACKGROUND_MODEL },
     replicate: e.REPLICATE_API_TOKEN

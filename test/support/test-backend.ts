@@ -54,6 +54,8 @@ export function testConfig(env: Record<string, string> = {}, argv: string[] = []
       // Integration tests are about money and jobs, not models: the instant demo serves every tool
       // unless a test asks for the local engine (INFERENCE_PROVIDER=local) or Replicate.
       INFERENCE_PROVIDER: 'demo',
+      // Tests make many calls per account in seconds; tool-call-limit.test.ts sets a real limit.
+      TOOL_CALLS_PER_MINUTE: '100000',
       ...env,
     },
     argv,

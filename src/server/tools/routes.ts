@@ -33,6 +33,7 @@ import type { Logger } from '../log';
 import { bodyTooLarge } from '../security/body-limit';
 import type { FileStorage } from '../storage/storage';
 import { costOf, prepareTool } from './definitions';
+import { countToolCall } from './tool-call-limit';
 
 export type ToolRoutesDeps = {
   db: AppDb;
@@ -43,6 +44,8 @@ export type ToolRoutesDeps = {
   moderation: ImageModeration;
   logger: Logger;
   waitMs: number;
+  /** Tool calls an account may make per minute (TOOL_CALLS_PER_MINUTE). */
+  callsPerMinute: number;
   signals?: JobSignals;
 };
 
@@ -83,6 +86,14 @@ export function toolRoutes(deps: ToolRoutesDeps) {
       async (c) => {
         const user = await sessionUser(auth, c.req.raw.headers);
         if (!user) return c.json({ success: false, error: TOOL_MESSAGES.signInRequired }, 401);
+        const limit = await countToolCall(db, user.id, deps.callsPerMinute);
+        if (!limit.allowed) {
+          c.header('Retry-After', String(limit.retryAfterSeconds));
+          return c.json(
+            { success: false, error: TOOL_MESSAGES.tooManyCalls, retryAfter: limit.retryAfterSeconds },
+            429,
+          );
+        }
         const raw = await c.req.text();
         let body: unknown;
         try {

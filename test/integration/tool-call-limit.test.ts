@@ -1,0 +1,64 @@
+// TOOL_CALLS_PER_MINUTE: an account cannot make the server work for it without bound, whether its
+// calls are valid, refused or unaffordable. Counted in the database (shared by every web process).
+import { sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { TOOL_MESSAGES } from '../../src/contract/tools';
+import { createTestBackend, type TestBackend } from '../support/test-backend';
+import { tokensOf, verifiedUser } from '../support/tool-fixtures';
+
+let backend: TestBackend;
+beforeAll(async () => {
+  backend = await createTestBackend({ env: { TOOL_CALLS_PER_MINUTE: '3' } });
+});
+afterAll(() => backend.stop());
+
+describe('tool calls per minute', () => {
+  it('answers the call past the limit 429 with Retry-After and the reason, charging nothing', async () => {
+    const { client } = await verifiedUser(backend, 100);
+    for (let i = 0; i < 3; i++) {
+      expect((await client.post('/api/generate-image', { prompt: `call ${i}` })).status).toBe(200);
+    }
+    const balance = await tokensOf(client);
+    const refused = await client.post<{ success: boolean; error: string; retryAfter: number }>('/api/generate-image', {
+      prompt: 'one too many',
+    });
+    expect(refused.status).toBe(429);
+    expect(refused.body).toMatchObject({ success: false, error: TOOL_MESSAGES.tooManyCalls });
+    const retryAfter = Number(refused.headers.get('retry-after'));
+    expect(retryAfter).toBeGreaterThanOrEqual(1);
+    expect(retryAfter).toBeLessThanOrEqual(60);
+    expect(refused.body.retryAfter).toBe(retryAfter);
+    expect(await tokensOf(client)).toBe(balance);
+  });
+
+  it('counts refused calls too (bad input is work for the server), and only the caller’s', async () => {
+    const { client: flooder } = await verifiedUser(backend, 100);
+    const { client: neighbour } = await verifiedUser(backend, 100);
+    for (let i = 0; i < 3; i++) {
+      expect((await flooder.post('/api/generate-image', { prompt: 'bad\u0000' })).status).toBe(400);
+    }
+    expect((await flooder.post('/api/generate-image', { prompt: 'now valid' })).status).toBe(429);
+    expect((await neighbour.post('/api/generate-image', { prompt: 'my first call' })).status).toBe(200);
+  });
+
+  it('opens again when the minute is over', async () => {
+    const { client, id } = await verifiedUser(backend, 100);
+    for (let i = 0; i < 3; i++) await client.post('/api/generate-image', { prompt: 'x' });
+    expect((await client.post('/api/generate-image', { prompt: 'x' })).status).toBe(429);
+    // The window started a minute ago.
+    await backend.database.db.execute(
+      sql`update rate_limit set last_request = last_request - 61000 where key = ${`tool-calls:${id}`}`,
+    );
+    expect((await client.post('/api/generate-image', { prompt: 'x' })).status).toBe(200);
+  });
+
+  it('holds under concurrent calls: exactly the limit gets through', async () => {
+    const { client } = await verifiedUser(backend, 100);
+    const answers = await Promise.all(
+      Array.from({ length: 8 }, (_, i) => client.post('/api/generate-image', { prompt: `burst ${i}` })),
+    );
+    const statuses = answers.map((a) => a.status).sort();
+    expect(statuses.filter((s) => s === 200)).toHaveLength(3);
+    expect(statuses.filter((s) => s === 429)).toHaveLength(5);
+  });
+});
