@@ -18,7 +18,7 @@ import { resolveAuthSecret } from './auth/secret';
 import { createLocalPaymentProvider } from './billing/local-provider';
 import { createStripeClient, createStripePaymentProvider } from './billing/stripe/stripe-provider';
 import type { Config } from './config';
-import { type Database, migrateDatabase, openDatabase } from './db/client';
+import { applyMigrations, type Database, openDatabase, SCHEMA_LOCK_KEY } from './db/client';
 import { ensureInstance, type InstanceInfo } from './db/instance';
 import { createImageModeration, type NsfwClassifier } from './images/moderation/image-moderation';
 import { createNsfwjsClassifier } from './images/moderation/nsfw-classifier';
@@ -92,11 +92,18 @@ export async function startBackend(
   const stops = stopper(logger);
   if (options.ownsDatabase) stops.add(() => database.close());
   try {
-    await migrateDatabase(database);
-    const instance = await ensureInstance(database.db);
-    const queue = await startQueue(database, logger, {
-      toolJobExpireSeconds: config.toolJobExpireSeconds,
-      maintenanceIntervalSeconds: config.queueMaintenanceSeconds,
+    // Every start-up step that changes the database (our migrations, the installation row, pg-boss's
+    // schema, queues and their policies) runs under one advisory lock: processes started together
+    // take turns instead of racing pg-boss's CREATE SCHEMA and createQueue (deadlocks, duplicate
+    // keys), and those that come later find everything in place.
+    const { instance, queue } = await database.runExclusive(SCHEMA_LOCK_KEY, async (db) => {
+      await applyMigrations(database.dialect, db);
+      const instance = await ensureInstance(db);
+      const queue = await startQueue(database, logger, {
+        toolJobExpireSeconds: config.toolJobExpireSeconds,
+        maintenanceIntervalSeconds: config.queueMaintenanceSeconds,
+      });
+      return { instance, queue };
     });
     stops.add(() => stopQueue(queue));
 

@@ -114,16 +114,22 @@ export function openDatabase(location: DatabaseLocation): Promise<Database> {
   return location.kind === 'pglite' ? openPglite({ dataDir: location.dir }) : openPostgres(location.url);
 }
 
-/** Any fixed number: the key of the advisory lock that lets one process migrate at a time. */
-const MIGRATION_LOCK_KEY = 7_261_104;
+/**
+ * Any fixed number: the key of the advisory lock under which one process at a time changes the
+ * database's shape at start (migrations, seed rows, the queue's schema and queues: system.ts).
+ */
+export const SCHEMA_LOCK_KEY = 7_261_104;
+
+/** Applies pending migrations on `db`; the caller holds SCHEMA_LOCK_KEY. */
+export function applyMigrations(dialect: Database['dialect'], db: AppDb): Promise<void> {
+  return dialect === 'pglite'
+    ? migratePglite(db as never, { migrationsFolder: MIGRATIONS_DIR })
+    : migratePg(db as never, { migrationsFolder: MIGRATIONS_DIR });
+}
 
 /** Applies pending migrations. On PostgreSQL several processes may start at once: one migrates. */
 export function migrateDatabase(database: Database): Promise<void> {
-  return database.runExclusive(MIGRATION_LOCK_KEY, (db) =>
-    database.dialect === 'pglite'
-      ? migratePglite(db as never, { migrationsFolder: MIGRATIONS_DIR })
-      : migratePg(db as never, { migrationsFolder: MIGRATIONS_DIR }),
-  );
+  return database.runExclusive(SCHEMA_LOCK_KEY, (db) => applyMigrations(database.dialect, db));
 }
 
 /** As node-postgres sends parameters: undefined as NULL (drizzle would drop it), objects as JSON. */
