@@ -8,6 +8,9 @@ export const SIGNUP_TOKENS = 20;
 /** Verify-email resend cooldown (product-spec.md section 9), enforced by the server. */
 export const VERIFICATION_RESEND_COOLDOWN_SECONDS = 60;
 
+/** The longest user name the server keeps (sign-up and update-user answer 400 above it). */
+export const NAME_MAX_LENGTH = 100;
+
 /** The spec's user profile (section 3), as GET /api/profile returns it for the session user. */
 export type Profile = {
   email: string;
@@ -51,6 +54,7 @@ export const ACCOUNT_MESSAGES = {
   googleNotConfigured: 'Google sign-in is not configured on this server.',
   signInRequired: 'Please sign in.',
   alreadyVerified: 'Your email is already verified.',
+  nameTooLong: `Name must be at most ${NAME_MAX_LENGTH} characters.`,
   resendTooSoon: (seconds: number) =>
     `Please wait ${seconds} second${seconds === 1 ? '' : 's'} before requesting another email.`,
 } as const;

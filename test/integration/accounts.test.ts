@@ -112,6 +112,61 @@ describe('sign-up', () => {
   });
 });
 
+describe('password change', () => {
+  it.each([false, undefined])(
+    'ends the other sessions even when the client sends revokeOtherSessions: %s',
+    async (revoke) => {
+      const email = newEmail();
+      const laptop = client();
+      await laptop.signUp(email, 'old password 123');
+      const phone = client();
+      expect((await phone.signIn(email, 'old password 123')).status).toBe(200);
+
+      const change = await laptop.post('/api/auth/change-password', {
+        currentPassword: 'old password 123',
+        newPassword: 'new password 456',
+        revokeOtherSessions: revoke,
+      });
+      expect(change.status).toBe(200);
+      expect((await phone.get('/api/auth/get-session')).body).toBeNull();
+      expect((await laptop.get<Profile>('/api/profile')).body.email).toBe(email);
+      expect((await client().signIn(email, 'new password 456')).status).toBe(200);
+    },
+  );
+});
+
+describe('names', () => {
+  const nameTooLong = { message: 'Name must be at most 100 characters.' };
+
+  it('refuses a sign-up whose name is over 100 characters, and creates nothing', async () => {
+    for (const name of ['n'.repeat(101), 'n'.repeat(900_000)]) {
+      const email = newEmail();
+      const response = await client().post('/api/auth/sign-up/email', { email, password: 'correct horse 42', name });
+      expect(response.status).toBe(400);
+      expect(response.body).toMatchObject(nameTooLong);
+      expect(await backend.database.db.select().from(user).where(eq(user.email, email))).toEqual([]);
+    }
+    const fits = await client().post('/api/auth/sign-up/email', {
+      email: newEmail(),
+      password: 'correct horse 42',
+      name: 'n'.repeat(100),
+    });
+    expect(fits.status).toBe(200);
+  });
+
+  it('refuses an update-user to a name over 100 characters, and changes nothing', async () => {
+    const browser = client();
+    const email = newEmail();
+    await browser.signUp(email);
+    const tooLong = await browser.post('/api/auth/update-user', { name: 'n'.repeat(100_000) });
+    expect(tooLong.status).toBe(400);
+    expect(tooLong.body).toMatchObject(nameTooLong);
+    const [row] = await backend.database.db.select({ name: user.name }).from(user).where(eq(user.email, email));
+    expect(row?.name).toBe(email.split('@')[0]);
+    expect((await browser.post('/api/auth/update-user', { name: 'n'.repeat(100) })).status).toBe(200);
+  });
+});
+
 describe('the profile belongs to the server', () => {
   it('answers 401 to a visitor and only ever the session user to a user', async () => {
     expect((await client().get('/api/profile')).status).toBe(401);

@@ -12,6 +12,7 @@ import type { Logger } from '../log';
 import type { Mailer } from '../mail/mailer';
 import { passwordResetMail } from '../mail/templates';
 import { CLIENT_IP_HEADER } from './client-ip';
+import { enforceRequestRules } from './request-rules';
 
 export const AUTH_BASE_PATH = '/api/auth';
 /** Where the link in the verification mail lands after verifying. */
@@ -81,6 +82,7 @@ export function createAuth(deps: AuthDeps) {
       autoSignInAfterVerification: true,
       expiresIn: VERIFICATION_LINK_SECONDS,
     },
+    hooks: { before: enforceRequestRules },
     // Endpoints the product does not offer: the resend goes through /api/profile/verification-email
     // (which enforces the 60-second cooldown); changing the address or deleting is not in the product.
     disabledPaths: ['/send-verification-email', '/change-email', '/delete-user'],
