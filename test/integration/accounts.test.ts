@@ -3,7 +3,7 @@
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Profile } from '../../src/contract/accounts';
-import { ledger, profiles, user } from '../../src/server/db/schema';
+import { ledger, profiles, user, verification } from '../../src/server/db/schema';
 import { findLedgerMismatches } from '../../src/server/ledger/ledger';
 import { findLinks, listOutbox } from '../../src/server/mail/outbox-mailer';
 import { TestClient } from '../support/http-client';
@@ -19,6 +19,19 @@ async function mailTo(address: string, subject: RegExp) {
     const messages = await listOutbox(backend.database, { limit: 200 });
     return messages.find((m) => m.to === address && subject.test(m.subject));
   });
+}
+
+/** The path of the link in the newest mail to `address` whose subject matches (after `count` such mails). */
+async function linkPath(address: string, subject: RegExp, linkPart: string, count = 1) {
+  const mail = await eventually(async () => {
+    const mails = (await listOutbox(backend.database, { limit: 200 })).filter(
+      (m) => m.to === address && subject.test(m.subject),
+    );
+    return mails.length >= count ? mails[0] : null;
+  });
+  const link = findLinks(mail.text).find((l) => l.includes(linkPart));
+  if (!link) throw new Error(`no ${linkPart} link in the mail to ${address}`);
+  return new URL(link).pathname + new URL(link).search;
 }
 
 async function userIdOf(address: string) {
@@ -305,6 +318,46 @@ describe('password reset', () => {
     expect((await client().signIn(email, 'new password 456')).status).toBe(200);
     const reuse = await requester.post('/api/auth/reset-password', { token, newPassword: 'third password 789' });
     expect(reuse.status).toBe(400);
+  });
+
+  it('ends the earlier links when a new one is asked for', async () => {
+    const email = newEmail();
+    await client().signUp(email);
+    const requester = client();
+    const ask = () =>
+      requester.post('/api/auth/request-password-reset', {
+        email,
+        redirectTo: `${backend.config.appUrl}/reset-password`,
+      });
+    const tokenIn = (path: string) => path.split('?')[0]?.split('/').pop();
+    expect((await ask()).status).toBe(200);
+    const older = tokenIn(await linkPath(email, /reset/i, '/reset-password/', 1));
+    expect((await ask()).status).toBe(200);
+    const newer = tokenIn(await linkPath(email, /reset/i, '/reset-password/', 2));
+    expect(newer).not.toBe(older);
+
+    const withOlder = await requester.post('/api/auth/reset-password', { token: older, newPassword: 'older link 123' });
+    expect(withOlder.status).toBe(400);
+    expect(withOlder.body).toMatchObject({ code: 'INVALID_TOKEN' });
+    const withNewer = await requester.post('/api/auth/reset-password', { token: newer, newPassword: 'newer link 456' });
+    expect(withNewer.status).toBe(200);
+    expect((await client().signIn(email, 'newer link 456')).status).toBe(200);
+  });
+
+  it('keeps only a hash of the mailed token in the database', async () => {
+    const email = newEmail();
+    await client().signUp(email);
+    await client().post('/api/auth/request-password-reset', {
+      email,
+      redirectTo: `${backend.config.appUrl}/reset-password`,
+    });
+    const token = (await linkPath(email, /reset/i, '/reset-password/')).split('?')[0]?.split('/').pop() as string;
+    const rows = await backend.database.db
+      .select()
+      .from(verification)
+      .where(eq(verification.value, await userIdOf(email)));
+    expect(rows).toHaveLength(1);
+    expect(JSON.stringify(rows)).not.toContain(token);
   });
 
   it('answers an unknown address like a known one, and sends nothing', async () => {

@@ -13,6 +13,7 @@ import type { Mailer } from '../mail/mailer';
 import { passwordResetMail } from '../mail/templates';
 import { CLIENT_IP_HEADER } from './client-ip';
 import { enforceRequestRules } from './request-rules';
+import { endEarlierResetLinks, VERIFICATION_STORAGE } from './reset-tokens';
 
 export const AUTH_BASE_PATH = '/api/auth';
 /** Where the link in the verification mail lands after verifying. */
@@ -82,6 +83,7 @@ export function createAuth(deps: AuthDeps) {
       autoSignInAfterVerification: true,
       expiresIn: VERIFICATION_LINK_SECONDS,
     },
+    verification: { storeIdentifier: VERIFICATION_STORAGE },
     hooks: { before: enforceRequestRules },
     // Endpoints the product does not offer: the resend goes through /api/profile/verification-email
     // (which enforces the 60-second cooldown); changing the address or deleting is not in the product.
@@ -102,6 +104,9 @@ export function createAuth(deps: AuthDeps) {
       cookiePrefix: 'pp',
     },
     databaseHooks: {
+      verification: {
+        create: { after: (created) => endEarlierResetLinks(database.db, created) },
+      },
       user: {
         create: {
           // Queued by better-auth until its transaction has committed.
