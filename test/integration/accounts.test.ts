@@ -3,7 +3,7 @@
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Profile } from '../../src/contract/accounts';
-import { ledger, profiles, user, verification } from '../../src/server/db/schema';
+import { ledger, profiles, session, user, verification } from '../../src/server/db/schema';
 import { findLedgerMismatches } from '../../src/server/ledger/ledger';
 import { findLinks, listOutbox } from '../../src/server/mail/outbox-mailer';
 import { TestClient } from '../support/http-client';
@@ -122,6 +122,49 @@ describe('sign-up', () => {
     expect(response.body).toMatchObject({ code: 'PASSWORD_TOO_SHORT', message: 'Password too short' });
     const users = await backend.database.db.select().from(user).where(eq(user.email, email));
     expect(users).toHaveLength(0);
+  });
+});
+
+describe('the verification link', () => {
+  it('signs in a signed-out browser that opens it, as the spec wants', async () => {
+    const email = newEmail();
+    await client().signUp(email);
+    const link = await linkPath(email, /verify/i, '/verify-email?token=');
+
+    const mailReader = client();
+    const visit = await mailReader.get(link);
+    expect(visit.status).toBe(302);
+    expect(visit.headers.get('location')).toBe('/text-to-pic');
+    const profile = await mailReader.get<Profile>('/api/profile');
+    expect(profile.body).toMatchObject({ email, emailVerified: true });
+  });
+
+  it('verifies, but leaves a browser signed in as someone else in its own account', async () => {
+    const attackerEmail = newEmail();
+    await client().signUp(attackerEmail);
+    const attackerLink = await linkPath(attackerEmail, /verify/i, '/verify-email?token=');
+    const victim = client();
+    const victimEmail = newEmail();
+    await victim.signUp(victimEmail);
+
+    const visit = await victim.get(attackerLink);
+    expect(visit.status).toBe(302);
+    const target = new URL(visit.headers.get('location') as string, backend.config.appUrl);
+    expect(target.pathname).toBe('/text-to-pic');
+    expect(target.searchParams.get('verifiedEmail')).toBe(attackerEmail);
+
+    expect((await victim.get<Profile>('/api/profile')).body).toMatchObject({
+      email: victimEmail,
+      emailVerified: false,
+    });
+    const [attacker] = await backend.database.db.select().from(user).where(eq(user.email, attackerEmail));
+    expect(attacker?.emailVerified).toBe(true);
+    // Only the attacker's own sign-up session: none was made for the victim's browser.
+    const attackerSessions = await backend.database.db
+      .select()
+      .from(session)
+      .where(eq(session.userId, attacker?.id ?? ''));
+    expect(attackerSessions).toHaveLength(1);
   });
 });
 
