@@ -13,7 +13,7 @@ import type { Logger } from '../log';
 import type { Mailer } from '../mail/mailer';
 import { passwordResetMail } from '../mail/templates';
 import { CLIENT_IP_HEADER } from './client-ip';
-import { enforceRequestRules } from './request-rules';
+import { enforceRequestRules, withNameInLimit } from './request-rules';
 import { endEarlierResetLinks, VERIFICATION_STORAGE } from './reset-tokens';
 import { rememberVerifiedUser, signInAfterVerification } from './verification-sign-in';
 
@@ -114,6 +114,7 @@ export function createAuth(deps: AuthDeps) {
       },
       user: {
         create: {
+          before: async (user) => ({ data: withNameInLimit(user) }),
           // Queued by better-auth until its transaction has committed.
           after: async (user) => {
             await deps.onUserCreated({ id: user.id, email: user.email, emailVerified: user.emailVerified });

@@ -11,6 +11,14 @@ function nameTooLong(name: unknown) {
   return name.length > NAME_MAX_LENGTH * 2 || [...name].length > NAME_MAX_LENGTH;
 }
 
+/**
+ * A name that did not come from the user's typing (Google's profile) is cut to the limit rather
+ * than refused: the sign-in must not fail over it. Used by the user.create database hook.
+ */
+export function withNameInLimit<T extends { name: string }>(user: T): T {
+  return nameTooLong(user.name) ? { ...user, name: [...user.name].slice(0, NAME_MAX_LENGTH).join('') } : user;
+}
+
 export const enforceRequestRules = createAuthMiddleware(async (ctx) => {
   if (NAME_PATHS.has(ctx.path) && nameTooLong(ctx.body?.name)) {
     throw new APIError('BAD_REQUEST', { code: 'NAME_TOO_LONG', message: ACCOUNT_MESSAGES.nameTooLong });
