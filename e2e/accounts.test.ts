@@ -1,7 +1,9 @@
 // Accounts in a real browser against the real server: sign-up to verified (mail read from the
-// local outbox), the watcher, wrong password, reset, logout and the resend countdown.
+// local outbox), the watcher, the link opened signed out or signed in as someone else, wrong
+// password, reset, logout and the resend countdown.
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, beforeEach, describe, expect, inject, it } from 'vitest';
+import type { Profile } from '../src/contract/accounts';
 import { launchBrowser, newVisitorContext, PHONE } from './support/browser';
 import { followMailLink } from './support/mail';
 
@@ -48,6 +50,47 @@ describe.runIf(inject('browserAvailable'))('accounts in the browser', () => {
     await mailTab.waitForURL(`${baseUrl}/text-to-pic`);
     await page.getByText('Email verified').waitFor({ timeout: 15_000 });
     expect(await page.getByRole('button', { name: 'Verify Email' }).count()).toBe(0);
+  });
+
+  /** GET /api/profile as the page's own session sees it. */
+  const profileOf = (tab: Page) => tab.evaluate(async () => (await fetch('/api/profile')).json() as Promise<Profile>);
+
+  it('signs in a signed-out browser that opens its own verification link', async () => {
+    const email = newEmail();
+    await signUpThroughHero(email);
+    await context.clearCookies(); // read the mail later, signed out (another device, say)
+
+    await followMailLink(page, baseUrl, email, /verify/i, /verify/i);
+    await page.waitForURL(`${baseUrl}/text-to-pic`);
+    await expect.poll(() => page.getByTestId('token-balance').first().textContent()).toContain('20');
+    expect(await profileOf(page)).toMatchObject({ email, emailVerified: true });
+  });
+
+  it('keeps a browser signed in as its own account when it opens another account’s link', async () => {
+    const attackerEmail = newEmail();
+    const attackerContext = await newVisitorContext(browser);
+    const attacker = await attackerContext.newPage();
+    await attacker.goto(baseUrl);
+    await attacker.getByLabel('Email').fill(attackerEmail);
+    await attacker.getByLabel('Password', { exact: true }).fill('attacker password 1');
+    await attacker.getByRole('button', { name: 'Continue with Email' }).click();
+    await attacker.waitForURL(`${baseUrl}/text-to-pic`);
+
+    const victimEmail = newEmail();
+    await signUpThroughHero(victimEmail);
+    // The victim follows the link the attacker sent: the attacker's own, unverified account's.
+    await followMailLink(page, baseUrl, attackerEmail, /verify/i, /verify/i);
+    await page.waitForURL(/\/text-to-pic\?verifiedEmail=/);
+    await expect
+      .poll(() => page.getByTestId('verified-elsewhere').textContent())
+      .toBe(`Email verified for ${attackerEmail}. You are still signed in as ${victimEmail}.`);
+    expect(await profileOf(page)).toMatchObject({ email: victimEmail, emailVerified: false });
+    await page.goto(`${baseUrl}/user-settings`);
+    await page.getByText(victimEmail).waitFor();
+    expect(await page.getByText(attackerEmail).count()).toBe(0);
+
+    expect(await profileOf(attacker)).toMatchObject({ email: attackerEmail, emailVerified: true });
+    await attackerContext.close();
   });
 
   it('tells a returning user with a wrong password what to do', async () => {

@@ -8,6 +8,16 @@ export const SIGNUP_TOKENS = 20;
 /** Verify-email resend cooldown (product-spec.md section 9), enforced by the server. */
 export const VERIFICATION_RESEND_COOLDOWN_SECONDS = 60;
 
+/** The longest user name the server keeps (sign-up and update-user answer 400 above it). */
+export const NAME_MAX_LENGTH = 100;
+
+/**
+ * Added to the verification link's landing page when the link verified an account other than the
+ * one the browser is signed in as: the browser keeps its session, and the page says whose address
+ * was verified.
+ */
+export const VERIFIED_EMAIL_PARAM = 'verifiedEmail';
+
 /** The spec's user profile (section 3), as GET /api/profile returns it for the session user. */
 export type Profile = {
   email: string;
@@ -51,6 +61,9 @@ export const ACCOUNT_MESSAGES = {
   googleNotConfigured: 'Google sign-in is not configured on this server.',
   signInRequired: 'Please sign in.',
   alreadyVerified: 'Your email is already verified.',
+  nameTooLong: `Name must be at most ${NAME_MAX_LENGTH} characters.`,
+  verifiedOtherAccount: (verifiedEmail: string, currentEmail: string) =>
+    `Email verified for ${verifiedEmail}. You are still signed in as ${currentEmail}.`,
   resendTooSoon: (seconds: number) =>
     `Please wait ${seconds} second${seconds === 1 ? '' : 's'} before requesting another email.`,
 } as const;

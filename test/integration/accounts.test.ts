@@ -3,7 +3,7 @@
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Profile } from '../../src/contract/accounts';
-import { ledger, profiles, user } from '../../src/server/db/schema';
+import { ledger, profiles, session, user, verification } from '../../src/server/db/schema';
 import { findLedgerMismatches } from '../../src/server/ledger/ledger';
 import { findLinks, listOutbox } from '../../src/server/mail/outbox-mailer';
 import { TestClient } from '../support/http-client';
@@ -19,6 +19,19 @@ async function mailTo(address: string, subject: RegExp) {
     const messages = await listOutbox(backend.database, { limit: 200 });
     return messages.find((m) => m.to === address && subject.test(m.subject));
   });
+}
+
+/** The path of the link in the newest mail to `address` whose subject matches (after `count` such mails). */
+async function linkPath(address: string, subject: RegExp, linkPart: string, count = 1) {
+  const mail = await eventually(async () => {
+    const mails = (await listOutbox(backend.database, { limit: 200 })).filter(
+      (m) => m.to === address && subject.test(m.subject),
+    );
+    return mails.length >= count ? mails[0] : null;
+  });
+  const link = findLinks(mail.text).find((l) => l.includes(linkPart));
+  if (!link) throw new Error(`no ${linkPart} link in the mail to ${address}`);
+  return new URL(link).pathname + new URL(link).search;
 }
 
 async function userIdOf(address: string) {
@@ -109,6 +122,104 @@ describe('sign-up', () => {
     expect(response.body).toMatchObject({ code: 'PASSWORD_TOO_SHORT', message: 'Password too short' });
     const users = await backend.database.db.select().from(user).where(eq(user.email, email));
     expect(users).toHaveLength(0);
+  });
+});
+
+describe('the verification link', () => {
+  it('signs in a signed-out browser that opens it, as the spec wants', async () => {
+    const email = newEmail();
+    await client().signUp(email);
+    const link = await linkPath(email, /verify/i, '/verify-email?token=');
+
+    const mailReader = client();
+    const visit = await mailReader.get(link);
+    expect(visit.status).toBe(302);
+    expect(visit.headers.get('location')).toBe('/text-to-pic');
+    const profile = await mailReader.get<Profile>('/api/profile');
+    expect(profile.body).toMatchObject({ email, emailVerified: true });
+  });
+
+  it('verifies, but leaves a browser signed in as someone else in its own account', async () => {
+    const attackerEmail = newEmail();
+    await client().signUp(attackerEmail);
+    const attackerLink = await linkPath(attackerEmail, /verify/i, '/verify-email?token=');
+    const victim = client();
+    const victimEmail = newEmail();
+    await victim.signUp(victimEmail);
+
+    const visit = await victim.get(attackerLink);
+    expect(visit.status).toBe(302);
+    const target = new URL(visit.headers.get('location') as string, backend.config.appUrl);
+    expect(target.pathname).toBe('/text-to-pic');
+    expect(target.searchParams.get('verifiedEmail')).toBe(attackerEmail);
+
+    expect((await victim.get<Profile>('/api/profile')).body).toMatchObject({
+      email: victimEmail,
+      emailVerified: false,
+    });
+    const [attacker] = await backend.database.db.select().from(user).where(eq(user.email, attackerEmail));
+    expect(attacker?.emailVerified).toBe(true);
+    // Only the attacker's own sign-up session: none was made for the victim's browser.
+    const attackerSessions = await backend.database.db
+      .select()
+      .from(session)
+      .where(eq(session.userId, attacker?.id ?? ''));
+    expect(attackerSessions).toHaveLength(1);
+  });
+});
+
+describe('password change', () => {
+  it.each([false, undefined])(
+    'ends the other sessions even when the client sends revokeOtherSessions: %s',
+    async (revoke) => {
+      const email = newEmail();
+      const laptop = client();
+      await laptop.signUp(email, 'old password 123');
+      const phone = client();
+      expect((await phone.signIn(email, 'old password 123')).status).toBe(200);
+
+      const change = await laptop.post('/api/auth/change-password', {
+        currentPassword: 'old password 123',
+        newPassword: 'new password 456',
+        revokeOtherSessions: revoke,
+      });
+      expect(change.status).toBe(200);
+      expect((await phone.get('/api/auth/get-session')).body).toBeNull();
+      expect((await laptop.get<Profile>('/api/profile')).body.email).toBe(email);
+      expect((await client().signIn(email, 'new password 456')).status).toBe(200);
+    },
+  );
+});
+
+describe('names', () => {
+  const nameTooLong = { message: 'Name must be at most 100 characters.' };
+
+  it('refuses a sign-up whose name is over 100 characters, and creates nothing', async () => {
+    for (const name of ['n'.repeat(101), 'n'.repeat(900_000)]) {
+      const email = newEmail();
+      const response = await client().post('/api/auth/sign-up/email', { email, password: 'correct horse 42', name });
+      expect(response.status).toBe(400);
+      expect(response.body).toMatchObject(nameTooLong);
+      expect(await backend.database.db.select().from(user).where(eq(user.email, email))).toEqual([]);
+    }
+    const fits = await client().post('/api/auth/sign-up/email', {
+      email: newEmail(),
+      password: 'correct horse 42',
+      name: 'n'.repeat(100),
+    });
+    expect(fits.status).toBe(200);
+  });
+
+  it('refuses an update-user to a name over 100 characters, and changes nothing', async () => {
+    const browser = client();
+    const email = newEmail();
+    await browser.signUp(email);
+    const tooLong = await browser.post('/api/auth/update-user', { name: 'n'.repeat(100_000) });
+    expect(tooLong.status).toBe(400);
+    expect(tooLong.body).toMatchObject(nameTooLong);
+    const [row] = await backend.database.db.select({ name: user.name }).from(user).where(eq(user.email, email));
+    expect(row?.name).toBe(email.split('@')[0]);
+    expect((await browser.post('/api/auth/update-user', { name: 'n'.repeat(100) })).status).toBe(200);
   });
 });
 
@@ -250,6 +361,46 @@ describe('password reset', () => {
     expect((await client().signIn(email, 'new password 456')).status).toBe(200);
     const reuse = await requester.post('/api/auth/reset-password', { token, newPassword: 'third password 789' });
     expect(reuse.status).toBe(400);
+  });
+
+  it('ends the earlier links when a new one is asked for', async () => {
+    const email = newEmail();
+    await client().signUp(email);
+    const requester = client();
+    const ask = () =>
+      requester.post('/api/auth/request-password-reset', {
+        email,
+        redirectTo: `${backend.config.appUrl}/reset-password`,
+      });
+    const tokenIn = (path: string) => path.split('?')[0]?.split('/').pop();
+    expect((await ask()).status).toBe(200);
+    const older = tokenIn(await linkPath(email, /reset/i, '/reset-password/', 1));
+    expect((await ask()).status).toBe(200);
+    const newer = tokenIn(await linkPath(email, /reset/i, '/reset-password/', 2));
+    expect(newer).not.toBe(older);
+
+    const withOlder = await requester.post('/api/auth/reset-password', { token: older, newPassword: 'older link 123' });
+    expect(withOlder.status).toBe(400);
+    expect(withOlder.body).toMatchObject({ code: 'INVALID_TOKEN' });
+    const withNewer = await requester.post('/api/auth/reset-password', { token: newer, newPassword: 'newer link 456' });
+    expect(withNewer.status).toBe(200);
+    expect((await client().signIn(email, 'newer link 456')).status).toBe(200);
+  });
+
+  it('keeps only a hash of the mailed token in the database', async () => {
+    const email = newEmail();
+    await client().signUp(email);
+    await client().post('/api/auth/request-password-reset', {
+      email,
+      redirectTo: `${backend.config.appUrl}/reset-password`,
+    });
+    const token = (await linkPath(email, /reset/i, '/reset-password/')).split('?')[0]?.split('/').pop() as string;
+    const rows = await backend.database.db
+      .select()
+      .from(verification)
+      .where(eq(verification.value, await userIdOf(email)));
+    expect(rows).toHaveLength(1);
+    expect(JSON.stringify(rows)).not.toContain(token);
   });
 
   it('answers an unknown address like a known one, and sends nothing', async () => {

@@ -84,6 +84,15 @@ describe('Google sign-in', () => {
     expect(await tokensOf(again)).toBe(20);
   });
 
+  it('keeps the first 100 characters of a longer name from the provider, and signs in', async () => {
+    oidc.nextUser({ sub: 'g-400', email: 'long@gmail.test', emailVerified: true, name: 'N'.repeat(5000) });
+    const browser = new TestClient(backend.app, backend.config.appUrl);
+    expect((await signInWithGoogle(browser)).status).toBe(302);
+    expect((await browser.get<Profile>('/api/profile')).body).toMatchObject({ email: 'long@gmail.test' });
+    const [row] = await backend.database.db.select().from(user).where(eq(user.email, 'long@gmail.test'));
+    expect(row?.name).toBe('N'.repeat(100));
+  });
+
   it('tells the browser that Google is on', async () => {
     const config = await new TestClient(backend.app, backend.config.appUrl).get('/api/config');
     expect(config.body).toMatchObject({ googleSignIn: true });

@@ -1,4 +1,5 @@
-// better-auth on the project database: email + password, verification links, password reset,
+// better-auth on the project database: email + password, verification links (which never replace
+// another account's session), password reset (only the newest link works; tokens stored hashed),
 // Google (OpenID Connect by discovery, through the standard /sign-in/social and /callback/google), database sessions in an HttpOnly cookie, Origin checks,
 // and rate limits kept in the database so every web process shares them.
 import { betterAuth } from 'better-auth';
@@ -12,6 +13,9 @@ import type { Logger } from '../log';
 import type { Mailer } from '../mail/mailer';
 import { passwordResetMail } from '../mail/templates';
 import { CLIENT_IP_HEADER } from './client-ip';
+import { enforceRequestRules, withNameInLimit } from './request-rules';
+import { endEarlierResetLinks, VERIFICATION_STORAGE } from './reset-tokens';
+import { rememberVerifiedUser, signInAfterVerification } from './verification-sign-in';
 
 export const AUTH_BASE_PATH = '/api/auth';
 /** Where the link in the verification mail lands after verifying. */
@@ -78,9 +82,14 @@ export function createAuth(deps: AuthDeps) {
     },
     emailVerification: {
       sendOnSignUp: false, // the account-setup job sends it, with retries
-      autoSignInAfterVerification: true,
+      // Off: better-auth's would replace another account's session. signInAfterVerification signs in
+      // a browser without one.
+      autoSignInAfterVerification: false,
+      afterEmailVerification: rememberVerifiedUser,
       expiresIn: VERIFICATION_LINK_SECONDS,
     },
+    verification: { storeIdentifier: VERIFICATION_STORAGE },
+    hooks: { before: enforceRequestRules, after: signInAfterVerification },
     // Endpoints the product does not offer: the resend goes through /api/profile/verification-email
     // (which enforces the 60-second cooldown); changing the address or deleting is not in the product.
     disabledPaths: ['/send-verification-email', '/change-email', '/delete-user'],
@@ -100,8 +109,12 @@ export function createAuth(deps: AuthDeps) {
       cookiePrefix: 'pp',
     },
     databaseHooks: {
+      verification: {
+        create: { after: (created) => endEarlierResetLinks(database.db, created) },
+      },
       user: {
         create: {
+          before: async (user) => ({ data: withNameInLimit(user) }),
           // Queued by better-auth until its transaction has committed.
           after: async (user) => {
             await deps.onUserCreated({ id: user.id, email: user.email, emailVerified: user.emailVerified });

@@ -5,6 +5,7 @@ import { MENU } from '../../contract/routes';
 import { menuIcon } from '../components/icons';
 import { TokenBalance } from '../components/TokenBalance';
 import { Wordmark } from '../components/Wordmark';
+import { VerifiedElsewhereNotice } from '../features/auth/VerifiedElsewhereNotice';
 import { DESKTOP_QUERY, useMediaQuery } from '../lib/use-media-query';
 
 const SIDEBAR_ID = 'app-sidebar';
@@ -120,6 +121,7 @@ export function ToolLayout() {
       <div className="pp-app-content" inert={overlayShown}>
         <main id="main" ref={mainRef} tabIndex={-1} className="pp-app-main">
           <div className="pp-container">
+            <VerifiedElsewhereNotice />
             <Outlet />
           </div>
         </main>

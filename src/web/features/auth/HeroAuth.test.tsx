@@ -105,6 +105,22 @@ describe('hero sign-in form', () => {
     ]);
   });
 
+  it('names a new account after its address, cut to the server’s 100 characters', async () => {
+    const longLocal = 'a'.repeat(120);
+    const api = installFakeApi(
+      routesSigningIn({
+        'POST /api/auth/sign-in/email': { status: 401, body: { code: 'INVALID_EMAIL_OR_PASSWORD', message: 'x' } },
+        'POST /api/auth/sign-up/email': { body: { token: 't' } },
+      }),
+    );
+    await openLanding();
+    fillAndSubmit(`${longLocal}@example.com`);
+    await screen.findByRole('heading', { level: 1, name: 'Text to Pic' });
+    expect(api.callsTo('POST /api/auth/sign-up/email').map((call) => call.body)).toEqual([
+      { email: `${longLocal}@example.com`, password: PASSWORD, name: 'a'.repeat(100) },
+    ]);
+  });
+
   it('asks to sign in or reset when the address is already taken', async () => {
     installFakeApi({
       ...signedOutRoutes(),

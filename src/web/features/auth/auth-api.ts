@@ -1,6 +1,12 @@
 // The calls the accounts UI makes: better-auth under /api/auth and our own /api/profile and /api/config.
 // Plain fetch through lib/api (no auth client package: the landing page's JavaScript stays small).
-import { ACCOUNT_API, ACCOUNT_ROUTES, type Profile, type PublicConfig } from '../../../contract/accounts';
+import {
+  ACCOUNT_API,
+  ACCOUNT_ROUTES,
+  NAME_MAX_LENGTH,
+  type Profile,
+  type PublicConfig,
+} from '../../../contract/accounts';
 import { type ApiResult, getJson, postJson } from '../../lib/api';
 
 export const AUTH_API = {
@@ -33,9 +39,13 @@ export const getPublicConfig = () => getJson<PublicConfig>(ACCOUNT_API.config);
 export const signInWithEmail = (email: string, password: string) =>
   postJson<unknown>(AUTH_API.signIn, { email, password });
 
-/** better-auth wants a name: the part of the address before '@'. */
+/** better-auth wants a name: the part of the address before '@', within the server's limit. */
 export const signUpWithEmail = (email: string, password: string) =>
-  postJson<unknown>(AUTH_API.signUp, { email, password, name: email.split('@')[0] ?? email });
+  postJson<unknown>(AUTH_API.signUp, {
+    email,
+    password,
+    name: (email.split('@')[0] ?? email).slice(0, NAME_MAX_LENGTH),
+  });
 
 export const signOutRequest = () => postJson<unknown>(AUTH_API.signOut, {});
 

@@ -1,0 +1,31 @@
+// Rules better-auth's endpoints do not enforce themselves, applied before they run (hooks.before).
+import { APIError, createAuthMiddleware } from 'better-auth/api';
+import { ACCOUNT_MESSAGES, NAME_MAX_LENGTH } from '../../contract/accounts';
+
+/** The endpoints that write the user's name from the request body. */
+const NAME_PATHS = new Set(['/sign-up/email', '/update-user']);
+
+/** Counted in characters (code points), so a name in any script gets the same allowance. */
+function nameTooLong(name: unknown) {
+  if (typeof name !== 'string' || name.length <= NAME_MAX_LENGTH) return false;
+  return name.length > NAME_MAX_LENGTH * 2 || [...name].length > NAME_MAX_LENGTH;
+}
+
+/**
+ * A name that did not come from the user's typing (Google's profile) is cut to the limit rather
+ * than refused: the sign-in must not fail over it. Used by the user.create database hook.
+ */
+export function withNameInLimit<T extends { name: string }>(user: T): T {
+  return nameTooLong(user.name) ? { ...user, name: [...user.name].slice(0, NAME_MAX_LENGTH).join('') } : user;
+}
+
+export const enforceRequestRules = createAuthMiddleware(async (ctx) => {
+  if (NAME_PATHS.has(ctx.path) && nameTooLong(ctx.body?.name)) {
+    throw new APIError('BAD_REQUEST', { code: 'NAME_TOO_LONG', message: ACCOUNT_MESSAGES.nameTooLong });
+  }
+  // A new password ends every other session whatever the client asked: whoever had the old
+  // password (or a stolen cookie) must not stay signed in. The current browser gets a new session.
+  if (ctx.path === '/change-password') {
+    return { context: { body: { ...ctx.body, revokeOtherSessions: true } } };
+  }
+});
