@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { isStorableText, TOOL_REQUEST_SCHEMAS } from './tool-requests';
+import { isStorableText } from './text';
+import { TOOL_REQUEST_SCHEMAS } from './tool-requests';
 
 describe('text a prompt may hold', () => {
   it('takes any well-formed Unicode, emoji and other scripts included', () => {

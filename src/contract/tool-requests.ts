@@ -2,19 +2,11 @@
 // Images are strings here; the server decodes and checks their bytes (server/images).
 // (zod lives in this module only, so pages that do not validate do not load it.)
 import { z } from 'zod';
+import { isStorableText, UNSTORABLE_TEXT_MESSAGE } from './text';
 import { ASPECT_RATIOS, MAX_IMAGES_PER_REQUEST, QUALITIES, TEXT_ASSIST_OPTIONS } from './tools';
 
 /** Prompts: required, and bounded (a 100 kB prompt is refused, not sent to a model). */
 export const MAX_PROMPT_CHARS = 2000;
-
-/**
- * Text PostgreSQL can store: no NUL character and no lone UTF-16 surrogate (JSON lets a client send
- * both as \u escapes). Refused here, as a 400, rather than found by the database after the work.
- */
-const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
-export const isStorableText = (text: string): boolean => !text.includes('\u0000') && !LONE_SURROGATE.test(text);
-export const UNSTORABLE_TEXT_MESSAGE =
-  'contains characters that cannot be stored (a NUL or a broken Unicode character)';
 
 const prompt = z
   .string({ error: 'must be text' })

@@ -210,6 +210,25 @@ describe('names', () => {
     expect(fits.status).toBe(200);
   });
 
+  it('refuses a name with a NUL or a lone surrogate at sign-up and update-user, and writes nothing', async () => {
+    const unstorable = {
+      message: 'Name contains characters that cannot be stored (a NUL or a broken Unicode character).',
+    };
+    for (const name of ['bad\u0000name', 'x\ud800', '\udc00y']) {
+      const email = newEmail();
+      const response = await client().post('/api/auth/sign-up/email', { email, password: 'correct horse 42', name });
+      expect(response.status, JSON.stringify(name)).toBe(400);
+      expect(response.body).toMatchObject(unstorable);
+      expect(await backend.database.db.select().from(user).where(eq(user.email, email))).toEqual([]);
+    }
+    const browser = client();
+    await browser.signUp(newEmail());
+    const update = await browser.post('/api/auth/update-user', { name: 'a\u0000b' });
+    expect(update.status).toBe(400);
+    expect(update.body).toMatchObject(unstorable);
+    expect((await browser.post('/api/auth/update-user', { name: 'Zoë 🎨' })).status).toBe(200);
+  });
+
   it('refuses an update-user to a name over 100 characters, and changes nothing', async () => {
     const browser = client();
     const email = newEmail();

@@ -1,6 +1,7 @@
 // Rules better-auth's endpoints do not enforce themselves, applied before they run (hooks.before).
 import { APIError, createAuthMiddleware } from 'better-auth/api';
 import { ACCOUNT_MESSAGES, NAME_MAX_LENGTH } from '../../contract/accounts';
+import { isStorableText } from '../../contract/text';
 
 /** The endpoints that write the user's name from the request body. */
 const NAME_PATHS = new Set(['/sign-up/email', '/update-user']);
@@ -22,6 +23,10 @@ export function withNameInLimit<T extends { name: string }>(user: T): T {
 export const enforceRequestRules = createAuthMiddleware(async (ctx) => {
   if (NAME_PATHS.has(ctx.path) && nameTooLong(ctx.body?.name)) {
     throw new APIError('BAD_REQUEST', { code: 'NAME_TOO_LONG', message: ACCOUNT_MESSAGES.nameTooLong });
+  }
+  // A NUL fails the insert (a vague 422, logged as an error); a lone surrogate is stored mangled.
+  if (NAME_PATHS.has(ctx.path) && typeof ctx.body?.name === 'string' && !isStorableText(ctx.body.name)) {
+    throw new APIError('BAD_REQUEST', { code: 'NAME_UNSTORABLE', message: ACCOUNT_MESSAGES.nameUnstorable });
   }
   // A new password ends every other session whatever the client asked: whoever had the old
   // password (or a stolen cookie) must not stay signed in. The current browser gets a new session.
