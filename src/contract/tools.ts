@@ -221,4 +221,6 @@ export const TOOL_MESSAGES = {
   unverified: 'Please verify email before use.',
   notEnoughTokens: 'Not enough tokens. Please purchase more.',
   idempotencyMismatch: 'This Idempotency-Key was already used for a different request.',
+  /** A call beyond MAX_ACTIVE_JOBS_PER_USER jobs queued or running (429). */
+  tooManyJobs: (limit: number) => `You already have ${limit} jobs in progress. Please wait for one to finish.`,
 } as const;

@@ -101,6 +101,7 @@ export function buildApp(deps: AppDeps) {
         moderation: deps.moderation,
         logger: deps.logger,
         waitMs: config.toolWaitSeconds * 1000,
+        maxActiveJobsPerUser: config.maxActiveJobsPerUser,
         signals: deps.signals,
       }),
     )

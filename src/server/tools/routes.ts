@@ -16,6 +16,7 @@ import { files, jobs } from '../db/schema';
 import { InputError } from '../images/image-input';
 import { EXPLICIT_IMAGE_MESSAGE, type ImageModeration } from '../images/moderation/image-moderation';
 import type { InferenceRouter } from '../inference/routing';
+import { TooManyJobsError } from '../jobs/fair-queue';
 import type { JobSignals } from '../jobs/job-signals';
 import type { Queue } from '../jobs/queue';
 import {
@@ -41,12 +42,16 @@ export type ToolRoutesDeps = {
   moderation: ImageModeration;
   logger: Logger;
   waitMs: number;
+  /** Tool jobs one user may have queued or running at once (MAX_ACTIVE_JOBS_PER_USER). */
+  maxActiveJobsPerUser: number;
   signals?: JobSignals;
 };
 
 /** A tool call's JSON may carry a 10 MB image as base64 (about 13.4 MB of text). */
 const TOOL_BODY_LIMIT = 15 * 1024 * 1024;
 const MAX_IDEMPOTENCY_KEY = 200;
+/** When a user at the job cap may try again: jobs take seconds to a minute. */
+const TOO_MANY_JOBS_RETRY_SECONDS = 15;
 
 /** The spec's response for a finished job: success and output (list or one URL), or the analysis. */
 function toolResponse(tool: ToolDefinition, view: JobView, balance: number) {
@@ -158,6 +163,17 @@ export function toolRoutes(deps: ToolRoutesDeps) {
           }
           if (error instanceof IdempotencyConflictError) {
             return c.json({ success: false, error: TOOL_MESSAGES.idempotencyMismatch }, 422);
+          }
+          if (error instanceof TooManyJobsError) {
+            c.header('Retry-After', String(TOO_MANY_JOBS_RETRY_SECONDS));
+            return c.json(
+              {
+                success: false,
+                error: TOOL_MESSAGES.tooManyJobs(error.limit),
+                retryAfterSeconds: TOO_MANY_JOBS_RETRY_SECONDS,
+              },
+              429,
+            );
           }
           throw error;
         }
