@@ -48,7 +48,7 @@ function storedInputs() {
 }
 
 describe('fair queue', () => {
-  it('serves another user’s single call before the rest of one user’s pile, and caps the pile', async () => {
+  it('serves another user’s calls between the jobs of one user’s pile, and caps the pile', async () => {
     const a = await verifiedUser(backend, 20);
     const b = await verifiedUser(backend, 20);
     const aJobs: string[] = [];
@@ -73,19 +73,24 @@ describe('fair queue', () => {
     expect(listed.body.jobs).toHaveLength(CAP);
     expect(storedInputs(), 'no input stored for the refused call').toEqual([]);
 
-    // B's one call goes before A's second job: next in line, not behind A's whole pile.
-    const bAnswer = await generate(b.client, 'just one');
-    expect(bAnswer.status).toBe(202);
-    expect(bAnswer.body.queuePosition).toBe(1);
-    // A's waiting jobs each moved back one place for it.
+    // B's first call goes before A's second job: next in line, not behind A's whole pile; B's
+    // second call goes after A's second job, before A's third.
+    const b1 = await generate(b.client, 'first of two');
+    expect(b1.status).toBe(202);
+    expect(b1.body.queuePosition).toBe(1);
+    const b2 = await generate(b.client, 'second of two');
+    expect(b2.body.queuePosition).toBe(3);
+    // A's waiting jobs moved back for them: A2 is second, A3 fourth.
     expect((await view(a.client, aJobs[1] as string)).queuePosition).toBe(2);
+    expect((await view(a.client, aJobs[2] as string)).queuePosition).toBe(4);
 
-    const bDone = await untilDone(b.client, bAnswer.body.jobId);
+    const bDone = await Promise.all([b1, b2].map((answer) => untilDone(b.client, answer.body.jobId)));
     const aDone = await Promise.all(aJobs.map((id) => untilDone(a.client, id)));
-    const finished = (v: View) => Date.parse(v.finishedAt ?? '');
-    // Served in order A1, B, A2, A3, A4.
-    expect(finished(aDone[0] as View)).toBeLessThan(finished(bDone));
-    expect(finished(bDone)).toBeLessThan(finished(aDone[1] as View));
+    const finished = (v: View | undefined) => Date.parse(v?.finishedAt ?? '');
+    const order = [aDone[0], bDone[0], aDone[1], bDone[1], aDone[2], aDone[3]].map(finished);
+    // Served in turn: A1, B1, A2, B2, A3, A4.
+    expect(order).toEqual([...order].sort((x, y) => x - y));
+    expect(new Set(order).size).toBe(order.length);
 
     // Once A's jobs are done, A may queue again.
     expect((await generate(a.client, 'after the pile')).status).toBe(202);
@@ -97,5 +102,21 @@ describe('fair queue', () => {
     const statuses = answers.map((answer) => answer.status).sort();
     expect(statuses).toEqual([...Array(CAP).fill(202), ...Array(CAP).fill(429)]);
     expect(await tokensOf(c.client)).toBe(20 - CAP);
+  }, 60_000);
+
+  it('answers concurrent retries of one call at the cap with its job, charged once', async () => {
+    const d = await verifiedUser(backend, 20);
+    for (let i = 0; i < CAP - 1; i++) expect((await generate(d.client, `fill ${i}`)).status).toBe(202);
+    const retries = await Promise.all(
+      Array.from({ length: 3 }, () =>
+        d.client.request<Answer>('POST', '/api/generate-image', {
+          body: { prompt: 'the last one', aspectRatio: '1:1', numOutputs: 1, quality: 'low' },
+          headers: { prefer: 'wait=0', 'idempotency-key': 'last-one' },
+        }),
+      ),
+    );
+    expect(retries.map((r) => r.status)).toEqual([202, 202, 202]);
+    expect(new Set(retries.map((r) => r.body.jobId)).size).toBe(1);
+    expect(await tokensOf(d.client)).toBe(20 - CAP);
   }, 60_000);
 });
