@@ -694,6 +694,7 @@ describe('at the per-user job cap', () => {
       expect(toolMessage()).toBe('You already have 10 jobs in progress. Please wait for one to finish.'),
     );
     expect(api.callsTo('POST /api/generate-image')).toHaveLength(1);
+    expect(balanceText()).toContain('20 tokens');
     expect(action().disabled).toBe(false);
   });
 
