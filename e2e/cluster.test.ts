@@ -38,6 +38,8 @@ describe.runIf(ADMIN_URL)('cluster mode: 2 web + 2 worker processes on PostgreSQ
       APP_URL: ORIGIN,
       LOG_LEVEL: 'info',
       TRUST_PROXY_HOPS: '1',
+      // 25 concurrent calls per user test the balance, not the per-user job cap.
+      MAX_ACTIVE_JOBS_PER_USER: '100',
       QUEUE_POLL_SECONDS: '0.5',
       QUEUE_MAINTENANCE_SECONDS: '2',
       TOOL_JOB_EXPIRE_SECONDS: '15',

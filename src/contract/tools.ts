@@ -222,4 +222,6 @@ export const TOOL_MESSAGES = {
   notEnoughTokens: 'Not enough tokens. Please purchase more.',
   idempotencyMismatch: 'This Idempotency-Key was already used for a different request.',
   tooManyCalls: 'Too many requests in a short time. Please wait a moment and try again.',
+  /** A call beyond MAX_ACTIVE_JOBS_PER_USER jobs queued or running (429). */
+  tooManyJobs: (limit: number) => `You already have ${limit} jobs in progress. Please wait for one to finish.`,
 } as const;

@@ -102,6 +102,7 @@ export function buildApp(deps: AppDeps) {
         logger: deps.logger,
         waitMs: config.toolWaitSeconds * 1000,
         callsPerMinute: config.toolCallsPerMinute,
+        maxActiveJobsPerUser: config.maxActiveJobsPerUser,
         signals: deps.signals,
       }),
     )

@@ -90,6 +90,14 @@ describe('configuration', () => {
     }
   });
 
+  it('lets a user have 10 tool jobs queued or running unless MAX_ACTIVE_JOBS_PER_USER says 1 to 1000', () => {
+    expect(loadConfig({}).maxActiveJobsPerUser).toBe(10);
+    expect(loadConfig({ MAX_ACTIVE_JOBS_PER_USER: '3' }).maxActiveJobsPerUser).toBe(3);
+    for (const bad of ['0', '1001', '2.5', 'many']) {
+      expect(() => loadConfig({ MAX_ACTIVE_JOBS_PER_USER: bad }), bad).toThrow(/MAX_ACTIVE_JOBS_PER_USER: /);
+    }
+  });
+
   it('rejects an SMTP_URL that is not smtp', () => {
     expect(() => loadConfig({ SMTP_URL: 'http://mail' })).toThrow('SMTP_URL: must start with smtp:// or smtps://');
     expect(loadConfig({ SMTP_URL: 'smtp://127.0.0.1:2525' }).mail.smtpUrl).toBe('smtp://127.0.0.1:2525');

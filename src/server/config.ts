@@ -45,6 +45,8 @@ const EnvSchema = z.object({
   TOOL_CALLS_PER_MINUTE: z.coerce.number().int().min(1).max(100_000).default(60),
   /** Tool jobs one worker process runs at a time (providers mostly wait on the network; local models queue per model). */
   WORKER_CONCURRENCY: z.coerce.number().int().min(1).max(32).default(2),
+  /** Tool jobs one user may have queued or running at once; beyond it a call is refused (429). */
+  MAX_ACTIVE_JOBS_PER_USER: z.coerce.number().int().min(1).max(1000).default(10),
   /** Inference provider for every tool (default: replicate with a token, else local); see routing. */
   INFERENCE_PROVIDER: z.enum(['replicate', 'local', 'demo']).optional(),
   /** Per-tool overrides, e.g. INFERENCE_TOOLS="colorizer=demo,image-upscaler=local". */
@@ -127,6 +129,8 @@ export type Config = {
   queueMaintenanceSeconds: number;
   workerConcurrency: number;
   toolCallsPerMinute: number;
+  /** Tool jobs one user may have queued or running at once (the fair queue's cap). */
+  maxActiveJobsPerUser: number;
   inference: {
     default: 'replicate' | 'local' | 'demo';
     perTool: Partial<Record<ToolId, 'replicate' | 'local' | 'demo'>>;
@@ -275,6 +279,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, argv: readonly 
     queueMaintenanceSeconds: e.QUEUE_MAINTENANCE_SECONDS,
     workerConcurrency: e.WORKER_CONCURRENCY,
     toolCallsPerMinute: e.TOOL_CALLS_PER_MINUTE,
+    maxActiveJobsPerUser: e.MAX_ACTIVE_JOBS_PER_USER,
     inference: { default: inferenceDefault, perTool },
     local: { backgroundModel: e.LOCAL_BACKGROUND_MODEL },
     replicate: e.REPLICATE_API_TOKEN

@@ -19,15 +19,18 @@ describe('tool calls per minute', () => {
       expect((await client.post('/api/generate-image', { prompt: `call ${i}` })).status).toBe(200);
     }
     const balance = await tokensOf(client);
-    const refused = await client.post<{ success: boolean; error: string; retryAfter: number }>('/api/generate-image', {
-      prompt: 'one too many',
-    });
+    const refused = await client.post<{ success: boolean; error: string; retryAfterSeconds: number }>(
+      '/api/generate-image',
+      {
+        prompt: 'one too many',
+      },
+    );
     expect(refused.status).toBe(429);
     expect(refused.body).toMatchObject({ success: false, error: TOOL_MESSAGES.tooManyCalls });
     const retryAfter = Number(refused.headers.get('retry-after'));
     expect(retryAfter).toBeGreaterThanOrEqual(1);
     expect(retryAfter).toBeLessThanOrEqual(60);
-    expect(refused.body.retryAfter).toBe(retryAfter);
+    expect(refused.body.retryAfterSeconds).toBe(retryAfter);
     expect(await tokensOf(client)).toBe(balance);
   });
 

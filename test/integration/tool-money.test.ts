@@ -15,7 +15,11 @@ const generate = { prompt: 'a small boat', numOutputs: 1 };
 describe('charging', () => {
   let backend: TestBackend;
   beforeAll(async () => {
-    backend = await createTestBackend({ inference: routerWith(instantProvider()) });
+    // About the balance: a burst of 200 calls must meet it, not the per-user job cap (fair-queue.test.ts).
+    backend = await createTestBackend({
+      env: { MAX_ACTIVE_JOBS_PER_USER: '1000' },
+      inference: routerWith(instantProvider()),
+    });
   });
   afterAll(() => backend.stop());
   afterEach(async () => expect(await findLedgerMismatches(backend.database.db)).toEqual([]));

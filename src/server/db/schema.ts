@@ -194,6 +194,8 @@ export const jobs = pgTable(
     /** Hash of the request body, so a reused Idempotency-Key with another body is refused. */
     requestHash: text('request_hash').notNull(),
     attempts: integer('attempts').notNull().default(0),
+    /** The round-robin round the queue serves it in (jobs/fair-queue.ts); its queue priority is minus this. */
+    queueRound: integer('queue_round').notNull().default(0),
     createdAt: createdAt(),
     startedAt: timestamp('started_at', { withTimezone: true }),
     finishedAt: timestamp('finished_at', { withTimezone: true }),
@@ -201,6 +203,9 @@ export const jobs = pgTable(
   (t) => [
     index('jobs_user_created_idx').on(t.userId, t.createdAt),
     index('jobs_status_idx').on(t.status),
+    // The round being served (highest round started) and each user's last round.
+    index('jobs_queue_round_idx').on(t.queueRound),
+    index('jobs_user_queue_round_idx').on(t.userId, t.queueRound),
     // A provider's webhook names its task, not our job.
     index('jobs_provider_ref_idx').on(t.providerRef),
     uniqueIndex('jobs_user_idempotency_key_unique').on(t.userId, t.idempotencyKey),

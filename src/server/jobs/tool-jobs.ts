@@ -6,7 +6,7 @@
 // answer `pending` instead (Replicate's webhook mode): the job keeps running with its provider_ref
 // and is finished later by completeToolJob, from the webhook or from the backstop (pending-jobs.ts).
 import { randomUUID } from 'node:crypto';
-import { and, count, eq, inArray, isNull, lt, notInArray, sql } from 'drizzle-orm';
+import { and, count, eq, inArray, isNull, notInArray, sql } from 'drizzle-orm';
 import { type ToolId, toolById } from '../../contract/tools';
 import { type AppDb, sqlExecutorOf } from '../db/client';
 import { errorChain, untilDatabaseAnswers } from '../db/connection-errors';
@@ -18,6 +18,7 @@ import { applyLedgerEntry } from '../ledger/ledger';
 import type { Logger } from '../log';
 import type { FileStorage } from '../storage/storage';
 import type { PreparedTool } from '../tools/definitions';
+import { claimQueueRound, queuePriority, servedBefore, TooManyJobsError } from './fair-queue';
 import type { JobSignals } from './job-signals';
 import { QUEUE_NAMES, type Queue } from './queue';
 
@@ -71,10 +72,11 @@ export type CreateJobInput = {
 
 /**
  * Charges and queues a job. Returns the job (and whether it was an earlier one, for a repeated
- * Idempotency-Key). Throws InsufficientTokensError (nothing written) or IdempotencyConflictError.
+ * Idempotency-Key). Throws InsufficientTokensError or TooManyJobsError (nothing written, nothing
+ * stored) or IdempotencyConflictError.
  */
 export async function createToolJob(
-  deps: { db: AppDb; queue: Queue; storage: FileStorage },
+  deps: { db: AppDb; queue: Queue; storage: FileStorage; maxActiveJobsPerUser: number },
   request: CreateJobInput,
 ): Promise<{ job: JobRow; reused: boolean }> {
   const { db, storage } = deps;
@@ -94,6 +96,7 @@ export async function createToolJob(
   );
   try {
     const job = await db.transaction(async (tx) => {
+      const round = await claimQueueRound(tx, userId, deps.maxActiveJobsPerUser);
       await applyLedgerEntry(tx, { userId, delta: -request.cost, reason: 'job', reference: jobId });
       const [row] = await tx
         .insert(jobs)
@@ -106,6 +109,7 @@ export async function createToolJob(
           provider: request.provider,
           idempotencyKey: idempotencyKey ?? null,
           requestHash: request.requestHash,
+          queueRound: round,
         })
         .returning();
       if (stored.length > 0) {
@@ -122,7 +126,11 @@ export async function createToolJob(
           })),
         );
       }
+      // The queue's job has the row's id (and, being sent in its transaction, its creation time):
+      // pg-boss's order is then exactly the one queuePosition counts in.
       await deps.queue.send(QUEUE_NAMES.toolRun, { jobId } satisfies ToolJobRequest, {
+        id: jobId,
+        priority: queuePriority(round),
         db: { executeSql: sqlExecutorOf(tx) },
       });
       return row as JobRow;
@@ -130,8 +138,9 @@ export async function createToolJob(
     return { job, reused: false };
   } catch (error) {
     await Promise.all(stored.map(({ key }) => storage.delete(key).catch(() => {})));
-    // Two requests with one Idempotency-Key raced: the loser's transaction rolled back; answer with the winner.
-    if (idempotencyKey && isUniqueViolation(error)) {
+    // Two requests with one Idempotency-Key raced: the loser's transaction rolled back (on the
+    // unique key, or at the cap the winner's job reached); answer with the winner.
+    if (idempotencyKey && (isUniqueViolation(error) || error instanceof TooManyJobsError)) {
       const winner = await earlier();
       if (winner) return { job: winner, reused: true };
     }
@@ -450,15 +459,15 @@ export function viewJob(job: JobRow): JobView {
 }
 
 /**
- * Where a queued job stands: 1 + the queued jobs of the same provider that were created before it
- * (the worker takes them oldest first). Null once it runs or has finished.
+ * Where a queued job stands: 1 + the queued jobs of the same provider that the queue takes before it
+ * (round by round, oldest first within a round: fair-queue.ts). Null once it runs or has finished.
  */
 export async function queuePosition(db: AppDb, job: JobRow): Promise<number | null> {
   if (job.status !== 'queued') return null;
   const [row] = await db
     .select({ ahead: count() })
     .from(jobs)
-    .where(and(eq(jobs.status, 'queued'), eq(jobs.provider, job.provider), lt(jobs.createdAt, job.createdAt)));
+    .where(and(eq(jobs.status, 'queued'), eq(jobs.provider, job.provider), servedBefore(job.id)));
   return 1 + Number(row?.ahead ?? 0);
 }
 

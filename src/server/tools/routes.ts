@@ -17,6 +17,7 @@ import { files, jobs } from '../db/schema';
 import { InputError } from '../images/image-input';
 import { EXPLICIT_IMAGE_MESSAGE, type ImageModeration } from '../images/moderation/image-moderation';
 import type { InferenceRouter } from '../inference/routing';
+import { hasRoomForJob, TooManyJobsError } from '../jobs/fair-queue';
 import type { JobSignals } from '../jobs/job-signals';
 import type { Queue } from '../jobs/queue';
 import {
@@ -46,12 +47,16 @@ export type ToolRoutesDeps = {
   waitMs: number;
   /** Tool calls an account may make per minute (TOOL_CALLS_PER_MINUTE). */
   callsPerMinute: number;
+  /** Tool jobs one user may have queued or running at once (MAX_ACTIVE_JOBS_PER_USER). */
+  maxActiveJobsPerUser: number;
   signals?: JobSignals;
 };
 
 /** A tool call's JSON may carry a 10 MB image as base64 (about 13.4 MB of text). */
 const TOOL_BODY_LIMIT = 15 * 1024 * 1024;
 const MAX_IDEMPOTENCY_KEY = 200;
+/** When a user at the job cap may try again: jobs take seconds to a minute. */
+const TOO_MANY_JOBS_RETRY_SECONDS = 15;
 
 /** The spec's response for a finished job: success and output (list or one URL), or the analysis. */
 function toolResponse(tool: ToolDefinition, view: JobView, balance: number) {
@@ -90,7 +95,7 @@ export function toolRoutes(deps: ToolRoutesDeps) {
         if (!limit.allowed) {
           c.header('Retry-After', String(limit.retryAfterSeconds));
           return c.json(
-            { success: false, error: TOOL_MESSAGES.tooManyCalls, retryAfter: limit.retryAfterSeconds },
+            { success: false, error: TOOL_MESSAGES.tooManyCalls, retryAfterSeconds: limit.retryAfterSeconds },
             429,
           );
         }
@@ -145,6 +150,10 @@ export function toolRoutes(deps: ToolRoutesDeps) {
         if (profile.tokens < cost) {
           return c.json({ success: false, error: TOOL_MESSAGES.notEnoughTokens, balance: profile.tokens }, 402);
         }
+        // At the cap, say so before the costly checks; createToolJob enforces it under a lock.
+        if (!(await hasRoomForJob(db, user.id, deps.maxActiveJobsPerUser))) {
+          return tooManyJobs(c, deps.maxActiveJobsPerUser);
+        }
         const verdict = await deps.moderation.check(prepared.images, c.req.raw.signal);
         if (verdict.blocked) {
           deps.logger.info('explicit upload refused', { userId: user.id, tool: tool.id, score: verdict.explicitScore });
@@ -172,11 +181,20 @@ export function toolRoutes(deps: ToolRoutesDeps) {
           if (error instanceof IdempotencyConflictError) {
             return c.json({ success: false, error: TOOL_MESSAGES.idempotencyMismatch }, 422);
           }
+          if (error instanceof TooManyJobsError) return tooManyJobs(c, error.limit);
           throw error;
         }
         if (!created.reused) deps.signals?.queued();
         return answerWithJob(c, tool, created.job.id, user.id);
       },
+    );
+  }
+
+  function tooManyJobs(c: Context, limit: number) {
+    c.header('Retry-After', String(TOO_MANY_JOBS_RETRY_SECONDS));
+    return c.json(
+      { success: false, error: TOOL_MESSAGES.tooManyJobs(limit), retryAfterSeconds: TOO_MANY_JOBS_RETRY_SECONDS },
+      429,
     );
   }
 

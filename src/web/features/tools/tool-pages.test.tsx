@@ -1,6 +1,7 @@
 import { act, fireEvent, screen, waitFor } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Profile } from '../../../contract/accounts';
+import { TOOL_MESSAGES } from '../../../contract/tools';
 import { renderApp, setViewportWidth } from '../../app/test-utils';
 import {
   deferred,
@@ -676,6 +677,34 @@ describe('Text Lab', () => {
     typePrompt('OPEN');
     fireEvent.click(action());
     await waitFor(() => expect(toolMessage()).toBe('Failed to generate image'), AFTER_A_RETRY);
+  });
+});
+
+describe('at the per-user job cap', () => {
+  const atCap = {
+    status: 429,
+    body: { success: false, error: TOOL_MESSAGES.tooManyJobs(10), retryAfterSeconds: 15 },
+  };
+
+  it('Text to Pic says in words why the call was refused, and does not send it again', async () => {
+    const { api } = await open('/text-to-pic', signedIn({}, { 'POST /api/generate-image': atCap }), 'Text to Pic');
+    typePrompt('one more fox');
+    fireEvent.click(action());
+    await waitFor(() =>
+      expect(toolMessage()).toBe('You already have 10 jobs in progress. Please wait for one to finish.'),
+    );
+    expect(api.callsTo('POST /api/generate-image')).toHaveLength(1);
+    expect(balanceText()).toContain('20 tokens');
+    expect(action().disabled).toBe(false);
+  });
+
+  it('a single-image tool shows the same words instead of its failure message', async () => {
+    await open('/background-remover', signedIn({}, { 'POST /api/remove-background': atCap }), 'Background Remover');
+    await chooseImage();
+    fireEvent.click(action());
+    await waitFor(() =>
+      expect(toolMessage()).toBe('You already have 10 jobs in progress. Please wait for one to finish.'),
+    );
   });
 });
 
