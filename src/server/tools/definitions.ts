@@ -20,7 +20,14 @@ import {
 } from '../images/image-input';
 import type { ImageInput, ToolInput } from '../inference/provider';
 
-export type PreparedTool = { input: ToolInput; units: number; summary: Record<string, unknown>; images: ImageInput[] };
+export type PreparedTool = {
+  input: ToolInput;
+  units: number;
+  summary: Record<string, unknown>;
+  images: ImageInput[];
+  /** The request field the images came from, for messages about them (default `image`). */
+  imageField?: string;
+};
 
 const DATA_URL_IMAGE: ImageRules = {
   form: 'data-url',
@@ -101,6 +108,7 @@ export function prepareTool(tool: ToolId, body: unknown): PreparedTool {
         units: 1,
         summary: { prompt: b.prompt, width: b.width, height: b.height, image: describeImage(image) },
         images: [image],
+        imageField: 'main_face_image',
       };
     }
     case 'image-upscaler': {

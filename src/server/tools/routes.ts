@@ -13,6 +13,7 @@ import type { Auth } from '../auth/auth';
 import { sessionUser } from '../auth/session';
 import type { AppDb } from '../db/client';
 import { files, jobs } from '../db/schema';
+import { inspectImages } from '../images/image-decode';
 import { InputError } from '../images/image-input';
 import { EXPLICIT_IMAGE_MESSAGE, type ImageModeration } from '../images/moderation/image-moderation';
 import type { InferenceRouter } from '../inference/routing';
@@ -132,7 +133,15 @@ export function toolRoutes(deps: ToolRoutesDeps) {
         if (profile.tokens < cost) {
           return c.json({ success: false, error: TOOL_MESSAGES.notEnoughTokens, balance: profile.tokens }, 402);
         }
-        const verdict = await deps.moderation.check(prepared.images, c.req.raw.signal);
+        // Decoded in full whatever the moderation policy; the check reuses the decoded copies.
+        let decoded: Awaited<ReturnType<typeof inspectImages>>;
+        try {
+          decoded = await inspectImages(prepared.images, prepared.imageField);
+        } catch (error) {
+          if (error instanceof InputError) return c.json({ success: false, error: error.message }, error.status);
+          throw error;
+        }
+        const verdict = await deps.moderation.check(decoded, c.req.raw.signal);
         if (verdict.blocked) {
           deps.logger.info('explicit upload refused', { userId: user.id, tool: tool.id, score: verdict.explicitScore });
           return c.json({ success: false, error: EXPLICIT_IMAGE_MESSAGE }, 400);
