@@ -3,7 +3,7 @@
 // Run: npx tsx bench/local-models.ts analyze
 import path from 'node:path';
 import sharp from 'sharp';
-import { createNsfwjsClassifier, nsfwGate } from '../../src/server/images/moderation/nsfw-classifier';
+import { createNsfwjsClassifier, nsfwGate, runNsfwModel } from '../../src/server/images/moderation/nsfw-classifier';
 import { loadAnalysisPixels } from '../../src/server/inference/local/analyze/analysis-pixels';
 import { imageProperties } from '../../src/server/inference/local/analyze/image-properties';
 import { extractPalette } from '../../src/server/inference/local/analyze/palette';
@@ -48,14 +48,12 @@ for (const side of [512, 1024]) {
   );
   console.log(`  palette + properties alone (decode included): ${colours.job.ms.toFixed(0)} ms`);
 
-  const tensor = await nsfwGate.run(
-    async ({ tf }) => tf.zeros([224, 224, 3], 'int32') as import('@tensorflow/tfjs').Tensor3D,
-  );
+  // The network alone, in its thread, on a blank input of its size (as the check sends it).
+  const blank = new Uint8Array(224 * 224 * 3);
   const nsfw = await jobAgainstInference(
     () => classifier.classify(image),
-    measured('network', () => nsfwGate.run(({ model }) => model.classify(tensor))),
+    measured('network', () => nsfwGate().run((thread) => runNsfwModel(thread, blank))),
   );
-  tensor.dispose();
   printRow('nsfw check', `${side} px`, nsfw.job, nsfw.inference);
 }
 

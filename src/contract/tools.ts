@@ -58,6 +58,29 @@ export const upscaleMaxSide = (scale: number) => Math.floor(WEBP_MAX_SIDE / scal
 export const exceedsUpscaleLimit = (width: number, height: number, scale: 2 | 4 | 6) =>
   width * height > UPSCALE_MAX_INPUT[scale].pixels || Math.max(width, height) > upscaleMaxSide(scale);
 
+/** The tools whose request carries an image. */
+export type ImageToolId = Exclude<ToolId, 'text-to-pic' | 'text-lab'>;
+
+/**
+ * The image shapes each tool accepts, checked before charging (decision 015): the shortest side
+ * at least `minSide` px, the longest at most `maxAspect` times the shortest, and for the Colorizer,
+ * whose webp output has the upload's size, a longest side webp can encode. The models that see the
+ * whole image squeezed into a fixed square (DDColor, ISNet, ad-inpaint, the face detectors) get
+ * 10:1; the upscalers work in tiles (their longest side is bounded by the scale's limits) and the
+ * analyzer only measures, so they get 20:1, the most the explicit-content check, which sees every
+ * upload squeezed into 224 x 224, is trusted with.
+ */
+export const IMAGE_SHAPE_LIMITS: Record<ImageToolId, { minSide: number; maxAspect: number; maxSide?: number }> = {
+  metamorphose: { minSide: 8, maxAspect: 10 },
+  colorizer: { minSide: 8, maxAspect: 10, maxSide: WEBP_MAX_SIDE },
+  'background-remover': { minSide: 8, maxAspect: 10 },
+  'creative-upscaler': { minSide: 8, maxAspect: 20 },
+  'fix-a-face': { minSide: 8, maxAspect: 10 },
+  'background-swap': { minSide: 8, maxAspect: 10 },
+  'image-upscaler': { minSide: 8, maxAspect: 20 },
+  'image-analyzer': { minSide: 8, maxAspect: 20 },
+};
+
 /** Image counts per request (section 9). */
 export const MAX_IMAGES_PER_REQUEST = 4;
 

@@ -1,11 +1,15 @@
 // A catalogue of bad tool requests: each is answered with the right status and a message that
 // names the problem, and none of them charges a token or leaves a job behind.
+import { existsSync } from 'node:fs';
+import path from 'node:path';
 import { eq } from 'drizzle-orm';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { setFlag } from '../../src/server/admin/commands';
 import { jobs, user } from '../../src/server/db/schema';
+import { createNsfwjsClassifier } from '../../src/server/images/moderation/nsfw-classifier';
 import { findLedgerMismatches } from '../../src/server/ledger/ledger';
+import { damagedImages } from '../support/damaged-images';
 import { TestClient } from '../support/http-client';
 import { createTestBackend, type TestBackend } from '../support/test-backend';
 import { dataUrl, pngBytes, tokensOf, verifiedUser } from '../support/tool-fixtures';
@@ -51,6 +55,8 @@ beforeAll(async () => {
     .png({ compressionLevel: 0 })
     .toBuffer();
   const up = (image: string, scale: unknown = 2) => ({ image, scale });
+  const damaged = await damagedImages();
+  const DAMAGED = 'the image file is damaged and cannot be read';
   catalogue = [
     ['no session', 'visitor', '/api/generate-image', { prompt: 'x' }, 401, 'Please sign in to use this tool.'],
     ['no session, image tool', 'visitor', '/api/upscale-image', up(url), 401, 'Please sign in to use this tool.'],
@@ -311,6 +317,86 @@ beforeAll(async () => {
       'num_outputs: must be from 1 to 4',
     ],
     ['background swap without prompt', 'rich', '/api/background-swap', { image: bare }, 400, 'prompt: is required'],
+    [
+      'a 20000x2 strip for the Colorizer',
+      'rich',
+      '/api/colorize-image',
+      { image: dataUrl(pngClaiming(20000, 2, png)) },
+      400,
+      'image: the image is 20000x2; its shortest side must be at least 8 pixels',
+    ],
+    [
+      'a 100000x1 strip for Background Swap',
+      'rich',
+      '/api/background-swap',
+      { prompt: 'beach', image: pngClaiming(100000, 1, png).toString('base64') },
+      400,
+      'image: the image is 100000x1; its shortest side must be at least 8 pixels',
+    ],
+    [
+      'an 11:1 image for Background Swap',
+      'rich',
+      '/api/background-swap',
+      { prompt: 'beach', image: pngClaiming(1100, 100, png).toString('base64') },
+      400,
+      'image: the image is 1100x100; its longest side can be at most 10 times its shortest',
+    ],
+    [
+      'a 16384x1 strip for the Colorizer',
+      'rich',
+      '/api/colorize-image',
+      { image: dataUrl(pngClaiming(16384, 1, png)) },
+      400,
+      'image: the image is 16384x1; its shortest side must be at least 8 pixels',
+    ],
+    [
+      'an image wider than the Colorizer webp output can be',
+      'rich',
+      '/api/colorize-image',
+      { image: dataUrl(pngClaiming(16384, 1639, png)) },
+      413,
+      'image: the image is 16384x1639; its longest side can be at most 16383 pixels',
+    ],
+    [
+      'PNG with garbage image data',
+      'rich',
+      '/api/analyze-image',
+      { image: dataUrl(damaged.corruptPng) },
+      400,
+      `image: ${DAMAGED}`,
+    ],
+    [
+      'truncated JPEG that still ends with the end marker',
+      'rich',
+      '/api/remove-background',
+      { image: dataUrl(damaged.truncatedJpeg, 'image/jpeg') },
+      400,
+      `image: ${DAMAGED}`,
+    ],
+    [
+      'JPEG whose header claims more pixels than it holds',
+      'rich',
+      '/api/colorize-image',
+      { image: dataUrl(damaged.oversizedJpeg, 'image/jpeg') },
+      400,
+      `image: ${DAMAGED}`,
+    ],
+    [
+      'WebP whose header claims more pixels than it holds',
+      'rich',
+      '/api/background-swap',
+      { prompt: 'beach', image: damaged.oversizedWebp.toString('base64') },
+      400,
+      `image: ${DAMAGED}`,
+    ],
+    [
+      'damaged face photo',
+      'rich',
+      '/api/metamorphose-image',
+      { prompt: 'x', main_face_image: damaged.truncatedJpeg.toString('base64') },
+      400,
+      `main_face_image: ${DAMAGED}`,
+    ],
   ];
 }, 120_000);
 afterAll(() => backend.stop());
@@ -336,6 +422,32 @@ describe('bad tool requests', () => {
     }
     expect(await findLedgerMismatches(backend.database.db)).toEqual([]);
   }, 120_000);
+});
+
+describe('damaged images, whatever the explicit-content check does', () => {
+  // The real classifier (which used to throw a 500 on them) and no classifier at all (NSFW_POLICY=allow).
+  for (const [name, options] of [
+    ['with the real nsfwjs classifier', { nsfwClassifier: createNsfwjsClassifier() }],
+    ['with NSFW_POLICY=allow', { env: { NSFW_POLICY: 'allow' } }],
+  ] as const) {
+    it(`are refused with 400 before charging, ${name}`, async () => {
+      const other = await createTestBackend(options);
+      try {
+        const { client, id } = await verifiedUser(other, 100);
+        for (const [kind, bytes] of Object.entries(await damagedImages())) {
+          const response = await client.post<{ error: string }>('/api/analyze-image', { image: dataUrl(bytes) });
+          expect(response.status, kind).toBe(400);
+          expect(response.body.error, kind).toBe('image: the image file is damaged and cannot be read');
+        }
+        expect(await tokensOf(client)).toBe(100);
+        expect(await other.database.db.select().from(jobs).where(eq(jobs.userId, id))).toEqual([]);
+        // Nothing was stored: no input was written under DATA_DIR/files.
+        expect(existsSync(path.join(other.config.dataDir, 'files', 'inputs'))).toBe(false);
+      } finally {
+        await other.stop();
+      }
+    }, 60_000);
+  }
 });
 
 async function rawPost(client: TestClient, path: string, raw: string) {

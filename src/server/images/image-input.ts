@@ -1,7 +1,8 @@
 // Uploaded images, checked before anything is charged: the payload form (data URL or bare base64),
 // the real format read from the bytes (PNG, JPEG, WEBP only: an SVG or anything else is refused
 // whatever it claims to be), the byte size, the dimensions from the header and the pixel count
-// (a 50000x50000 header is refused before any decoder sees it), and that the file is complete.
+// (a 50000x50000 header is refused before any decoder sees it), the shape the tool's models can
+// take, and that the file is complete.
 import type { ImageInput, ImageMime } from '../inference/provider';
 
 export class InputError extends Error {
@@ -26,6 +27,9 @@ export type ImageRules = {
   pixelLimitLabel?: string;
   /** The longest side allowed, when the output would outgrow its format (upscales). */
   maxSide?: number;
+  /** The shortest side allowed, and how many times the shortest the longest may be (the tool's models). */
+  minSide?: number;
+  maxAspect?: number;
 };
 
 const MB = 1024 * 1024;
@@ -68,11 +72,24 @@ export function decodeImageField(field: string, value: unknown, rules: ImageRule
       413,
     );
   }
+  const shortest = Math.min(size.width, size.height);
+  if (rules.minSide !== undefined && shortest < rules.minSide) {
+    throw new InputError(
+      field,
+      `the image is ${size.width}x${size.height}; its shortest side must be at least ${rules.minSide} pixels`,
+    );
+  }
   if (rules.maxSide !== undefined && Math.max(size.width, size.height) > rules.maxSide) {
     throw new InputError(
       field,
       `the image is ${size.width}x${size.height}; its longest side can be at most ${rules.maxSide} pixels`,
       413,
+    );
+  }
+  if (rules.maxAspect !== undefined && Math.max(size.width, size.height) > shortest * rules.maxAspect) {
+    throw new InputError(
+      field,
+      `the image is ${size.width}x${size.height}; its longest side can be at most ${rules.maxAspect} times its shortest`,
     );
   }
   if (!isComplete(bytes, mime)) throw new InputError(field, 'the image file is incomplete (truncated)');

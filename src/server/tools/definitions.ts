@@ -3,6 +3,8 @@
 import { describeIssue, TOOL_REQUEST_SCHEMAS } from '../../contract/tool-requests';
 import {
   type AspectRatio,
+  IMAGE_SHAPE_LIMITS,
+  type ImageToolId,
   METAMORPHOSE_SIZES,
   OUTPUT_QUALITY,
   type ToolId,
@@ -20,7 +22,14 @@ import {
 } from '../images/image-input';
 import type { ImageInput, ToolInput } from '../inference/provider';
 
-export type PreparedTool = { input: ToolInput; units: number; summary: Record<string, unknown>; images: ImageInput[] };
+export type PreparedTool = {
+  input: ToolInput;
+  units: number;
+  summary: Record<string, unknown>;
+  images: ImageInput[];
+  /** The request field the images came from, for messages about them (default `image`). */
+  imageField?: string;
+};
 
 const DATA_URL_IMAGE: ImageRules = {
   form: 'data-url',
@@ -46,6 +55,9 @@ function upscaleInputRules(rules: ImageRules, scale: keyof typeof UPSCALE_MAX_IN
     maxSide: upscaleMaxSide(scale),
   };
 }
+
+/** `rules` with the shapes the tool's models can take (contract IMAGE_SHAPE_LIMITS, decision 015). */
+const forTool = (tool: ImageToolId, rules: ImageRules): ImageRules => ({ ...IMAGE_SHAPE_LIMITS[tool], ...rules });
 
 function parse<T extends ToolId>(tool: T, body: unknown) {
   const result = TOOL_REQUEST_SCHEMAS[tool].safeParse(body ?? {});
@@ -95,17 +107,18 @@ export function prepareTool(tool: ToolId, body: unknown): PreparedTool {
     case 'metamorphose': {
       const b = parse(tool, body);
       aspectRatioOf(b.width, b.height);
-      const image = decodeImageField('main_face_image', b.main_face_image, UPLOAD_5MB);
+      const image = decodeImageField('main_face_image', b.main_face_image, forTool(tool, UPLOAD_5MB));
       return {
         input: { tool, prompt: b.prompt, image, width: b.width, height: b.height, numOutputs: 1, outputQuality: 33 },
         units: 1,
         summary: { prompt: b.prompt, width: b.width, height: b.height, image: describeImage(image) },
         images: [image],
+        imageField: 'main_face_image',
       };
     }
     case 'image-upscaler': {
       const b = parse(tool, body);
-      const image = decodeImageField('image', b.image, upscaleInputRules(DATA_URL_IMAGE, b.scale));
+      const image = decodeImageField('image', b.image, forTool(tool, upscaleInputRules(DATA_URL_IMAGE, b.scale)));
       return {
         input: { tool, image, scale: b.scale },
         units: 1,
@@ -117,14 +130,18 @@ export function prepareTool(tool: ToolId, body: unknown): PreparedTool {
     case 'background-remover':
     case 'image-analyzer': {
       const b = parse(tool, body);
-      const image = decodeImageField('image', b.image, tool === 'colorizer' ? DATA_URL_IMAGE : ANY_FORM_IMAGE);
+      const image = decodeImageField(
+        'image',
+        b.image,
+        forTool(tool, tool === 'colorizer' ? DATA_URL_IMAGE : ANY_FORM_IMAGE),
+      );
       return { input: { tool, image }, units: 1, summary: { image: describeImage(image) }, images: [image] };
     }
     case 'creative-upscaler':
     case 'fix-a-face': {
       const b = parse(tool, body);
       // Both return the image at twice its size: the 2x input limit applies before charging.
-      const image = decodeImageField('image', b.image, upscaleInputRules(ANY_FORM_IMAGE, 2));
+      const image = decodeImageField('image', b.image, forTool(tool, upscaleInputRules(ANY_FORM_IMAGE, 2)));
       return {
         input: { tool, image, scale: 2 },
         units: 1,
@@ -144,7 +161,7 @@ export function prepareTool(tool: ToolId, body: unknown): PreparedTool {
     }
     case 'background-swap': {
       const b = parse(tool, body);
-      const image = decodeImageField('image', b.image, UPLOAD_5MB);
+      const image = decodeImageField('image', b.image, forTool(tool, UPLOAD_5MB));
       return {
         input: { tool, prompt: b.prompt, image, numOutputs: b.num_outputs },
         units: b.num_outputs,

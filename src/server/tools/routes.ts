@@ -1,8 +1,10 @@
 // The ten tool calls (POST /api/<path>, product-spec.md section 7) and the jobs and files they
-// produce. Every check the spec's client makes is made here too, in this order, and nothing is
-// charged unless all pass: signed in (401), the body's userId is the caller (403), not suspended
-// (fraud before dispute, 403), verified (403), valid input (400/413), enough tokens (402); then,
-// being the costly one, the explicit-content check of the uploaded images (400).
+// produce. Every check the spec's client makes is made here too, and nothing is charged unless all
+// pass. Cheap checks come first: signed in (401), calls per minute (429), the body's userId is the
+// caller (403), not suspended (fraud before dispute, 403), verified (403), valid input: shape,
+// storable text, image header, dimensions (400/413), enough tokens (402), room in the user's share
+// of the queue (429); only then the costly ones, off the event loop: every image decoded in full
+// (400 if damaged) and the explicit-content check (400).
 import { createHash } from 'node:crypto';
 import { and, desc, eq, lt } from 'drizzle-orm';
 import { type Context, Hono } from 'hono';
@@ -14,6 +16,7 @@ import { sessionUser } from '../auth/session';
 import type { AppDb } from '../db/client';
 import { isUuid } from '../db/ids';
 import { files, jobs } from '../db/schema';
+import { inspectImages } from '../images/image-decode';
 import { InputError } from '../images/image-input';
 import { EXPLICIT_IMAGE_MESSAGE, type ImageModeration } from '../images/moderation/image-moderation';
 import type { InferenceRouter } from '../inference/routing';
@@ -154,7 +157,15 @@ export function toolRoutes(deps: ToolRoutesDeps) {
         if (!(await hasRoomForJob(db, user.id, deps.maxActiveJobsPerUser))) {
           return tooManyJobs(c, deps.maxActiveJobsPerUser);
         }
-        const verdict = await deps.moderation.check(prepared.images, c.req.raw.signal);
+        // Decoded in full whatever the moderation policy; the check reuses the decoded copies.
+        let decoded: Awaited<ReturnType<typeof inspectImages>>;
+        try {
+          decoded = await inspectImages(prepared.images, prepared.imageField);
+        } catch (error) {
+          if (error instanceof InputError) return c.json({ success: false, error: error.message }, error.status);
+          throw error;
+        }
+        const verdict = await deps.moderation.check(decoded, c.req.raw.signal);
         if (verdict.blocked) {
           deps.logger.info('explicit upload refused', { userId: user.id, tool: tool.id, score: verdict.explicitScore });
           return c.json({ success: false, error: EXPLICIT_IMAGE_MESSAGE }, 400);

@@ -77,9 +77,18 @@ const webp = async (image: Sharp, quality = 80): Promise<OutputImage> => ({
   contentType: 'image/webp',
 });
 
+/**
+ * The size the image is shown at: the upload's header size is the stored one, which a photo taken
+ * sideways (EXIF orientation 5-8) has turned a quarter.
+ */
+async function uprightSize(input: ImageInput): Promise<{ width: number; height: number }> {
+  return (await sharp(input.bytes).metadata()).autoOrient;
+}
+
 async function resized(input: ImageInput, scale: number, tint?: 'sepia'): Promise<Sharp> {
-  const width = input.width * scale;
-  const height = input.height * scale;
+  const upright = await uprightSize(input);
+  const width = upright.width * scale;
+  const height = upright.height * scale;
   let image = sharp(input.bytes).rotate().resize(width, height, { fit: 'fill', kernel: 'lanczos3' });
   if (tint === 'sepia') image = image.greyscale().tint('#c8a27a');
   return labelled(image, width, height);
@@ -111,7 +120,8 @@ async function analyze(input: ImageInput): Promise<{ keywords: Keyword[]; colors
       percentage: Math.round((c.n / total) * 1000) / 10,
     };
   });
-  const orientation = input.width > input.height ? 'landscape' : input.width < input.height ? 'portrait' : 'square';
+  const { width, height } = await uprightSize(input);
+  const orientation = width > height ? 'landscape' : width < height ? 'portrait' : 'square';
   return {
     keywords: [
       { keyword: 'demo', score: 1 },

@@ -6,7 +6,7 @@
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import path from 'node:path';
-import { Worker } from 'node:worker_threads';
+import { startModelThread } from '../model-thread';
 
 /** small: the quantized network (44 MB); medium: full precision (88 MB, the default: decision 011). */
 export type IsnetSize = 'small' | 'medium';
@@ -46,66 +46,24 @@ export async function readIsnetWeights(size: IsnetSize): Promise<Buffer> {
   return model;
 }
 
-type WorkerReply =
-  | { ready: true }
-  | { loadError: string }
-  | { scores: Float32Array; runMs: number }
-  | { error: string };
-
 /** Starts the network's thread; resolves once its session is created. `onStop`: the thread died. */
 export async function loadIsnet(size: IsnetSize, onStop?: () => void): Promise<IsnetSession> {
   const weights = await readIsnetWeights(size);
   // The weights' memory is moved to the thread, not copied.
   const model = weights.buffer as ArrayBuffer;
-  const worker = new Worker(new URL('./isnet-worker.mjs', import.meta.url), {
-    workerData: { model, threads: INTRA_OP_THREADS },
-    transferList: [model],
-  });
-  let pending: { resolve: (reply: WorkerReply) => void; reject: (error: Error) => void } | undefined;
-  let failure: Error | undefined;
-  // The thread keeps the process alive only while it owes a reply: an idle network must not hold up
-  // the exit of a script, a test run or a server shutting down.
-  const next = () =>
-    new Promise<WorkerReply>((resolve, reject) => {
-      if (failure) return reject(failure);
-      pending = { resolve, reject };
-      worker.ref();
-    });
-  const settle = () => {
-    pending = undefined;
-    worker.unref();
-  };
-  worker.on('message', (reply: WorkerReply) => {
-    pending?.resolve(reply);
-    settle();
-  });
-  const fail = (error: Error) => {
-    failure = new Error(`the ISNet ${size} thread stopped: ${error.message}`);
-    onStop?.();
-    pending?.reject(failure);
-    settle();
-  };
-  worker.on('error', fail);
-  worker.on('exit', (code) => fail(new Error(`exit code ${code}`)));
-
-  const ready = await next();
-  if ('loadError' in ready) {
-    await worker.terminate();
-    throw new Error(`could not load ISNet ${size}: ${ready.loadError}`);
-  }
+  const thread = await startModelThread(
+    `ISNet ${size}`,
+    new URL('./isnet-worker.mjs', import.meta.url),
+    { workerData: { model, threads: INTRA_OP_THREADS }, transferList: [model] },
+    onStop,
+  );
   return {
-    // One call at a time (the model gate): each message gets the next reply.
     async run(input) {
-      const reply = next();
-      worker.postMessage({ input, side: ISNET_RESOLUTION });
-      const result = await reply;
-      if ('error' in result) throw new Error(`ISNet ${size} failed: ${result.error}`);
-      if (!('scores' in result)) throw new Error(`ISNet ${size}: unexpected reply`);
-      return result;
+      const result = await thread.ask<{ scores?: Float32Array; runMs: number }>({ input, side: ISNET_RESOLUTION });
+      if (!result.scores) throw new Error(`ISNet ${size}: unexpected reply`);
+      return { scores: result.scores, runMs: result.runMs };
     },
-    async close() {
-      await worker.terminate();
-    },
+    close: () => thread.close(),
   };
 }
 

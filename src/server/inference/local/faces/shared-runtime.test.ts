@@ -1,6 +1,6 @@
-// Human, the ESRGAN upscaler and the NSFW check share one TensorFlow.js engine and wasm backend in
-// the server's process: loading and running Human must not change what the others compute, nor
-// the reverse.
+// Human and the ESRGAN upscaler share one TensorFlow.js engine and wasm backend in the server's
+// process, and the NSFW check runs its own in a thread: loading and running Human must not change
+// what the others compute, nor the reverse.
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
 import { createNsfwjsClassifier } from '../../../images/moderation/nsfw-classifier';
