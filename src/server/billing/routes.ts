@@ -11,7 +11,7 @@ import type { Auth } from '../auth/auth';
 import { sessionUser } from '../auth/session';
 import type { AppDb } from '../db/client';
 import { payments, profiles } from '../db/schema';
-import { escapeHtml } from '../mail/escape-html';
+import { escapeMarkup } from '../markup/escape-markup';
 import { originCheck } from '../security/origin-check';
 import { inlineStylePagePolicy } from '../security/security-headers';
 import { closePayment, fulfilPayment } from './fulfilment';
@@ -154,11 +154,11 @@ export function localCheckoutRoutes(deps: BillingDeps) {
     if (!payment)
       return checkoutPage(c, 'Checkout not found', '<p>This checkout does not exist or is not yours.</p>', 404);
     const pack = deps.packages.find((p) => p.id === payment.packageId);
-    const id = escapeHtml(sessionId);
+    const id = escapeMarkup(sessionId);
     const body =
       payment.status !== 'open'
-        ? `<p>This checkout is already ${escapeHtml(payment.status)}.</p><p><a href="/tokens">Back to Tokens</a></p>`
-        : `<div class="line"><span>${escapeHtml(pack?.name ?? payment.packageId)}</span><strong>${formatPrice(payment.amountCents)}</strong></div>
+        ? `<p>This checkout is already ${escapeMarkup(payment.status)}.</p><p><a href="/tokens">Back to Tokens</a></p>`
+        : `<div class="line"><span>${escapeMarkup(pack?.name ?? payment.packageId)}</span><strong>${formatPrice(payment.amountCents)}</strong></div>
 <form method="post" action="/checkout/local/${id}/pay">
   <label>Card number<input name="card" value="4242 4242 4242 4242" inputmode="numeric" autocomplete="off" required></label>
   <div class="row"><label>Expiry<input name="exp" value="12 / 34" required></label><label>CVC<input name="cvc" value="123" required></label></div>
@@ -209,7 +209,7 @@ function checkoutPage(c: Context, title: string, body: string, status: 200 | 404
   c.header('Content-Security-Policy', CHECKOUT_POLICY);
   return c.html(
     `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
-<title>${escapeHtml(title)}</title><style>${CHECKOUT_STYLE}</style></head><body><main><div class="banner">Test mode: the built-in checkout. No card is charged.</div><h1>${escapeHtml(title)}</h1>${body}</main></body></html>`,
+<title>${escapeMarkup(title)}</title><style>${CHECKOUT_STYLE}</style></head><body><main><div class="banner">Test mode: the built-in checkout. No card is charged.</div><h1>${escapeMarkup(title)}</h1>${body}</main></body></html>`,
     status,
   );
 }

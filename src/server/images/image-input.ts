@@ -33,8 +33,8 @@ export type ImageRules = {
 };
 
 const MB = 1024 * 1024;
-/** The spec's limit for Metamorphose and Background Swap uploads (5242880 bytes). */
-export const UPLOAD_LIMIT_5MB = 5 * MB;
+
+export { UPLOAD_LIMIT_5MB, UPLOAD_LIMIT_5MB_MESSAGE } from '../../contract/uploads';
 /** Our documented limit for the other tools' images. */
 export const DEFAULT_IMAGE_MAX_BYTES = 10 * MB;
 /** Our documented pixel limit: 40 megapixels (e.g. 8000 x 5000). */

@@ -1,40 +1,17 @@
 // The inference provider interface: one call per tool job. Implementations: replicate/ (hosted
-// models), demo/ (labelled placeholders) and local/ (models on this machine). Which provider
-// serves which tool is configuration (inference/routing.ts).
-import type { AspectRatio, Quality, TextAssist, ToolId } from '../../contract/tools';
+// models), demo/ (labelled placeholders) and local/ (models on this machine), each serving a tool
+// as that tool's module says (tools/<tool-id>/). Which provider serves which tool is
+// configuration (inference/routing.ts).
+import type { ToolId } from '../../contract/tools';
+import type { ToolInput } from '../tools/registry';
 
 export type ImageMime = 'image/png' | 'image/jpeg' | 'image/webp';
 
 /** An uploaded image, already checked: real format from its bytes, dimensions, size limits. */
 export type ImageInput = { bytes: Buffer; mime: ImageMime; width: number; height: number };
 
-/** What a tool job asks of a provider: the validated request, images decoded. */
-export type ToolInput =
-  | {
-      tool: 'text-to-pic';
-      prompt: string;
-      aspectRatio: AspectRatio;
-      numOutputs: number;
-      quality: Quality;
-      outputQuality: 33 | 66 | 100;
-    }
-  | {
-      tool: 'metamorphose';
-      prompt: string;
-      image: ImageInput;
-      width: number;
-      height: number;
-      numOutputs: 1;
-      outputQuality: 33;
-    }
-  | { tool: 'image-upscaler'; image: ImageInput; scale: 2 | 4 | 6 }
-  | { tool: 'colorizer'; image: ImageInput }
-  | { tool: 'background-remover'; image: ImageInput }
-  | { tool: 'creative-upscaler'; image: ImageInput; scale: 2 }
-  | { tool: 'fix-a-face'; image: ImageInput; scale: 2 }
-  | { tool: 'text-lab'; prompt: string; aspectRatio: AspectRatio; textAssist: TextAssist }
-  | { tool: 'background-swap'; prompt: string; image: ImageInput; numOutputs: number }
-  | { tool: 'image-analyzer'; image: ImageInput };
+/** What a tool job asks of a provider: one tool's validated request (each tool's folder defines its own). */
+export type { ToolInput } from '../tools/registry';
 
 export type OutputImage = { bytes: Buffer; contentType: ImageMime };
 

@@ -2,7 +2,7 @@
 // outside production, so a developer can open verification and reset links without SMTP.
 import { type Context, Hono } from 'hono';
 import type { Database } from '../db/client';
-import { escapeHtml as e } from './escape-html';
+import { escapeMarkup as e } from '../markup/escape-markup';
 import { getOutboxMessage, listOutbox, type OutboxMessage } from './outbox-mailer';
 
 const LIST_LIMIT = 50;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { escapeHtml } from './escape-html';
+import { escapeMarkup } from '../markup/escape-markup';
 import { passwordResetMail, verificationMail } from './templates';
 
 const url = 'https://app.example.com/api/auth/verify-email?token=abc.def-123&callbackURL=%2F';
@@ -14,7 +14,7 @@ describe('mail templates', () => {
     expect(mail.subject).toBe(subject);
 
     // The button and the copyable raw URL both carry the (attribute-escaped) link.
-    const href = `href="${escapeHtml(url)}"`;
+    const href = `href="${escapeMarkup(url)}"`;
     expect(mail.html.split(href)).toHaveLength(3);
     expect(mail.html).toContain(`>${button}</a>`);
     expect(mail.html).toContain('#6C5CE7');
@@ -45,8 +45,8 @@ describe('mail templates', () => {
     expect(() => passwordResetMail({ to: 'a@b.c', url: '/reset?token=x' })).toThrow(/absolute/);
   });
 
-  it('escapeHtml covers the five special characters', () => {
-    expect(escapeHtml(`<a href="x" title='y'>&</a>`)).toBe(
+  it('escapeMarkup covers the five special characters', () => {
+    expect(escapeMarkup(`<a href="x" title='y'>&</a>`)).toBe(
       '&lt;a href=&quot;x&quot; title=&#39;y&#39;&gt;&amp;&lt;/a&gt;',
     );
   });

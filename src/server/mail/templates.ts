@@ -1,6 +1,6 @@
 // The transactional mails: table layout with inline styles, which is what mail clients render
 // reliably, and a plain-text twin carrying the same link.
-import { escapeHtml } from './escape-html';
+import { escapeMarkup } from '../markup/escape-markup';
 import type { MailMessage } from './mailer';
 
 export type LinkMailInput = { to: string; url: string };
@@ -80,7 +80,7 @@ function renderText(to: string, url: string, c: LinkMailContent): string {
 }
 
 function renderHtml(to: string, url: string, c: LinkMailContent): string {
-  const e = escapeHtml;
+  const e = escapeMarkup;
   const href = e(url);
   return `<!DOCTYPE html>
 <html lang="en">

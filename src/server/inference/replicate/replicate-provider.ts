@@ -171,7 +171,7 @@ export function createReplicateProvider(options: ReplicateProviderOptions): Infe
   }
 
   async function run(request: ToolInput, signal: AbortSignal): Promise<ToolResult> {
-    if (request.tool === 'image-analyzer') throw new ProviderError('Replicate does not serve image-analyzer');
+    if (!isReplicateTool(request.tool)) throw new ProviderError(`Replicate does not serve ${request.tool}`);
     signal.throwIfAborted();
 
     // One signal for everything below: the caller's abort or our own deadline.

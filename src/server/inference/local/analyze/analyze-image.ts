@@ -1,8 +1,10 @@
 // The local Image Analyzer (product-spec.md, "Analysis response"): keywords with scores 0-1 and a
 // named palette. Keywords are the image's measured properties plus what the vision models see.
+
+import type { ImageAnalyzerInput } from '../../../tools/image-analyzer';
+import type { LocalEngine } from '../../../tools/server-tool';
 import type { ImageInput, Keyword, ToolResult } from '../../provider';
 import { visionKeywords } from '../faces/vision-keywords';
-import type { LocalEngine } from '../local-provider';
 import { loadAnalysisPixels } from './analysis-pixels';
 import { imageProperties } from './image-properties';
 import { extractPalette } from './palette';
@@ -33,7 +35,5 @@ export function mergeKeywords(keywords: Keyword[]): Keyword[] {
     .slice(0, MAX_KEYWORDS);
 }
 
-export const imageAnalyzerEngine: LocalEngine = (input, signal) => {
-  if (input.tool !== 'image-analyzer') throw new Error(`the Image Analyzer cannot run ${input.tool}`);
-  return analyzeImage(input.image, signal);
-};
+export const imageAnalyzerEngine: LocalEngine<ImageAnalyzerInput> = (input, signal) =>
+  analyzeImage(input.image, signal);

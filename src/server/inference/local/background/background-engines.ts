@@ -2,8 +2,10 @@
 // ISNet (cut-out.ts). The swap has no generator to paint a new background, so it draws one from
 // the description's words (scenery.ts) and marks every image "DEMO background".
 import sharp from 'sharp';
+import type { BackgroundRemoverInput } from '../../../tools/background-remover';
+import type { BackgroundSwapInput } from '../../../tools/background-swap';
+import type { LocalEngine } from '../../../tools/server-tool';
 import type { OutputImage } from '../../provider';
-import type { LocalEngine } from '../local-provider';
 import { fromRaw } from '../raw-image';
 import { cutOut, decodeUpload } from './cut-out';
 import type { IsnetSize } from './isnet-model';
@@ -12,18 +14,16 @@ import { sceneryBackground } from './scenery';
 /** Swap outputs are fitted to this on their long side, the size of the hosted model's outputs. */
 export const SWAP_LONG_SIDE = 1024;
 
-export function createBackgroundRemoverEngine(size: IsnetSize): LocalEngine {
+export function createBackgroundRemoverEngine(size: IsnetSize): LocalEngine<BackgroundRemoverInput> {
   return async (input, signal) => {
-    if (input.tool !== 'background-remover') throw new Error(`the Background Remover cannot run ${input.tool}`);
     const subject = await cutOut(await decodeUpload(input.image.bytes), size, signal);
     const png: OutputImage = { bytes: await fromRaw(subject).png().toBuffer(), contentType: 'image/png' };
     return { kind: 'images', images: [png] };
   };
 }
 
-export function createBackgroundSwapEngine(size: IsnetSize): LocalEngine {
+export function createBackgroundSwapEngine(size: IsnetSize): LocalEngine<BackgroundSwapInput> {
   return async (input, signal) => {
-    if (input.tool !== 'background-swap') throw new Error(`the Background Swap cannot run ${input.tool}`);
     const { image, prompt, numOutputs } = input;
     if (!Number.isInteger(numOutputs) || numOutputs < 1 || numOutputs > 4) {
       throw new Error(`background-swap needs 1 to 4 outputs, got ${numOutputs}`);

@@ -4,8 +4,9 @@
 // edge shows. There is no face-restoration network (GFPGAN, CodeFormer) on npm; this is the honest
 // local equivalent and is labelled local.
 import { exceedsUpscaleLimit, UPSCALE_MAX_INPUT } from '../../../../contract/tools';
+import type { FixAFaceInput } from '../../../tools/fix-a-face';
+import type { LocalEngine } from '../../../tools/server-tool';
 import { ProviderError } from '../../provider';
-import type { LocalEngine } from '../local-provider';
 import { decodeRgb, fromRaw, type RawImage } from '../raw-image';
 import { superResolve } from '../upscale/super-resolve';
 import { detectFaces, type FaceBox } from './detect-faces';
@@ -127,8 +128,7 @@ function featherWeight(radius: number): number {
   return t * t * (3 - 2 * t);
 }
 
-export const fixAFaceEngine: LocalEngine = async (input, signal) => {
-  if (input.tool !== 'fix-a-face') throw new Error(`Fix a Face cannot run ${input.tool}`);
+export const fixAFaceEngine: LocalEngine<FixAFaceInput> = async (input, signal) => {
   const fixed = await fixFaces(await decodeRgb(input.image.bytes), signal);
   signal.throwIfAborted();
   const bytes = await fromRaw(fixed).webp({ quality: 90 }).toBuffer();

@@ -2,8 +2,10 @@
 // (super-resolve.ts), encoded as webp like the hosted models' outputs.
 import sharp, { type SharpenOptions } from 'sharp';
 import { exceedsUpscaleLimit, toolById, UPSCALE_MAX_INPUT, upscaleMaxSide } from '../../../../contract/tools';
-import { type ImageInput, type OutputImage, ProviderError, type ToolInput, type ToolResult } from '../../provider';
-import type { LocalEngine } from '../local-provider';
+import type { CreativeUpscalerInput } from '../../../tools/creative-upscaler';
+import type { ImageUpscalerInput } from '../../../tools/image-upscaler';
+import type { LocalEngine } from '../../../tools/server-tool';
+import { type ImageInput, type OutputImage, ProviderError, type ToolResult } from '../../provider';
 import { decodeRgb, fromRaw, type RawImage } from '../raw-image';
 import { superResolve } from './super-resolve';
 
@@ -66,8 +68,7 @@ async function decodeWithin(image: ImageInput, factor: UpscaleFactor, userMessag
   return decodeRgb(image.bytes);
 }
 
-export const imageUpscalerEngine: LocalEngine = async (input, signal) => {
-  const { image, scale } = expect(input, 'image-upscaler');
+export const imageUpscalerEngine: LocalEngine<ImageUpscalerInput> = async ({ image, scale }, signal) => {
   const pixels = await decodeWithin(
     image,
     scale,
@@ -77,9 +78,8 @@ export const imageUpscalerEngine: LocalEngine = async (input, signal) => {
   return images(await webp(upscaled, await enlargedAlpha(image.bytes, upscaled.width, upscaled.height)));
 };
 
-export const creativeUpscalerEngine: LocalEngine = async (input, signal) => {
-  const { image } = expect(input, 'creative-upscaler');
-  const pixels = await decodeWithin(image, 2, toolById('creative-upscaler').failureMessage);
+export const creativeUpscalerEngine: LocalEngine<CreativeUpscalerInput> = async ({ tool, image }, signal) => {
+  const pixels = await decodeWithin(image, 2, toolById(tool).failureMessage);
   const upscaled = await upscaleBy(pixels, 2, signal);
   signal.throwIfAborted();
   const enhanced = await enhanceDetail(upscaled);
@@ -87,8 +87,3 @@ export const creativeUpscalerEngine: LocalEngine = async (input, signal) => {
 };
 
 const images = (image: OutputImage): ToolResult => ({ kind: 'images', images: [image] });
-
-function expect<T extends ToolInput['tool']>(input: ToolInput, tool: T): Extract<ToolInput, { tool: T }> {
-  if (input.tool !== tool) throw new Error(`the ${tool} engine cannot run ${input.tool}`);
-  return input as Extract<ToolInput, { tool: T }>;
-}

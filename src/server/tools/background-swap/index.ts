@@ -1,0 +1,40 @@
+// Background Swap: the subject kept, a described background around it (ad-inpaint on Replicate;
+// locally the subject is cut out for real and set on a drawn, labelled background).
+import { decodeImageField } from '../../images/image-input';
+import { DEMO_SIZES, uploadOnCards } from '../../inference/demo/demo-images';
+import type { ImageInput } from '../../inference/provider';
+import { describeImage, parseRequest, UPLOAD_5MB, withShapeLimits } from '../request-checks';
+import { defineServerTool } from '../server-tool';
+
+export type BackgroundSwapInput = { tool: 'background-swap'; prompt: string; image: ImageInput; numOutputs: number };
+
+export const backgroundSwap = defineServerTool<BackgroundSwapInput>({
+  id: 'background-swap',
+  prepare(body) {
+    const b = parseRequest('background-swap', body);
+    const image = decodeImageField('image', b.image, withShapeLimits('background-swap', UPLOAD_5MB));
+    return {
+      input: { tool: 'background-swap', prompt: b.prompt, image, numOutputs: b.num_outputs },
+      units: b.num_outputs,
+      summary: { prompt: b.prompt, numOutputs: b.num_outputs, image: describeImage(image) },
+      images: [image],
+    };
+  },
+  replicate: {
+    model: 'logerzhu/ad-inpaint',
+    // replicate.com/logerzhu/ad-inpaint/versions/b1c17d14… (the version with image_num). Its output
+    // starts with the product cut-out (public callers use output.slice(1)).
+    version: 'b1c17d148455c1fda435ababe9ab1e03bc0d917cc3cf4251916f22c45c83c7df',
+    output: 'cutout-then-list',
+    buildInput: (r, image) => ({ image_path: image, prompt: r.prompt, image_num: r.numOutputs }),
+  },
+  demo: (input) =>
+    uploadOnCards(input.image, input.prompt, {
+      count: input.numOutputs,
+      size: DEMO_SIZES['1:1'],
+      title: 'Background Swap',
+      quality: 80,
+    }),
+  local: async ({ backgroundModel }) =>
+    (await import('../../inference/local/background/background-engines')).createBackgroundSwapEngine(backgroundModel),
+});

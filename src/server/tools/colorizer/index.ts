@@ -1,0 +1,26 @@
+// Colorizer: colour for black-and-white photos (DDColor on Replicate; no local weights, so the
+// labelled demo, a sepia tint, stands in locally).
+import { decodeImageField } from '../../images/image-input';
+import { resizedUpload } from '../../inference/demo/demo-images';
+import type { ImageInput } from '../../inference/provider';
+import { DATA_URL_IMAGE, describeImage, parseRequest, withShapeLimits } from '../request-checks';
+import { defineServerTool } from '../server-tool';
+
+export type ColorizerInput = { tool: 'colorizer'; image: ImageInput };
+
+export const colorizer = defineServerTool<ColorizerInput>({
+  id: 'colorizer',
+  prepare(body) {
+    const b = parseRequest('colorizer', body);
+    const image = decodeImageField('image', b.image, withShapeLimits('colorizer', DATA_URL_IMAGE));
+    return { input: { tool: 'colorizer', image }, units: 1, summary: { image: describeImage(image) }, images: [image] };
+  },
+  replicate: {
+    model: 'piddnad/ddcolor',
+    // replicate.com/p/pkxytzdbkuach644xwzyouk5fu (model_size "large") and public callers.
+    version: 'ca494ba129e44e45f661d6ece83c4c98a9a7c774309beca01429b58fce8aa695',
+    output: 'single',
+    buildInput: (_r, image) => ({ image, model_size: 'large' }),
+  },
+  demo: (input) => resizedUpload(input.image, 1, 'sepia'),
+});

@@ -1,0 +1,37 @@
+// Creative Upscaler: 2x with invented detail (clarity-upscaler on Replicate; locally the ESRGAN
+// graph and a detail pass, said so on the page).
+import { decodeImageField } from '../../images/image-input';
+import { resizedUpload } from '../../inference/demo/demo-images';
+import type { ImageInput } from '../../inference/provider';
+import { ANY_FORM_IMAGE, describeImage, parseRequest, upscaleInputRules, withShapeLimits } from '../request-checks';
+import { defineServerTool } from '../server-tool';
+
+export type CreativeUpscalerInput = { tool: 'creative-upscaler'; image: ImageInput; scale: 2 };
+
+export const creativeUpscaler = defineServerTool<CreativeUpscalerInput>({
+  id: 'creative-upscaler',
+  prepare(body) {
+    const b = parseRequest('creative-upscaler', body);
+    // The image comes back at twice its size: the 2x input limit applies before charging.
+    const image = decodeImageField(
+      'image',
+      b.image,
+      withShapeLimits('creative-upscaler', upscaleInputRules(ANY_FORM_IMAGE, 2)),
+    );
+    return {
+      input: { tool: 'creative-upscaler', image, scale: 2 },
+      units: 1,
+      summary: { scale: 2, image: describeImage(image) },
+      images: [image],
+    };
+  },
+  replicate: {
+    model: 'philz1337x/clarity-upscaler',
+    // replicate.com/philz1337x/clarity-upscaler/versions/dfad4170… (example reads output[0]).
+    version: 'dfad41707589d68ecdccd1dfa600d55a208f9310748e44bfe35b4a6291453d5e',
+    output: 'first',
+    buildInput: (r, image) => ({ image, scale_factor: r.scale }),
+  },
+  demo: (input) => resizedUpload(input.image, input.scale),
+  local: async () => (await import('../../inference/local/upscale/upscale-engines')).creativeUpscalerEngine,
+});

@@ -1,0 +1,37 @@
+// Fix a Face: restore faces in a portrait, at 2x (GFPGAN on Replicate; locally face detection and
+// ESRGAN on the face regions, said so on the page).
+import { decodeImageField } from '../../images/image-input';
+import { resizedUpload } from '../../inference/demo/demo-images';
+import type { ImageInput } from '../../inference/provider';
+import { ANY_FORM_IMAGE, describeImage, parseRequest, upscaleInputRules, withShapeLimits } from '../request-checks';
+import { defineServerTool } from '../server-tool';
+
+export type FixAFaceInput = { tool: 'fix-a-face'; image: ImageInput; scale: 2 };
+
+export const fixAFace = defineServerTool<FixAFaceInput>({
+  id: 'fix-a-face',
+  prepare(body) {
+    const b = parseRequest('fix-a-face', body);
+    // The portrait comes back at twice its size: the 2x input limit applies before charging.
+    const image = decodeImageField(
+      'image',
+      b.image,
+      withShapeLimits('fix-a-face', upscaleInputRules(ANY_FORM_IMAGE, 2)),
+    );
+    return {
+      input: { tool: 'fix-a-face', image, scale: 2 },
+      units: 1,
+      summary: { scale: 2, image: describeImage(image) },
+      images: [image],
+    };
+  },
+  replicate: {
+    model: 'tencentarc/gfpgan',
+    // replicate.com/tencentarc/gfpgan/versions/0fbacf7a…/api (img, version default v1.4, scale).
+    version: '0fbacf7afc6c144e5be9767cff80f25aff23e52b0708f17e20f9879b2f21516c',
+    output: 'single',
+    buildInput: (r, image) => ({ img: image, version: 'v1.4', scale: r.scale }),
+  },
+  demo: (input) => resizedUpload(input.image, input.scale),
+  local: async () => (await import('../../inference/local/faces/fix-a-face')).fixAFaceEngine,
+});

@@ -1,0 +1,70 @@
+// The pieces every tool's request check is made of: the contract's request schema with our error
+// message, and the image rules (form, bytes, pixels, shape) of the tools that take an image.
+import { describeIssue, TOOL_REQUEST_SCHEMAS } from '../../contract/tool-requests';
+import {
+  IMAGE_SHAPE_LIMITS,
+  type ImageToolId,
+  type ToolId,
+  UPSCALE_MAX_INPUT,
+  upscaleMaxSide,
+} from '../../contract/tools';
+import {
+  DEFAULT_IMAGE_MAX_BYTES,
+  DEFAULT_MAX_PIXELS,
+  type ImageRules,
+  InputError,
+  UPLOAD_LIMIT_5MB,
+  UPLOAD_LIMIT_5MB_MESSAGE,
+} from '../images/image-input';
+import type { ImageInput } from '../inference/provider';
+
+/** The request body parsed with the tool's schema; the first problem as InputError("field: reason"). */
+export function parseRequest<T extends ToolId>(tool: T, body: unknown) {
+  const result = TOOL_REQUEST_SCHEMAS[tool].safeParse(body ?? {});
+  if (!result.success) {
+    const [field = 'body', ...reason] = describeIssue(result.error, body).split(': ');
+    throw new InputError(field, reason.join(': '));
+  }
+  return result.data as (typeof TOOL_REQUEST_SCHEMAS)[T]['_zod']['output'];
+}
+
+/** Images that must come as a data URL (Colorizer, Image Upscaler: the spec's clients send one). */
+export const DATA_URL_IMAGE: ImageRules = {
+  form: 'data-url',
+  maxBytes: DEFAULT_IMAGE_MAX_BYTES,
+  maxPixels: DEFAULT_MAX_PIXELS,
+};
+/** Images as a data URL or bare base64. */
+export const ANY_FORM_IMAGE: ImageRules = { ...DATA_URL_IMAGE, form: 'base64' };
+/** Metamorphose and Background Swap: the spec's 5 MB limit and its message. */
+export const UPLOAD_5MB: ImageRules = {
+  form: 'base64',
+  maxBytes: UPLOAD_LIMIT_5MB,
+  maxPixels: DEFAULT_MAX_PIXELS,
+  tooLargeMessage: UPLOAD_LIMIT_5MB_MESSAGE,
+};
+
+/** The output of an upscale must stay within ~16 megapixels, so the input limit depends on the scale. */
+export function upscaleInputRules(rules: ImageRules, scale: keyof typeof UPSCALE_MAX_INPUT): ImageRules {
+  const limit = UPSCALE_MAX_INPUT[scale];
+  return {
+    ...rules,
+    maxPixels: limit.pixels,
+    pixelLimitLabel: `${limit.label} for ${scale}x`,
+    maxSide: upscaleMaxSide(scale),
+  };
+}
+
+/** `rules` with the shapes the tool's models can take (contract IMAGE_SHAPE_LIMITS, decision 015). */
+export const withShapeLimits = (tool: ImageToolId, rules: ImageRules): ImageRules => ({
+  ...IMAGE_SHAPE_LIMITS[tool],
+  ...rules,
+});
+
+/** What a job keeps of an image: its kind and size, never its bytes. */
+export const describeImage = (image: ImageInput) => ({
+  mime: image.mime,
+  width: image.width,
+  height: image.height,
+  bytes: image.bytes.length,
+});

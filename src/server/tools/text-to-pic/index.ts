@@ -1,0 +1,55 @@
+// Text to Pic: a prompt to up to four images (flux-schnell on Replicate; prompt cards as the demo).
+import { type AspectRatio, OUTPUT_QUALITY, type Quality } from '../../../contract/tools';
+import { InputError } from '../../images/image-input';
+import { DEMO_SIZES, promptCards } from '../../inference/demo/demo-images';
+import { parseRequest } from '../request-checks';
+import { defineServerTool } from '../server-tool';
+
+export type TextToPicInput = {
+  tool: 'text-to-pic';
+  prompt: string;
+  aspectRatio: AspectRatio;
+  numOutputs: number;
+  quality: Quality;
+  outputQuality: 33 | 66 | 100;
+};
+
+export const textToPic = defineServerTool<TextToPicInput>({
+  id: 'text-to-pic',
+  prepare(body) {
+    const b = parseRequest('text-to-pic', body);
+    const expected = OUTPUT_QUALITY[b.quality];
+    if (b.outputQuality !== undefined && b.outputQuality !== expected) {
+      throw new InputError('outputQuality', `must be ${expected} for quality ${b.quality}`);
+    }
+    const input: TextToPicInput = {
+      tool: 'text-to-pic',
+      prompt: b.prompt,
+      aspectRatio: b.aspectRatio,
+      numOutputs: b.numOutputs,
+      quality: b.quality,
+      outputQuality: expected,
+    };
+    const { tool: _tool, ...summary } = input;
+    return { input, units: b.numOutputs, summary, images: [] };
+  },
+  replicate: {
+    model: 'black-forest-labs/flux-schnell',
+    output: 'list',
+    buildInput: (r) => ({
+      prompt: r.prompt,
+      aspect_ratio: r.aspectRatio,
+      num_outputs: r.numOutputs,
+      go_fast: true,
+      output_format: 'webp',
+      output_quality: r.outputQuality,
+    }),
+  },
+  demo: (input) =>
+    promptCards(input.prompt, {
+      count: input.numOutputs,
+      size: DEMO_SIZES[input.aspectRatio],
+      title: 'Text to Pic',
+      quality: input.outputQuality,
+    }),
+});
