@@ -1,5 +1,8 @@
-// The ten tools: one table shared by server and web (routes, API paths, costs, labels).
-// Costs and counts are product-spec.md section 9; the server charges from this table only.
+// The ten tools: THE one list shared by server and web (routes, API paths, costs, labels, icons).
+// The router, the menu, the API routes and both sides' registries are built from it, in its order
+// (the spec's menu order). Costs and counts are product-spec.md section 9; the server charges from
+// this table only. Adding a tool: docs/adding-a-tool.md.
+import type { IconName } from './icons';
 
 export const TOOL_IDS = [
   'text-to-pic',
@@ -81,6 +84,10 @@ export interface ToolDefinition {
   response: 'image-list' | 'image' | 'analysis';
   /** What the user reads when a job of this tool fails (product-spec.md section 8). */
   failureMessage: string;
+  /** Its icon in the menu, on the landing page and on its page (lucide's name). */
+  icon: IconName;
+  /** A headline tool: a wide card on the landing page. */
+  featured?: boolean;
 }
 
 export const TOOLS: readonly ToolDefinition[] = [
@@ -95,6 +102,8 @@ export const TOOLS: readonly ToolDefinition[] = [
     summary: 'Describe a picture and get up to four images in seconds.',
     response: 'image-list',
     failureMessage: 'Failed to generate image',
+    icon: 'image-plus',
+    featured: true,
   },
   {
     id: 'metamorphose',
@@ -107,6 +116,8 @@ export const TOOLS: readonly ToolDefinition[] = [
     summary: 'Turn a reference photo of a face into a new scene you describe.',
     response: 'image-list',
     failureMessage: 'Failed to generate images',
+    icon: 'scan-face',
+    featured: true,
   },
   {
     id: 'colorizer',
@@ -119,6 +130,7 @@ export const TOOLS: readonly ToolDefinition[] = [
     summary: 'Bring black-and-white photos to life with natural colour.',
     response: 'image',
     failureMessage: 'Colorization failed. Please try again.',
+    icon: 'paintbrush',
   },
   {
     id: 'background-remover',
@@ -131,6 +143,7 @@ export const TOOLS: readonly ToolDefinition[] = [
     summary: 'Cut out the subject and get a transparent PNG.',
     response: 'image',
     failureMessage: 'Background removal failed. Please try again.',
+    icon: 'eraser',
   },
   {
     id: 'creative-upscaler',
@@ -143,6 +156,7 @@ export const TOOLS: readonly ToolDefinition[] = [
     summary: 'Upscale 2x while inventing fine detail and texture.',
     response: 'image',
     failureMessage: 'Creative upscale failed. Please use a smaller image size.',
+    icon: 'wand-sparkles',
   },
   {
     id: 'fix-a-face',
@@ -155,6 +169,7 @@ export const TOOLS: readonly ToolDefinition[] = [
     summary: 'Restore blurry or damaged faces in portraits.',
     response: 'image',
     failureMessage: 'Face fixing failed. Please try again.',
+    icon: 'smile',
   },
   {
     id: 'text-lab',
@@ -167,6 +182,7 @@ export const TOOLS: readonly ToolDefinition[] = [
     summary: 'Posters, logos and cards with crisp, legible lettering.',
     response: 'image-list',
     failureMessage: 'Failed to generate image',
+    icon: 'letter-text',
   },
   {
     id: 'background-swap',
@@ -179,6 +195,7 @@ export const TOOLS: readonly ToolDefinition[] = [
     summary: 'Keep the subject, describe a new background around it.',
     response: 'image-list',
     failureMessage: 'Failed to generate images',
+    icon: 'replace',
   },
   {
     id: 'image-upscaler',
@@ -191,6 +208,7 @@ export const TOOLS: readonly ToolDefinition[] = [
     summary: 'Enlarge images 2x, 4x or 6x with sharp detail.',
     response: 'image',
     failureMessage: 'Upscale failed. Please try again.',
+    icon: 'maximize-2',
   },
   {
     id: 'image-analyzer',
@@ -203,6 +221,7 @@ export const TOOLS: readonly ToolDefinition[] = [
     summary: 'Keywords and the colour palette of any image.',
     response: 'analysis',
     failureMessage: 'Image analysis failed. Please try again.',
+    icon: 'scan-search',
   },
 ];
 
