@@ -61,6 +61,10 @@ export const upscaleMaxSide = (scale: number) => Math.floor(WEBP_MAX_SIDE / scal
 export const exceedsUpscaleLimit = (width: number, height: number, scale: 2 | 4 | 6) =>
   width * height > UPSCALE_MAX_INPUT[scale].pixels || Math.max(width, height) > upscaleMaxSide(scale);
 
+/** Metamorphose and Background Swap uploads: at most 5 MB (5242880 bytes), refused with the spec's message. */
+export const UPLOAD_LIMIT_5MB = 5 * 1024 * 1024;
+export const UPLOAD_TOO_LARGE_5MB = 'File size must be less than 5MB';
+
 /** Image counts per request (section 9). */
 export const MAX_IMAGES_PER_REQUEST = 4;
 

@@ -1,7 +1,7 @@
 // The calls the accounts UI makes: better-auth under /api/auth and our own /api/profile and /api/config.
 // Plain fetch through lib/api (no auth client package: the landing page's JavaScript stays small).
 import { ACCOUNT_API, ACCOUNT_ROUTES, type Profile, type PublicConfig } from '../../../contract/accounts';
-import { type ApiResult, getJson, postJson } from '../../lib/api';
+import { type ApiResult, getJson, postJson } from '../api';
 
 export const AUTH_API = {
   session: '/api/auth/get-session',
