@@ -1,5 +1,6 @@
-// Client routes of product-spec.md section 2 and the sidebar's menu, in the spec's order.
-import { TOOLS, type ToolId, toolById } from './tools';
+// Client routes of product-spec.md section 2 and the sidebar's menu, built from the tool list in its order.
+import type { IconName } from './icons';
+import { TOOLS, type ToolDefinition, type ToolId } from './tools';
 
 export const ROUTES = {
   home: '/',
@@ -14,26 +15,27 @@ export const ALL_ROUTES: readonly string[] = [
   ROUTES.userSettings,
 ];
 
-export type MenuItem = { label: string; to: string; toolId?: ToolId };
+export type MenuItem = { label: string; to: string; icon: IconName; toolId?: ToolId };
 
-const menuTool = (id: ToolId): MenuItem => ({ label: toolById(id).menuLabel, to: toolById(id).route, toolId: id });
-
-/** "Menu labels: Home, Text to Pic, Metamorphose, ... Tokens, User Settings." */
-export const MENU: readonly MenuItem[] = [
-  { label: 'Home', to: ROUTES.home },
-  menuTool('text-to-pic'),
-  menuTool('metamorphose'),
-  menuTool('colorizer'),
-  menuTool('background-remover'),
-  menuTool('creative-upscaler'),
-  menuTool('fix-a-face'),
-  menuTool('text-lab'),
-  menuTool('background-swap'),
-  menuTool('image-upscaler'),
-  menuTool('image-analyzer'),
-  { label: 'Tokens', to: ROUTES.tokens },
-  { label: 'User Settings', to: ROUTES.userSettings },
+/** "Menu labels: Home, Text to Pic, Metamorphose, ... Tokens, User Settings": the tools in the list's order. */
+export const menuOf = (tools: readonly ToolDefinition[]): MenuItem[] => [
+  { label: 'Home', to: ROUTES.home, icon: 'house' },
+  ...tools.map((tool) => ({ label: tool.menuLabel, to: tool.route, icon: tool.icon, toolId: tool.id })),
+  { label: 'Tokens', to: ROUTES.tokens, icon: 'coins' },
+  { label: 'User Settings', to: ROUTES.userSettings, icon: 'settings' },
 ];
+
+export const MENU: readonly MenuItem[] = menuOf(TOOLS);
+
+/** "After sign-in or sign-up the app goes to /text-to-pic" (section 2); the landing page's hero points there too. */
+export const START_ROUTE = '/text-to-pic';
+
+/** The tool at START_ROUTE. */
+export function startTool(): ToolDefinition {
+  const tool = TOOLS.find((t) => t.route === START_ROUTE);
+  if (!tool) throw new Error(`no tool at ${START_ROUTE}`);
+  return tool;
+}
 
 /** Shown by the router for unknown routes and thrown errors (product-spec.md section 2). */
 export const FALLBACK_ERROR_TEXT = 'Unexpected Application Error!';

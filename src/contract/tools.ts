@@ -1,5 +1,8 @@
-// The ten tools: one table shared by server and web (routes, API paths, costs, labels).
-// Costs and counts are product-spec.md section 9; the server charges from this table only.
+// The ten tools: THE one list shared by server and web (routes, API paths, costs, labels, icons).
+// The router, the menu, the API routes and both sides' registries are built from it, in its order
+// (the spec's menu order). Costs and counts are product-spec.md section 9; the server charges from
+// this table only. Adding a tool: docs/adding-a-tool.md.
+import type { IconName } from './icons';
 
 export const TOOL_IDS = [
   'text-to-pic',
@@ -81,6 +84,10 @@ export const IMAGE_SHAPE_LIMITS: Record<ImageToolId, { minSide: number; maxAspec
   'image-analyzer': { minSide: 8, maxAspect: 20 },
 };
 
+/** Metamorphose and Background Swap uploads: at most 5 MB (5242880 bytes), refused with the spec's message. */
+export const UPLOAD_LIMIT_5MB = 5 * 1024 * 1024;
+export const UPLOAD_TOO_LARGE_5MB = 'File size must be less than 5MB';
+
 /** Image counts per request (section 9). */
 export const MAX_IMAGES_PER_REQUEST = 4;
 
@@ -104,6 +111,10 @@ export interface ToolDefinition {
   response: 'image-list' | 'image' | 'analysis';
   /** What the user reads when a job of this tool fails (product-spec.md section 8). */
   failureMessage: string;
+  /** Its icon in the menu, on the landing page and on its page (lucide's name). */
+  icon: IconName;
+  /** A headline tool: a wide card on the landing page. */
+  featured?: boolean;
 }
 
 export const TOOLS: readonly ToolDefinition[] = [
@@ -118,6 +129,8 @@ export const TOOLS: readonly ToolDefinition[] = [
     summary: 'Describe a picture and get up to four images in seconds.',
     response: 'image-list',
     failureMessage: 'Failed to generate image',
+    icon: 'image-plus',
+    featured: true,
   },
   {
     id: 'metamorphose',
@@ -130,6 +143,8 @@ export const TOOLS: readonly ToolDefinition[] = [
     summary: 'Turn a reference photo of a face into a new scene you describe.',
     response: 'image-list',
     failureMessage: 'Failed to generate images',
+    icon: 'scan-face',
+    featured: true,
   },
   {
     id: 'colorizer',
@@ -142,6 +157,7 @@ export const TOOLS: readonly ToolDefinition[] = [
     summary: 'Bring black-and-white photos to life with natural colour.',
     response: 'image',
     failureMessage: 'Colorization failed. Please try again.',
+    icon: 'paintbrush',
   },
   {
     id: 'background-remover',
@@ -154,6 +170,7 @@ export const TOOLS: readonly ToolDefinition[] = [
     summary: 'Cut out the subject and get a transparent PNG.',
     response: 'image',
     failureMessage: 'Background removal failed. Please try again.',
+    icon: 'eraser',
   },
   {
     id: 'creative-upscaler',
@@ -166,6 +183,7 @@ export const TOOLS: readonly ToolDefinition[] = [
     summary: 'Upscale 2x while inventing fine detail and texture.',
     response: 'image',
     failureMessage: 'Creative upscale failed. Please use a smaller image size.',
+    icon: 'wand-sparkles',
   },
   {
     id: 'fix-a-face',
@@ -178,6 +196,7 @@ export const TOOLS: readonly ToolDefinition[] = [
     summary: 'Restore blurry or damaged faces in portraits.',
     response: 'image',
     failureMessage: 'Face fixing failed. Please try again.',
+    icon: 'smile',
   },
   {
     id: 'text-lab',
@@ -190,6 +209,7 @@ export const TOOLS: readonly ToolDefinition[] = [
     summary: 'Posters, logos and cards with crisp, legible lettering.',
     response: 'image-list',
     failureMessage: 'Failed to generate image',
+    icon: 'letter-text',
   },
   {
     id: 'background-swap',
@@ -202,6 +222,7 @@ export const TOOLS: readonly ToolDefinition[] = [
     summary: 'Keep the subject, describe a new background around it.',
     response: 'image-list',
     failureMessage: 'Failed to generate images',
+    icon: 'replace',
   },
   {
     id: 'image-upscaler',
@@ -214,6 +235,7 @@ export const TOOLS: readonly ToolDefinition[] = [
     summary: 'Enlarge images 2x, 4x or 6x with sharp detail.',
     response: 'image',
     failureMessage: 'Upscale failed. Please try again.',
+    icon: 'maximize-2',
   },
   {
     id: 'image-analyzer',
@@ -226,6 +248,7 @@ export const TOOLS: readonly ToolDefinition[] = [
     summary: 'Keywords and the colour palette of any image.',
     response: 'analysis',
     failureMessage: 'Image analysis failed. Please try again.',
+    icon: 'scan-search',
   },
 ];
 

@@ -7,10 +7,11 @@
 // and is finished later by completeToolJob, from the webhook or from the backstop (pending-jobs.ts).
 import { randomUUID } from 'node:crypto';
 import { and, count, eq, inArray, isNull, notInArray, sql } from 'drizzle-orm';
+import type { JobView } from '../../contract/tool-responses';
 import { type ToolId, toolById } from '../../contract/tools';
 import { type AppDb, sqlExecutorOf } from '../db/client';
 import { errorChain, untilDatabaseAnswers } from '../db/connection-errors';
-import { files, type JobStatus, jobs } from '../db/schema';
+import { files, jobs } from '../db/schema';
 import { sniffFormat } from '../images/image-input';
 import type { ImageInput, InferenceProvider, OutputImage, ToolInput, ToolResult } from '../inference/provider';
 import { ProviderError } from '../inference/provider';
@@ -426,19 +427,8 @@ export async function registerToolWorkers(
   });
 }
 
-export type JobView = {
-  id: string;
-  tool: ToolId;
-  status: JobStatus;
-  cost: number;
-  createdAt: string;
-  finishedAt: string | null;
-  error: string | null;
-  /** Succeeded image tools: the outputs' URLs on our origin. */
-  output: string[] | null;
-  keywords: { keyword: string; score: number }[] | null;
-  colors: { hex: string; name: string; percentage: number }[] | null;
-};
+// The API's job view is the contract's: the web reads the same type.
+export type { JobView };
 
 export const fileUrl = (id: string) => `/api/files/${id}`;
 

@@ -14,7 +14,7 @@ import {
   type ImageRules,
   InputError,
   UPLOAD_LIMIT_5MB,
-  UPLOAD_LIMIT_5MB_MESSAGE,
+  UPLOAD_TOO_LARGE_5MB,
 } from '../images/image-input';
 import type { ImageInput } from '../inference/provider';
 
@@ -41,7 +41,7 @@ export const UPLOAD_5MB: ImageRules = {
   form: 'base64',
   maxBytes: UPLOAD_LIMIT_5MB,
   maxPixels: DEFAULT_MAX_PIXELS,
-  tooLargeMessage: UPLOAD_LIMIT_5MB_MESSAGE,
+  tooLargeMessage: UPLOAD_TOO_LARGE_5MB,
 };
 
 /** The output of an upscale must stay within ~16 megapixels, so the input limit depends on the scale. */

@@ -9,6 +9,7 @@ import { createHash } from 'node:crypto';
 import { and, desc, eq, lt } from 'drizzle-orm';
 import { type Context, Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
+import type { ToolResult } from '../../contract/tool-responses';
 import { TOOL_MESSAGES, TOOLS, type ToolDefinition } from '../../contract/tools';
 import { readOrCreateProfile } from '../accounts/profiles';
 import type { Auth } from '../auth/auth';
@@ -62,7 +63,7 @@ const MAX_IDEMPOTENCY_KEY = 200;
 const TOO_MANY_JOBS_RETRY_SECONDS = 15;
 
 /** The spec's response for a finished job: success and output (list or one URL), or the analysis. */
-function toolResponse(tool: ToolDefinition, view: JobView, balance: number) {
+function toolResponse(tool: ToolDefinition, view: JobView, balance: number): ToolResult {
   const common = { jobId: view.id, balance };
   if (view.status === 'failed')
     return { success: false, error: view.error ?? tool.failureMessage, refunded: true, ...common };

@@ -2,7 +2,7 @@ import { Menu, X } from 'lucide-react';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { NavLink, Outlet } from 'react-router';
 import { MENU } from '../../contract/routes';
-import { menuIcon } from '../components/icons';
+import { ICONS } from '../components/icons';
 import { TokenBalance } from '../components/TokenBalance';
 import { Wordmark } from '../components/Wordmark';
 import { VerifiedElsewhereNotice } from '../features/auth/VerifiedElsewhereNotice';
@@ -81,7 +81,7 @@ export function ToolLayout() {
           <nav ref={navRef} className="pp-sidebar__nav" aria-label="Main menu">
             <ul className="pp-menu">
               {MENU.map((item) => {
-                const Icon = menuIcon(item);
+                const Icon = ICONS[item.icon];
                 return (
                   <li key={item.to}>
                     <NavLink

@@ -1,8 +1,11 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import type { RouteObject } from 'react-router';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { menuOf } from '../../contract/routes';
+import { TOOLS, type ToolDefinition, type ToolId } from '../../contract/tools';
+import { WEB_TOOLS } from '../features/tools/registry';
 import { ChunkLoadTimeoutError } from '../lib/lazy-with-timeout';
-import { routes } from './routes';
+import { routes, routesFor } from './routes';
 import { renderApp } from './test-utils';
 
 function Boom(): never {
@@ -45,6 +48,35 @@ describe('routes', () => {
     await screen.findByRole('heading', { level: 1, name: 'Fix a Face' });
     // Set by an effect after the page commits: on a busy machine a moment after the heading shows.
     await waitFor(() => expect(document.title).toBe('Fix a Face · Picture Palette'));
+  });
+});
+
+describe('built from the tool list', () => {
+  function SketchMakerPage() {
+    return <h1>Sketch Maker</h1>;
+  }
+  /** An 11th tool: the contract's entry and its page. */
+  const eleventh = {
+    ...(TOOLS[0] as ToolDefinition),
+    id: 'sketch-maker' as ToolId,
+    title: 'Sketch Maker',
+    menuLabel: 'Sketch Maker',
+    route: '/sketch-maker',
+    loadPage: async () => SketchMakerPage,
+  } satisfies ToolDefinition & { loadPage: unknown };
+
+  it('an 11th tool in the list gets its route and its menu item', async () => {
+    const menu = menuOf([...TOOLS, eleventh]);
+    expect(menu.map((item) => item.label)).toContain('Sketch Maker');
+    expect(menu.find((item) => item.label === 'Sketch Maker')?.to).toBe('/sketch-maker');
+
+    renderApp('/sketch-maker', routesFor([...WEB_TOOLS, eleventh]));
+    expect((await screen.findByRole('heading', { level: 1 })).textContent).toBe('Sketch Maker');
+  });
+
+  it('without it, its route is the fallback screen', async () => {
+    renderApp('/sketch-maker');
+    expect((await screen.findByRole('heading', { level: 1 })).textContent).toBe('Unexpected Application Error!');
   });
 });
 

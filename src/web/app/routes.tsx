@@ -2,7 +2,8 @@ import type { ComponentType } from 'react';
 import type { RouteObject } from 'react-router';
 import { ACCOUNT_ROUTES } from '../../contract/accounts';
 import { ROUTES } from '../../contract/routes';
-import { TOOLS, type ToolId } from '../../contract/tools';
+import { WEB_TOOLS } from '../features/tools/registry';
+import type { WebTool } from '../features/tools/web-tool';
 import { lazyWithTimeout } from '../lib/lazy-with-timeout';
 import { AppLoading } from './AppLoading';
 import { ErrorScreen } from './ErrorScreen';
@@ -17,55 +18,15 @@ function page<M>(load: () => Promise<M>, pick: (module: M) => ComponentType): La
   return async () => ({ Component: pick(await loadWithTimeout()) });
 }
 
-const TOOL_PAGES: Record<ToolId, LazyRoute> = {
-  'text-to-pic': page(
-    () => import('../features/tools/text-to-pic/TextToPicPage'),
-    (m) => m.TextToPicPage,
-  ),
-  metamorphose: page(
-    () => import('../features/tools/metamorphose/MetamorphosePage'),
-    (m) => m.MetamorphosePage,
-  ),
-  colorizer: page(
-    () => import('../features/tools/colorizer/ColorizerPage'),
-    (m) => m.ColorizerPage,
-  ),
-  'background-remover': page(
-    () => import('../features/tools/background-remover/BackgroundRemoverPage'),
-    (m) => m.BackgroundRemoverPage,
-  ),
-  'creative-upscaler': page(
-    () => import('../features/tools/creative-upscaler/CreativeUpscalerPage'),
-    (m) => m.CreativeUpscalerPage,
-  ),
-  'fix-a-face': page(
-    () => import('../features/tools/fix-a-face/FixAFacePage'),
-    (m) => m.FixAFacePage,
-  ),
-  'text-lab': page(
-    () => import('../features/tools/text-lab/TextLabPage'),
-    (m) => m.TextLabPage,
-  ),
-  'background-swap': page(
-    () => import('../features/tools/background-swap/BackgroundSwapPage'),
-    (m) => m.BackgroundSwapPage,
-  ),
-  'image-upscaler': page(
-    () => import('../features/tools/image-upscaler/ImageUpscalerPage'),
-    (m) => m.ImageUpscalerPage,
-  ),
-  'image-analyzer': page(
-    () => import('../features/tools/image-analyzer/ImageAnalyzerPage'),
-    (m) => m.ImageAnalyzerPage,
-  ),
-};
+/** What the router needs of a tool: its route and its page. */
+export type ToolRoute = Pick<WebTool, 'route' | 'loadPage'>;
 
 /**
- * Every route of product-spec.md section 2. Unknown paths match nothing, so the router raises its own
- * 404, which the root's ErrorBoundary shows as the fallback screen (as it does for thrown errors and
- * chunks that fail or time out).
+ * Every route of product-spec.md section 2, a route per tool of `tools`. Unknown paths match nothing,
+ * so the router raises its own 404, which the root's ErrorBoundary shows as the fallback screen (as it
+ * does for thrown errors and chunks that fail or time out).
  */
-export const routes: RouteObject[] = [
+export const routesFor = (tools: readonly ToolRoute[]): RouteObject[] => [
   {
     id: 'root',
     path: ROUTES.home,
@@ -98,7 +59,9 @@ export const routes: RouteObject[] = [
               (m) => m.TokensPage,
             ),
           },
-          ...TOOLS.map((tool): RouteObject => ({ path: tool.route, lazy: TOOL_PAGES[tool.id] })),
+          ...tools.map(
+            (tool): RouteObject => ({ path: tool.route, lazy: page(tool.loadPage, (Component) => Component) }),
+          ),
           {
             path: ROUTES.userSettings,
             lazy: page(
@@ -111,3 +74,6 @@ export const routes: RouteObject[] = [
     ],
   },
 ];
+
+/** The app's routes: the tools of the web registry, in the contract's order. */
+export const routes: RouteObject[] = routesFor(WEB_TOOLS);

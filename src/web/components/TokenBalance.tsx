@@ -1,6 +1,6 @@
 import { Coins } from 'lucide-react';
-import { useAuth } from '../features/auth/auth-context';
 import { formatTokens } from '../lib/format-cost';
+import { useAuth } from '../lib/session/auth-context';
 
 type Props = {
   /** Smaller rendering for the mobile header. */

@@ -1,5 +1,9 @@
-// Helpers for the tool pages' tests: image files, choosing one, and the server's answers.
+// Helpers for the tool pages' tests: image files, choosing one, the server's answers, and a tool's checks.
 import { fireEvent, screen } from '@testing-library/react';
+import type { Profile } from '../../contract/accounts';
+import { type CheckContext, type CheckOutcome, firstFailingCheck } from '../features/tools/tool-rules';
+import type { WebTool } from '../features/tools/web-tool';
+import { PROFILE } from './fake-api';
 
 /** A tiny file that claims to be an image (the page reads it; the fake server does not look). */
 export function imageFile(name = 'photo.png', type = 'image/png', size = 64): File {
@@ -23,3 +27,13 @@ export const imagesAnswer = (output: string[] | string, balance: number) => ({
 });
 
 export const fileUrl = (n: number) => `/api/files/00000000-0000-4000-8000-00000000000${n}`;
+
+/** A tool's submit checks against a signed-in, verified user with enough tokens, an image and a price of 1, unless told otherwise. */
+export const checksOf =
+  (tool: Pick<WebTool, 'submitChecks'>) =>
+  (context: Partial<CheckContext>): CheckOutcome | null =>
+    firstFailingCheck(tool.submitChecks, { profile: PROFILE, cost: 1, hasImage: true, ...context });
+
+export const profileWith = (overrides: Partial<Profile> = {}): Profile => ({ ...PROFILE, ...overrides });
+export const messageOutcome = (text: string): CheckOutcome => ({ kind: 'message', text });
+export const REDIRECT_TO_TOKENS: CheckOutcome = { kind: 'redirect-to-tokens' };

@@ -1,7 +1,7 @@
 import { type ReactNode, useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import type { PublicConfig } from '../../../contract/accounts';
-import { getProfile, getPublicConfig, getSession, signOutRequest } from './auth-api';
-import { AuthContext, type AuthContextValue, type AuthState } from './auth-context';
+import { getProfile, getPublicConfig, getSession, signOutRequest } from '../../lib/session/auth-api';
+import { AuthContext, type AuthContextValue, type AuthState } from '../../lib/session/auth-context';
 
 /** How often the watcher re-reads an unverified profile. */
 export const VERIFICATION_POLL_MS = 5_000;

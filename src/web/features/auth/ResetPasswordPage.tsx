@@ -6,8 +6,8 @@ import { FormMessage } from '../../components/FormMessage';
 import { StandalonePage } from '../../components/StandalonePage';
 import { TextField } from '../../components/TextField';
 import { errorCode, errorMessage } from '../../lib/api';
+import { resetPassword } from '../../lib/session/auth-api';
 import { useDocumentTitle } from '../../lib/use-document-title';
-import { resetPassword } from './auth-api';
 
 export const RESET_TEXT = {
   title: 'Choose a new password',

@@ -1,7 +1,7 @@
 import { CircleCheck } from 'lucide-react';
 import { useSearchParams } from 'react-router';
 import { ACCOUNT_MESSAGES, VERIFIED_EMAIL_PARAM } from '../../../contract/accounts';
-import { useAuth } from './auth-context';
+import { useAuth } from '../../lib/session/auth-context';
 
 /** Only something shaped like an address is echoed: the parameter is in a URL anyone can write. */
 const looksLikeAddress = (value: string | null): value is string =>

@@ -1,11 +1,8 @@
 import { ArrowRight, Clock, type LucideIcon, PiggyBank, ScanEye } from 'lucide-react';
 import { Link } from 'react-router';
 import { TOOLS } from '../../../contract/tools';
-import { TOOL_ICONS } from '../../components/icons';
+import { ICONS } from '../../components/icons';
 import { formatCost } from '../../lib/format-cost';
-
-/** The two headline tools get wide cards, so ten cards fill the grid evenly at two and four columns. */
-const FEATURED = new Set(['text-to-pic', 'metamorphose']);
 
 const FEATURES: { title: string; text: string; icon: LucideIcon }[] = [
   {
@@ -52,10 +49,11 @@ export function Features() {
 
         <h3 className="pp-features__subtitle">Ten tools. One token balance.</h3>
         <ul className="pp-tool-grid">
+          {/* The featured tools get wide cards, so ten cards fill the grid evenly at two and four columns. */}
           {TOOLS.map((tool) => {
-            const Icon = TOOL_ICONS[tool.id];
+            const Icon = ICONS[tool.icon];
             return (
-              <li key={tool.id} className={FEATURED.has(tool.id) ? 'pp-tool-grid__featured' : undefined}>
+              <li key={tool.id} className={tool.featured ? 'pp-tool-grid__featured' : undefined}>
                 <Link to={tool.route} className="pp-tool-card">
                   <span className="pp-tool-card__icon">
                     <Icon size={24} aria-hidden="true" />

@@ -1,8 +1,8 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { renderApp, setViewportWidth } from '../../app/test-utils';
+import { forgetPackages } from '../../lib/purchases/purchase-api';
 import { installFakeApi } from '../../test-support/fake-api';
-import { forgetPackages } from '../purchases/purchase-api';
 
 async function openLanding() {
   forgetPackages();

@@ -1,15 +1,14 @@
 import { ArrowRight, Check, Palette } from 'lucide-react';
 import { Link } from 'react-router';
-import { ROUTES } from '../../../contract/routes';
-import { toolById } from '../../../contract/tools';
+import { ROUTES, startTool } from '../../../contract/routes';
 import { Wordmark } from '../../components/Wordmark';
 import { formatCost } from '../../lib/format-cost';
 import { useDocumentTitle } from '../../lib/use-document-title';
-import { HeroAuth } from '../auth/HeroAuth';
 import { ClosingCta } from './ClosingCta';
 import { Faq } from './Faq';
 import { Features } from './Features';
 import { Gallery } from './Gallery';
+import { HeroAuth } from './HeroAuth';
 import { Pricing } from './Pricing';
 import { Wave } from './Wave';
 
@@ -23,7 +22,7 @@ const BENEFITS = [
 /** The landing page, stacked in the spec's order (product-spec.md section 2). */
 export function LandingPage() {
   useDocumentTitle('AI image tools for designers');
-  const textToPic = toolById('text-to-pic');
+  const textToPic = startTool();
 
   return (
     <div className="pp-landing">

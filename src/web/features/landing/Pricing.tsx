@@ -1,4 +1,4 @@
-import { PackageCards } from '../purchases/PackageCards';
+import { PackageCards } from '../../components/purchases/PackageCards';
 import { scrollToTop } from './scroll-to-top';
 
 /** Plans & Pricing: one tab, Tokens, always selected, over the three packages. */

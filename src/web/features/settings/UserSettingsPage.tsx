@@ -8,9 +8,9 @@ import { PageHeader } from '../../components/PageHeader';
 import { SignInPromptCard } from '../../components/SignInPromptCard';
 import { errorMessage, retryAfterSeconds } from '../../lib/api';
 import { formatTokens } from '../../lib/format-cost';
+import { sendVerificationEmail } from '../../lib/session/auth-api';
+import { useAuth, usePublicConfig } from '../../lib/session/auth-context';
 import { useDocumentTitle } from '../../lib/use-document-title';
-import { sendVerificationEmail } from '../auth/auth-api';
-import { useAuth, usePublicConfig } from '../auth/auth-context';
 
 export const SETTINGS_TEXT = {
   verified: 'Email verified',

@@ -1,7 +1,7 @@
 import { Receipt } from 'lucide-react';
 import { useId } from 'react';
 import type { TokenPackage } from '../../../contract/packages';
-import type { Purchase } from '../purchases/purchase-api';
+import type { Purchase } from '../../lib/purchases/purchase-api';
 
 type Props = {
   /** null while loading; 'error' when the list could not be read. */

@@ -1,8 +1,8 @@
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { renderApp } from '../../app/test-utils';
+import { forgetPackages, type Purchase } from '../../lib/purchases/purchase-api';
 import { installFakeApi, PROFILE, signedInRoutes, signedOutRoutes } from '../../test-support/fake-api';
-import { forgetPackages, type Purchase } from '../purchases/purchase-api';
 import { CHECKOUT_TEXT } from './CheckoutBanner';
 import { CONFIRMATION_ATTEMPTS, CONFIRMATION_INTERVAL_MS } from './use-checkout-return';
 

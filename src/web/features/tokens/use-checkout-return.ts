@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
-import { useAuth } from '../auth/auth-context';
-import { loadPurchases, type Purchase } from '../purchases/purchase-api';
+import { loadPurchases, type Purchase } from '../../lib/purchases/purchase-api';
+import { useAuth } from '../../lib/session/auth-context';
 
 /** The payment provider's confirmation can reach us a moment after the browser: ask a few times. */
 export const CONFIRMATION_ATTEMPTS = 10;

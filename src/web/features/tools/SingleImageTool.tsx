@@ -2,23 +2,22 @@ import type { ReactNode } from 'react';
 import type { ToolId } from '../../../contract/tools';
 import type { ImageSize } from './parts/ImageDropZone';
 import { ToolWorkspace, useUpload } from './ToolWorkspace';
-import { useToolRunner } from './use-tool-runner';
-import { SINGLE_IMAGE_HINT, WORKSPACES } from './workspace';
+import { type ToolBody, useToolRunner } from './use-tool-runner';
+import type { WebTool } from './web-tool';
+import { SINGLE_IMAGE_HINT } from './workspace';
 
-export type SingleImageToolId = Exclude<ToolId, 'text-to-pic' | 'metamorphose' | 'text-lab' | 'background-swap'>;
-
-type Props = {
-  toolId: SingleImageToolId;
+type Props<Id extends ToolId> = {
+  tool: WebTool<Id>;
   /** The action button's label. */
   action: string;
   /** Body fields besides the image (the scale). */
-  fields?: Record<string, unknown>;
+  fields?: Omit<ToolBody<Id>, 'image'>;
   /** More inputs under the drop zone. */
   options?: ReactNode;
   /** The drop zone's hint (default: one PNG, JPG or WEBP image). */
   hint?: string;
   /** The result panel's title, from the body that produced the result (null before any). */
-  resultTitle?: (sent: Record<string, unknown> | null) => string;
+  resultTitle?: (sent: ToolBody<Id> | null) => string;
   /** Why this image cannot go out as it is, or null. */
   problem?: (size: ImageSize | null) => string | null;
   /** Tokens at which the button is off outright (Creative Upscaler: at 0). */
@@ -26,11 +25,11 @@ type Props = {
 };
 
 /**
- * Colorizer, Background Remover, Fix a Face, Creative Upscaler, Image Upscaler and Image Analyzer: one
- * image in (sent as a data URL), one action, one result. The action is off until there is an image.
+ * A tool of one image in (sent as a data URL), one action, one result (Colorizer, Background Remover,
+ * Fix a Face, Creative Upscaler, Image Upscaler, Image Analyzer). The action is off until there is an image.
  */
-export function SingleImageTool({
-  toolId,
+export function SingleImageTool<Id extends ToolId>({
+  tool: webTool,
   action,
   fields,
   options,
@@ -38,18 +37,21 @@ export function SingleImageTool({
   resultTitle,
   problem,
   disabledAtBalance,
-}: Props) {
-  const runner = useToolRunner(toolId);
+}: Props<Id>) {
+  const runner = useToolRunner(webTool);
   const upload = useUpload(runner);
   const { tool, job, balance } = runner;
   const { image } = upload;
-  const resultName = resultTitle?.(job.phase === 'done' ? job.request : null) ?? WORKSPACES[toolId].resultTitle;
+  const resultName = resultTitle?.(job.phase === 'done' ? job.request : null) ?? tool.workspace.resultTitle;
+  // The checks run first: the body is only built with an image in hand. Its fields are the page's own
+  // (typed by the contract); TypeScript cannot see that they and `image` make up the whole body.
+  const body = () => ({ ...fields, image: image?.dataUrl ?? '' }) as unknown as ToolBody<Id>;
 
   return (
     <ToolWorkspace
       runner={runner}
       action={action}
-      request={{ cost: tool.cost, hasImage: image !== null, body: () => ({ ...fields, image: image?.dataUrl }) }}
+      request={{ cost: tool.cost, hasImage: image !== null, body }}
       actionDisabled={!image || (balance !== null && balance === disabledAtBalance)}
       upload={{ ...upload, label: 'Image', hint, problem: problem?.(upload.size) ?? null }}
       resultTitle={resultName}

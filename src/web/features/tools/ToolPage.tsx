@@ -3,20 +3,21 @@ import { CircleAlert, Coins, Cpu, FlaskConical, LogIn, MailWarning } from 'lucid
 import { type ReactNode, useEffect, useState } from 'react';
 import { Link } from 'react-router';
 import { ROUTES } from '../../../contract/routes';
-import { TOOL_MESSAGES, type ToolId, toolById } from '../../../contract/tools';
-import { TOOL_ICONS } from '../../components/icons';
+import { TOOL_MESSAGES } from '../../../contract/tools';
+import { ICONS } from '../../components/icons';
 import { PageHeader } from '../../components/PageHeader';
 import { formatCost } from '../../lib/format-cost';
+import { useAuth } from '../../lib/session/auth-context';
 import { useDocumentTitle } from '../../lib/use-document-title';
-import { useAuth } from '../auth/auth-context';
 import { accessOf } from './tool-access';
 import { providerOf } from './tool-api';
+import type { WebTool } from './web-tool';
 
 /** The header line of a visitor (product-spec.md section 8: "Please log in to use the ..."). */
 export const signedOutBanner = (title: string) => `Please log in to use the ${title}.`;
 
 /** What the page says about the account: signed out, suspended (red) or unverified; nothing when ready. */
-function AccountBanner({ toolId }: { toolId: ToolId }) {
+function AccountBanner({ title }: { title: string }) {
   const { status, profile } = useAuth();
   const access = accessOf(status, profile);
   if (access === 'signed-out') {
@@ -24,7 +25,7 @@ function AccountBanner({ toolId }: { toolId: ToolId }) {
       <p className="pp-notice pp-banner" data-testid="account-banner">
         <LogIn size={18} aria-hidden="true" />
         <span>
-          {signedOutBanner(toolById(toolId).title)} <Link to={ROUTES.home}>Sign in or create an account</Link>
+          {signedOutBanner(title)} <Link to={ROUTES.home}>Sign in or create an account</Link>
         </span>
       </p>
     );
@@ -50,40 +51,28 @@ function AccountBanner({ toolId }: { toolId: ToolId }) {
   return null;
 }
 
-/** What the local engine does for a tool, where it differs from the hosted model a user may expect. */
-const LOCAL_ENGINE_NOTES: Partial<Record<ToolId, string>> = {
-  'fix-a-face':
-    'Local engine, not GFPGAN: faces are found, sharpened at twice the size and blended back into a 2x upscale.',
-  'creative-upscaler':
-    'Local engine: a super-resolution model plus detail enhancement, not the hosted Clarity upscaler.',
-  'background-swap':
-    'Local engine: your subject is cut out by a real model, but the new backgrounds are simple scenes drawn from your description and marked DEMO.',
-  'image-analyzer':
-    'Local engine: keywords come from object, face and expression models running on this server; colours are measured from the pixels.',
-};
-
 /**
  * Says which engine serves the tool when it is not the hosted one: the labelled demo provider, or
  * the local engine (real models on this server's processor), and how to get the hosted model.
  */
-function EngineNotice({ toolId }: { toolId: ToolId }) {
+function EngineNotice({ tool }: { tool: WebTool }) {
   const [provider, setProvider] = useState<string | null>(null);
   useEffect(() => {
     let live = true;
-    void providerOf(toolId).then((value) => {
+    void providerOf(tool.id).then((value) => {
       if (live) setProvider(value);
     });
     return () => {
       live = false;
     };
-  }, [toolId]);
+  }, [tool.id]);
   if (provider === 'demo') {
     return (
       <p className="pp-notice pp-banner pp-banner--quiet" data-testid="demo-notice">
         <FlaskConical size={18} aria-hidden="true" />
         <span>
-          Demo mode: this server has no AI model for {toolById(toolId).title}, so results are labelled placeholders. To
-          run the real model, set <code>REPLICATE_API_TOKEN</code> in the server environment and restart the server.
+          Demo mode: this server has no AI model for {tool.title}, so results are labelled placeholders. To run the real
+          model, set <code>REPLICATE_API_TOKEN</code> in the server environment and restart the server.
         </span>
       </p>
     );
@@ -93,8 +82,8 @@ function EngineNotice({ toolId }: { toolId: ToolId }) {
       <p className="pp-notice pp-banner pp-banner--quiet" data-testid="engine-notice">
         <Cpu size={18} aria-hidden="true" />
         <span>
-          {LOCAL_ENGINE_NOTES[toolId] ?? 'Runs on the local engine: an open model on this server’s own processor.'} For
-          the hosted model, set <code>REPLICATE_API_TOKEN</code> in the server environment.
+          {tool.localEngineNote ?? 'Runs on the local engine: an open model on this server’s own processor.'} For the
+          hosted model, set <code>REPLICATE_API_TOKEN</code> in the server environment.
         </span>
       </p>
     );
@@ -103,14 +92,13 @@ function EngineNotice({ toolId }: { toolId: ToolId }) {
 }
 
 /** The frame of every tool page: title, summary and price, the account and engine notices, then the tool. */
-export function ToolPage({ toolId, children }: { toolId: ToolId; children: ReactNode }) {
-  const tool = toolById(toolId);
+export function ToolPage({ tool, children }: { tool: WebTool; children: ReactNode }) {
   useDocumentTitle(tool.title);
 
   return (
     <div className="pp-page">
       <PageHeader
-        icon={TOOL_ICONS[toolId]}
+        icon={ICONS[tool.icon]}
         title={tool.title}
         summary={tool.summary}
         aside={
@@ -120,8 +108,8 @@ export function ToolPage({ toolId, children }: { toolId: ToolId; children: React
           </span>
         }
       />
-      <AccountBanner toolId={toolId} />
-      <EngineNotice toolId={toolId} />
+      <AccountBanner title={tool.title} />
+      <EngineNotice tool={tool} />
       {children}
     </div>
   );

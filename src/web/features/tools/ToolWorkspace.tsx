@@ -1,13 +1,13 @@
 import { type ReactNode, useCallback, useId, useState } from 'react';
+import type { Analysis } from '../../../contract/tool-responses';
+import { type ToolId, UPLOAD_LIMIT_5MB } from '../../../contract/tools';
 import { AnalysisResult } from './parts/AnalysisResult';
 import { ActionButton } from './parts/fields';
 import { ImageDropZone, type ImageSize, type PickedImage } from './parts/ImageDropZone';
 import { ImageResults, ResultPanel } from './parts/ResultPanel';
 import { ToolPage } from './ToolPage';
-import type { Analysis } from './tool-api';
-import { DOWNLOAD_NAMES } from './tool-rules';
-import type { SubmitRequest, ToolRunner } from './use-tool-runner';
-import { UPLOAD_5MB_HINT, WORKSPACES } from './workspace';
+import type { SubmitRequest, ToolBody, ToolRunner } from './use-tool-runner';
+import { UPLOAD_5MB_HINT } from './workspace';
 
 /** The page's image: a new one (or ×) drops the previous result and any call still out. */
 export function useUpload({ reset }: Pick<ToolRunner, 'reset'>) {
@@ -22,9 +22,6 @@ export function useUpload({ reset }: Pick<ToolRunner, 'reset'>) {
   );
   return { image, size, onImage, onMeasured: setSize };
 }
-
-/** The spec's 5 MB upload limit (5242880 bytes) of Metamorphose and Background Swap. */
-export const UPLOAD_LIMIT_5MB = 5 * 1024 * 1024;
 
 /** Metamorphose and Background Swap: "reject files over 5 MB"; "hint says PNG, JPG and WEBP". */
 export const limitedTo5mb = (upload: ReturnType<typeof useUpload>, label: string): Upload => ({
@@ -43,12 +40,12 @@ type Upload = ReturnType<typeof useUpload> & {
   problem?: string | null;
 };
 
-type Props = {
-  runner: ToolRunner;
+type Props<Id extends ToolId> = {
+  runner: ToolRunner<Id>;
   /** The action button's label. */
   action: string;
   /** What a click asks for: its cost (shown on the button), whether there is an image, the body. */
-  request: SubmitRequest;
+  request: SubmitRequest<Id>;
   /** Off for reasons of this page only (Creative Upscaler at a balance of 0...). */
   actionDisabled?: boolean;
   /** The page's drop zone, above the other inputs. */
@@ -56,7 +53,7 @@ type Props = {
   /** The result panel's title when it differs from the workspace's (Image Upscaler: "Upscaled (4x)"). */
   resultTitle?: string;
   /** Alt text of result image n, from the body that produced it. */
-  resultAlt: (n: number, sent: Record<string, unknown>) => string;
+  resultAlt: (n: number, sent: ToolBody<Id>) => string;
   /** The other inputs, switched off together while the account may not use the tool or a job runs. */
   children?: ReactNode;
 };
@@ -65,7 +62,7 @@ type Props = {
  * A whole tool page: the frame (title, price, account and demo notices), the form (image, inputs,
  * priced action and its message line) and the result panel.
  */
-export function ToolWorkspace({
+export function ToolWorkspace<Id extends ToolId>({
   runner,
   action,
   request,
@@ -74,14 +71,14 @@ export function ToolWorkspace({
   resultTitle,
   resultAlt,
   children,
-}: Props) {
+}: Props<Id>) {
   const { tool, job } = runner;
-  const copy = WORKSPACES[tool.id];
+  const copy = tool.workspace;
   const titleId = useId();
   const off = runner.locked || runner.busy;
   const problem = upload?.image ? upload.problem : null;
   return (
-    <ToolPage toolId={tool.id}>
+    <ToolPage tool={tool}>
       <div className="pp-workspace">
         <form
           className="pp-panel pp-controls"
@@ -131,14 +128,14 @@ export function ToolWorkspace({
           icon={copy.resultIcon}
           emptyText={copy.emptyText}
         >
-          {job.phase !== 'done' ? null : tool.id === 'image-analyzer' ? (
+          {job.phase !== 'done' ? null : tool.result.kind === 'analysis' ? (
             <AnalysisResult analysis={job.analysis ?? NO_ANALYSIS} />
           ) : (
             <ImageResults
               images={job.images}
-              fileName={DOWNLOAD_NAMES[tool.id]}
+              fileName={tool.result.fileName}
               alt={(n) => resultAlt(n, job.request)}
-              clickToDownload={tool.id === 'text-to-pic'}
+              clickToDownload={tool.result.clickToDownload}
             />
           )}
         </ResultPanel>

@@ -1,5 +1,5 @@
 import type { Profile } from '../../../contract/accounts';
-import type { AuthStatus } from '../auth/auth-context';
+import type { AuthStatus } from '../../lib/session/auth-context';
 
 /**
  * Where the signed-in state leaves a tool page (product-spec.md section 4): the fraud flag takes

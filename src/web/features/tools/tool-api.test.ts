@@ -19,7 +19,7 @@ describe('a tool call', () => {
         new Response(JSON.stringify({ success: true, output: ['/api/files/x'] }), { status: 200 }),
       );
     vi.stubGlobal('fetch', fetch);
-    const answer = callTool(toolById('text-to-pic'), { prompt: 'a kite' });
+    const answer = callTool(toolById('text-to-pic'), { prompt: 'a kite' }, undefined);
     await vi.runAllTimersAsync();
     expect((await answer).data).toEqual({ success: true, output: ['/api/files/x'] });
     expect(fetch).toHaveBeenCalledTimes(2);
@@ -32,7 +32,7 @@ describe('a tool call', () => {
     vi.useFakeTimers();
     const fetch = vi.fn<typeof globalThis.fetch>().mockRejectedValue(new TypeError('Failed to fetch'));
     vi.stubGlobal('fetch', fetch);
-    const failing = callTool(toolById('colorizer'), { image: 'data:image/png;base64,AA==' });
+    const failing = callTool(toolById('colorizer'), { image: 'data:image/png;base64,AA==' }, undefined);
     const settled = failing.then(
       () => 'resolved',
       (error: Error) => error.message,
@@ -42,7 +42,7 @@ describe('a tool call', () => {
     expect(fetch).toHaveBeenCalledTimes(2);
 
     fetch.mockResolvedValue(new Response('{}', { status: 200 }));
-    await callTool(toolById('colorizer'), { image: 'data:image/png;base64,AA==' });
+    await callTool(toolById('colorizer'), { image: 'data:image/png;base64,AA==' }, undefined);
     const keys = fetch.mock.calls.map(([, init]) => keyOf(init));
     expect(keys[2]).not.toBe(keys[0]);
   });

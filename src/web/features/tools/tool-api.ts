@@ -1,40 +1,11 @@
 // The tool calls (POST /api/<apiPath>), following a job the server is still running
 // (GET /api/jobs/:id), and which provider serves each tool (GET /api/tools).
-// Plain types here: the web does not import the server's request schemas (they pull zod).
+// Bodies and answers are the contract's types (type-only imports: the request schemas' zod stays out
+// of the pages).
+import type { ToolRequest } from '../../../contract/tool-requests';
+import type { JobDetail, ToolAnswer } from '../../../contract/tool-responses';
 import type { ToolDefinition, ToolId } from '../../../contract/tools';
 import { getJson, postJson } from '../../lib/api';
-
-export type Keyword = { keyword: string; score: number };
-export type Color = { hex: string; name: string; percentage: number };
-export type Analysis = { keywords: Keyword[]; colors: Color[] };
-
-/** Every answer of a tool call: success with the output, a refusal or failure, or still running. */
-export type ToolAnswer = {
-  success?: boolean;
-  output?: string[] | string | null;
-  keywords?: Keyword[] | null;
-  colors?: Color[] | null;
-  error?: string;
-  pending?: boolean;
-  jobId?: string;
-  status?: JobStatus;
-  /** A queued job's place in the line (1: next), null once it runs. */
-  queuePosition?: number | null;
-  balance?: number;
-};
-
-export type JobStatus = 'queued' | 'running' | 'succeeded' | 'failed';
-
-/** GET /api/jobs/:id (the server's JobView, the fields the pages read). */
-export type JobView = {
-  id: string;
-  status: JobStatus;
-  output: string[] | null;
-  keywords: Keyword[] | null;
-  colors: Color[] | null;
-  error: string | null;
-  queuePosition?: number | null;
-};
 
 /** How often a running job is asked about. */
 export const JOB_POLL_MS = 1_500;
@@ -59,9 +30,13 @@ function newIdempotencyKey(): string {
  * (the server may have charged and started the job before the answer was lost): the retry gets
  * that job back instead of paying twice. A second failure rejects, for the page to report.
  */
-export async function callTool(tool: ToolDefinition, body: Record<string, unknown>) {
+export async function callTool<Id extends ToolId>(
+  tool: ToolDefinition & { id: Id },
+  body: Omit<ToolRequest<Id>, 'userId'>,
+  userId: string | undefined,
+) {
   const headers = { Prefer: `wait=${TOOL_CALL_WAIT_SECONDS}`, 'Idempotency-Key': newIdempotencyKey() };
-  const send = () => postJson<ToolAnswer>(`/api${tool.apiPath}`, body, { headers });
+  const send = () => postJson<ToolAnswer>(`/api${tool.apiPath}`, { ...body, userId }, { headers });
   try {
     return await send();
   } catch {
@@ -70,7 +45,7 @@ export async function callTool(tool: ToolDefinition, body: Record<string, unknow
   }
 }
 
-export const getJob = (id: string) => getJson<JobView>(`/api/jobs/${encodeURIComponent(id)}`);
+export const getJob = (id: string) => getJson<JobDetail>(`/api/jobs/${encodeURIComponent(id)}`);
 
 type ToolsInfo = { tools: { id: ToolId; provider: string; demo: boolean }[] };
 

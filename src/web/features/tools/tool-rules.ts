@@ -1,7 +1,7 @@
-// What each tool page checks before it calls the server, and what it says: product-spec.md sections 5
-// and 8, letter for letter. The checks run in the order listed; the first that fails decides.
+// The checks a tool page makes before it calls the server, and what they say: product-spec.md sections
+// 5 and 8, letter for letter. Each tool's folder lists its own (its tool.ts); the first that fails decides.
 import type { Profile } from '../../../contract/accounts';
-import { TOOL_MESSAGES, type ToolId } from '../../../contract/tools';
+import { TOOL_MESSAGES, UPLOAD_TOO_LARGE_5MB } from '../../../contract/tools';
 
 /** The suspension message of the tools that check it on submit (section 5). */
 export const SUSPENDED_MESSAGE = 'Your account has been suspended. Please contact support.';
@@ -17,10 +17,11 @@ export type CheckContext = {
   hasImage: boolean;
 };
 
-type Check = (context: CheckContext) => CheckOutcome | null;
+export type Check = (context: CheckContext) => CheckOutcome | null;
 
 const message = (text: string): CheckOutcome => ({ kind: 'message', text });
 
+/** "Please log in ..." when signed out. */
 const signedIn =
   (text: string): Check =>
   ({ profile }) =>
@@ -29,13 +30,13 @@ const signedIn =
 const notSuspended: Check = ({ profile }) =>
   profile && (profile.isFraudulent || profile.isDispute) ? message(SUSPENDED_MESSAGE) : null;
 
-/** Too few tokens: off to /tokens. */
-const redirectBelow =
-  (minimum: number): Check =>
-  ({ profile }) =>
-    profile && profile.tokens < minimum ? { kind: 'redirect-to-tokens' } : null;
+/** An empty balance: off to /tokens. */
+const redirectWhenEmpty: Check = ({ profile }) =>
+  profile && profile.tokens < 1 ? { kind: 'redirect-to-tokens' } : null;
 
-const redirectWhenEmpty = redirectBelow(1);
+/** Too few tokens for this call: off to /tokens. */
+const redirectBelowCost: Check = ({ profile, cost }) =>
+  profile && profile.tokens < cost ? { kind: 'redirect-to-tokens' } : null;
 
 /** Too few tokens for this call: a message. */
 const messageBelowCost =
@@ -50,108 +51,45 @@ const needsImage =
 
 const NOT_ENOUGH_AVAILABLE = 'Not enough tokens available';
 
-/** Single-image tools: no image does nothing (the button is disabled), then sign-in, suspension, tokens. */
-const singleImage = (loginMessage: string, minimumTokens: number): Check[] => [
+/** Single-image tools: no image does nothing (the button is disabled), then sign-in, suspension, and
+ * too few tokens for the call (its cost, the contract's price) sends the user to /tokens. */
+export const singleImageChecks = (loginMessage: string): Check[] => [
   needsImage(null),
   signedIn(loginMessage),
   notSuspended,
-  redirectBelow(minimumTokens),
+  redirectBelowCost,
 ];
 
-export const SUBMIT_CHECKS: Record<ToolId, Check[]> = {
-  'text-to-pic': [
-    signedIn('Please log in to generate images.'),
-    notSuspended,
-    redirectWhenEmpty,
-    messageBelowCost(TOOL_MESSAGES.notEnoughTokens),
-  ],
-  metamorphose: [
-    signedIn('Please log in to generate images'),
-    messageBelowCost(NOT_ENOUGH_AVAILABLE),
-    needsImage('Please upload a reference image'),
-  ],
-  'background-swap': [
-    signedIn('Please log in to swap backgrounds'),
-    messageBelowCost(NOT_ENOUGH_AVAILABLE),
-    needsImage('Please upload an image'),
-  ],
-  'text-lab': [
-    signedIn('Please log in to use Text Lab.'),
-    notSuspended,
-    redirectWhenEmpty,
-    messageBelowCost(TOOL_MESSAGES.notEnoughTokens),
-  ],
-  'image-upscaler': singleImage('Please log in to upscale images.', 1),
-  'background-remover': singleImage('Please log in to remove background.', 2),
-  colorizer: singleImage('Please log in to colorize images.', 6),
-  'fix-a-face': singleImage('Please log in to fix faces.', 2),
-  'creative-upscaler': singleImage('Please log in to upscale images.', 70),
-  'image-analyzer': singleImage('Please log in to analyze image.', 1),
-};
+/** Text to Pic and Text Lab: sign-in, suspension, an empty balance to /tokens, then too few for this call. */
+export const promptChecks = (loginMessage: string): Check[] => [
+  signedIn(loginMessage),
+  notSuspended,
+  redirectWhenEmpty,
+  messageBelowCost(TOOL_MESSAGES.notEnoughTokens),
+];
 
-/** The first failing check of `tool`, or null when the call may go out. */
-export function firstFailingCheck(tool: ToolId, context: CheckContext): CheckOutcome | null {
-  for (const check of SUBMIT_CHECKS[tool]) {
+/** Metamorphose and Background Swap: sign-in, too few tokens for this call, then the image (no flag checks). */
+export const uploadChecks = (loginMessage: string, noImageMessage: string): Check[] => [
+  signedIn(loginMessage),
+  messageBelowCost(NOT_ENOUGH_AVAILABLE),
+  needsImage(noImageMessage),
+];
+
+/** The first failing check of `checks`, or null when the call may go out. */
+export function firstFailingCheck(checks: readonly Check[], context: CheckContext): CheckOutcome | null {
+  for (const check of checks) {
     const outcome = check(context);
     if (outcome) return outcome;
   }
   return null;
 }
 
-/**
- * Metamorphose and Background Swap do not check the verified or suspended flags in the client
- * (section 6): their controls stay enabled and the server's answer says what is wrong.
- */
-export const CHECKS_ACCOUNT_FLAGS: Record<ToolId, boolean> = {
-  'text-to-pic': true,
-  metamorphose: false,
-  colorizer: true,
-  'background-remover': true,
-  'creative-upscaler': true,
-  'fix-a-face': true,
-  'text-lab': true,
-  'background-swap': false,
-  'image-upscaler': true,
-  'image-analyzer': true,
-};
-
 /** The button's label while a job runs. */
 export const BUSY_LABEL = { generate: 'Generating...', process: 'Processing...' } as const;
 
-/**
- * What the user reads when a call fails (section 8): `fallback` for an answer without an error,
- * `network` when the server could not be reached. Single-image tools show their failure message
- * for both, and for any failed job.
- */
-export const FAILURE_TEXT: Partial<Record<ToolId, { fallback: string; network: string }>> = {
-  'text-to-pic': {
-    fallback: 'An error occurred',
-    network: 'Technical difficulties. Please try again in a few moments.',
-  },
-  metamorphose: {
-    fallback: 'Generation failed',
-    network: 'Please try using a smaller image or try generating again.',
-  },
-  'text-lab': { fallback: 'An error occurred', network: 'Failed to generate image' },
-  'background-swap': { fallback: 'Failed to generate images', network: 'Failed to generate images' },
-};
-
-/** File names of downloads (section 7); `n` counts from 1. */
-export const DOWNLOAD_NAMES: Record<Exclude<ToolId, 'image-analyzer'>, (n: number) => string> = {
-  'text-to-pic': (n) => `generated-image-${n}.webp`,
-  'image-upscaler': () => 'upscaled-image.webp',
-  metamorphose: (n) => `metamorphose-${n}.webp`,
-  'background-remover': () => 'background-removed.png',
-  colorizer: () => 'colorized-image.webp',
-  'creative-upscaler': () => 'creative-upscaled.webp',
-  'fix-a-face': () => 'fixed-face.webp',
-  'text-lab': (n) => `textlab-image-${n}.webp`,
-  'background-swap': (n) => `background-swap-${n}.webp`,
-};
-
 /** Inline messages where the spec leaves the user without feedback (docs/decisions/006). */
 export const INLINE_MESSAGES = {
-  tooLarge5mb: 'File size must be less than 5MB',
+  tooLarge5mb: UPLOAD_TOO_LARGE_5MB,
   wrongType: 'Only PNG, JPG and WEBP images can be used.',
   oneFile: 'Please choose one image at a time.',
   empty: 'This file is empty. Please choose another image.',

@@ -1,29 +1,46 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { useNavigate } from 'react-router';
 import { ROUTES } from '../../../contract/routes';
-import { type ToolId, toolById } from '../../../contract/tools';
+import type { ToolRequest } from '../../../contract/tool-requests';
+import {
+  type Analysis,
+  type Color,
+  isPending,
+  isSuccess,
+  type JobView,
+  type Keyword,
+  type ToolAnswer,
+} from '../../../contract/tool-responses';
+import type { ToolId } from '../../../contract/tools';
 import { type ApiResult, errorMessage } from '../../lib/api';
-import { useAuth } from '../auth/auth-context';
+import { useAuth } from '../../lib/session/auth-context';
 import { type Access, accessOf } from './tool-access';
-import { type Analysis, callTool, getJob, JOB_POLL_MS, type JobView, type ToolAnswer } from './tool-api';
-import { BUSY_LABEL, CHECKS_ACCOUNT_FLAGS, FAILURE_TEXT, firstFailingCheck } from './tool-rules';
+import { callTool, getJob, JOB_POLL_MS } from './tool-api';
+import { firstFailingCheck } from './tool-rules';
+import type { WebTool } from './web-tool';
 
-export type JobState =
+/** A tool call's body as the page builds it: the contract's request, without userId (added here). */
+export type ToolBody<Id extends ToolId> = Omit<ToolRequest<Id>, 'userId'>;
+
+export type JobState<Id extends ToolId = ToolId> =
   | { phase: 'idle' }
   /** 'sending': the call is out; 'queued' and 'running': the server is still working (202). */
   | { phase: 'running'; status: 'sending' | 'queued' | 'running'; queuePosition?: number | null }
   /** `request`: the body that was sent (the Image Upscaler titles its result with the scale asked for). */
-  | { phase: 'done'; images: string[]; analysis: Analysis | null; request: Record<string, unknown> };
+  | { phase: 'done'; images: string[]; analysis: Analysis | null; request: ToolBody<Id> };
 
-export type SubmitRequest = {
+export type SubmitRequest<Id extends ToolId = ToolId> = {
   /** Tokens this call costs. */
   cost: number;
   hasImage: boolean;
   /** The request body without userId (built only when the checks pass). */
-  body: () => Record<string, unknown>;
+  body: () => ToolBody<Id>;
 };
 
-const IDLE: JobState = { phase: 'idle' };
+/** What the page reads of a finished job. */
+type FinalJob = Pick<JobView, 'status' | 'output' | 'keywords' | 'colors' | 'error'>;
+
+const IDLE = { phase: 'idle' } as const;
 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
@@ -35,11 +52,10 @@ const asList = (output: string[] | string | null | undefined): string[] =>
  * server is still running (202, then GET /api/jobs/:id), the messages of section 8, and the balance
  * from the server's answer. A newer call, reset() or leaving the page drops an older call's answer.
  */
-export function useToolRunner(toolId: ToolId) {
-  const tool = toolById(toolId);
+export function useToolRunner<Id extends ToolId>(tool: WebTool<Id>) {
   const { status, user, profile, applyServerBalance, refreshProfile } = useAuth();
   const navigate = useNavigate();
-  const [job, setJob] = useState<JobState>(IDLE);
+  const [job, setJob] = useState<JobState<Id>>(IDLE);
   const [message, setMessage] = useState<string | null>(null);
   /** Why a single-image job failed, when the server knows more than the spec's message says. */
   const [messageDetail, setMessageDetail] = useState<string | null>(null);
@@ -53,7 +69,7 @@ export function useToolRunner(toolId: ToolId) {
   );
 
   const access: Access = accessOf(status, profile);
-  const failureText = FAILURE_TEXT[toolId];
+  const failureText = tool.failureText;
 
   /** The message for an answer that is not a success, or for no answer at all (null). */
   const answerFailure = useCallback(
@@ -68,19 +84,18 @@ export function useToolRunner(toolId: ToolId) {
   );
 
   /** Asks about a running job until it is final; null when this call was dropped meanwhile. */
-  const follow = useCallback(async (jobId: string, mine: number): Promise<JobView | null> => {
+  const follow = useCallback(async (jobId: string, mine: number): Promise<FinalJob | null> => {
     for (;;) {
       await sleep(JOB_POLL_MS);
       if (mine !== ticket.current) return null;
-      let view: ApiResult<JobView>;
+      let view: Awaited<ReturnType<typeof getJob>>;
       try {
         view = await getJob(jobId);
       } catch {
         continue; // offline for a moment: ask again
       }
       if (mine !== ticket.current) return null;
-      if (!view.ok || !view.data)
-        return { id: jobId, status: 'failed', output: null, keywords: null, colors: null, error: null };
+      if (!view.ok || !view.data) return { status: 'failed', output: null, keywords: null, colors: null, error: null };
       if (view.data.status === 'succeeded' || view.data.status === 'failed') return view.data;
       const next = view.data.status;
       const position = view.data.queuePosition ?? null;
@@ -93,7 +108,7 @@ export function useToolRunner(toolId: ToolId) {
   }, []);
 
   const run = useCallback(
-    async (body: Record<string, unknown>) => {
+    async (body: ToolBody<Id>) => {
       const mine = ++ticket.current;
       setMessage(null);
       setMessageDetail(null);
@@ -104,17 +119,16 @@ export function useToolRunner(toolId: ToolId) {
         // The spec's message stays; a reason it does not give ("No face found…") goes under it.
         setMessageDetail(serverError && serverError !== text ? serverError : null);
       };
-      const finish = (images: string[], source: Pick<ToolAnswer, 'keywords' | 'colors'>) =>
+      const finish = (images: string[], keywords?: Keyword[] | null, colors?: Color[] | null) =>
         setJob({
           phase: 'done',
           images,
-          analysis:
-            tool.response === 'analysis' ? { keywords: source.keywords ?? [], colors: source.colors ?? [] } : null,
+          analysis: tool.result.kind === 'analysis' ? { keywords: keywords ?? [], colors: colors ?? [] } : null,
           request: body,
         });
       let answer: ApiResult<ToolAnswer>;
       try {
-        answer = await callTool(tool, { ...body, userId: user?.id });
+        answer = await callTool(tool, body, user?.id);
       } catch {
         if (mine === ticket.current) fail(answerFailure(null));
         return;
@@ -123,21 +137,22 @@ export function useToolRunner(toolId: ToolId) {
       if (mine !== ticket.current) return;
       const data = answer.data;
 
-      if (answer.status === 202 && data?.pending && data.jobId) {
+      if (answer.status === 202 && data && isPending(data)) {
         setJob({
           phase: 'running',
-          status: data.status === 'running' ? 'running' : 'queued',
+          status: data.status,
           queuePosition: data.queuePosition ?? null,
         });
         const view = await follow(data.jobId, mine);
         if (!view) return;
         void refreshProfile(); // charged, or refunded after a failure: the server's number
-        if (view.status === 'succeeded') finish(view.output ?? [], view);
+        if (view.status === 'succeeded') finish(view.output ?? [], view.keywords, view.colors);
         else fail(failureText ? (view.error ?? failureText.fallback) : tool.failureMessage, view.error);
         return;
       }
-      if (answer.ok && data?.success) {
-        finish(asList(data.output), data);
+      if (answer.ok && data && isSuccess(data)) {
+        if ('output' in data) finish(asList(data.output));
+        else finish([], data.keywords, data.colors);
         return;
       }
       // Signed out or flagged meanwhile: let the page catch up with the server.
@@ -148,9 +163,9 @@ export function useToolRunner(toolId: ToolId) {
   );
 
   const submit = useCallback(
-    (request: SubmitRequest) => {
+    (request: SubmitRequest<Id>) => {
       if (job.phase === 'running') return;
-      const outcome = firstFailingCheck(toolId, {
+      const outcome = firstFailingCheck(tool.submitChecks, {
         profile: status === 'signed-in' ? profile : null,
         cost: request.cost,
         hasImage: request.hasImage,
@@ -167,7 +182,7 @@ export function useToolRunner(toolId: ToolId) {
       if (outcome?.kind === 'ignore') return;
       void run(request.body());
     },
-    [job.phase, toolId, status, profile, navigate, run],
+    [job.phase, tool.submitChecks, status, profile, navigate, run],
   );
 
   /** Drops the result, the message and any call still out (a new image, or ×). */
@@ -179,7 +194,7 @@ export function useToolRunner(toolId: ToolId) {
   }, []);
 
   const busy = job.phase === 'running';
-  const flagsBlock = CHECKS_ACCOUNT_FLAGS[toolId] && access !== 'ready' && access !== 'signed-out';
+  const flagsBlock = tool.checksAccountFlags && access !== 'ready' && access !== 'signed-out';
   return {
     tool,
     access,
@@ -189,7 +204,7 @@ export function useToolRunner(toolId: ToolId) {
     busy,
     /** Inputs and the action are off: the first check is running, or the account may not use this tool. */
     locked: access === 'unknown' || flagsBlock,
-    busyLabel: tool.response === 'image-list' ? BUSY_LABEL.generate : BUSY_LABEL.process,
+    busyLabel: tool.busyLabel,
     message,
     messageDetail,
     submit,
@@ -197,4 +212,4 @@ export function useToolRunner(toolId: ToolId) {
   };
 }
 
-export type ToolRunner = ReturnType<typeof useToolRunner>;
+export type ToolRunner<Id extends ToolId = ToolId> = ReturnType<typeof useToolRunner<Id>>;

@@ -1,6 +1,7 @@
 import { SingleImageTool } from '../SingleImageTool';
+import { backgroundRemover } from './tool';
 
 /** Route '/background-remover': its own lazily loaded chunk. */
 export function BackgroundRemoverPage() {
-  return <SingleImageTool toolId="background-remover" action="Remove Background" />;
+  return <SingleImageTool tool={backgroundRemover} action="Remove Background" />;
 }

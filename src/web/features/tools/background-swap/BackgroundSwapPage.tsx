@@ -3,10 +3,11 @@ import { promptAlt } from '../parts/prompt-alt';
 import { limitedTo5mb, ToolWorkspace, useUpload } from '../ToolWorkspace';
 import { stripDataUrlPrefix } from '../tool-api';
 import { useToolRunner } from '../use-tool-runner';
+import { backgroundSwap } from './tool';
 
 /** Route '/background-swap': its own lazily loaded chunk. 25 tokens per image, 1 to 4 images. */
 export function BackgroundSwapPage() {
-  const runner = useToolRunner('background-swap');
+  const runner = useToolRunner(backgroundSwap);
   const upload = useUpload(runner);
   const { value: prompt, field: promptField } = usePromptField(
     'New Background Description',

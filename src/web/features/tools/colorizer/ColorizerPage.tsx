@@ -1,6 +1,7 @@
 import { SingleImageTool } from '../SingleImageTool';
+import { colorizer } from './tool';
 
 /** Route '/colorizer': its own lazily loaded chunk. */
 export function ColorizerPage() {
-  return <SingleImageTool toolId="colorizer" action="Colorize" />;
+  return <SingleImageTool tool={colorizer} action="Colorize" />;
 }

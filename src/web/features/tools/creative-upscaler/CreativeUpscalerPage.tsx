@@ -1,5 +1,6 @@
 import { SingleImageTool } from '../SingleImageTool';
 import { upscaleHint, upscaleProblem } from '../upscale-limits';
+import { creativeUpscaler } from './tool';
 
 const HINT = upscaleHint([2]);
 
@@ -7,7 +8,7 @@ const HINT = upscaleHint([2]);
 export function CreativeUpscalerPage() {
   return (
     <SingleImageTool
-      toolId="creative-upscaler"
+      tool={creativeUpscaler}
       action="Creative Upscale"
       fields={{ scale: 2 }}
       disabledAtBalance={0}

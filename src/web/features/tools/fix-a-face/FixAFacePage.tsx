@@ -1,5 +1,6 @@
 import { SingleImageTool } from '../SingleImageTool';
 import { upscaleHint, upscaleProblem } from '../upscale-limits';
+import { fixAFace } from './tool';
 
 const HINT = upscaleHint([2]);
 
@@ -7,7 +8,7 @@ const HINT = upscaleHint([2]);
 export function FixAFacePage() {
   return (
     <SingleImageTool
-      toolId="fix-a-face"
+      tool={fixAFace}
       action="Fix Face"
       fields={{ scale: 2 }}
       hint={HINT}

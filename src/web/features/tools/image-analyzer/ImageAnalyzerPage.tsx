@@ -1,6 +1,7 @@
 import { SingleImageTool } from '../SingleImageTool';
+import { imageAnalyzer } from './tool';
 
 /** Route '/image-analyzer': its own lazily loaded chunk. Shows keywords and colors instead of a download. */
 export function ImageAnalyzerPage() {
-  return <SingleImageTool toolId="image-analyzer" action="Analyze Image" />;
+  return <SingleImageTool tool={imageAnalyzer} action="Analyze Image" />;
 }

@@ -2,6 +2,7 @@ import { useState } from 'react';
 import { ChoiceGroup } from '../parts/fields';
 import { SingleImageTool } from '../SingleImageTool';
 import { type UpscaleScale, upscaleHint, upscaleProblem } from '../upscale-limits';
+import { imageUpscaler } from './tool';
 
 const SCALES: UpscaleScale[] = [2, 4, 6];
 const SCALE_OPTIONS = SCALES.map((scale) => ({ value: scale, label: `${scale}x` }));
@@ -13,7 +14,7 @@ export function ImageUpscalerPage() {
   const [scale, setScale] = useState<UpscaleScale>(2);
   return (
     <SingleImageTool
-      toolId="image-upscaler"
+      tool={imageUpscaler}
       action="Upscale"
       fields={{ scale }}
       hint={UPSCALE_HINT}

@@ -3,7 +3,8 @@ import { SelectField, useAspectRatioField, usePromptField } from '../parts/field
 import { promptAlt } from '../parts/prompt-alt';
 import { limitedTo5mb, ToolWorkspace, useUpload } from '../ToolWorkspace';
 import { stripDataUrlPrefix } from '../tool-api';
-import { useToolRunner } from '../use-tool-runner';
+import { type ToolBody, useToolRunner } from '../use-tool-runner';
+import { metamorphose } from './tool';
 
 /** "number of images (only 1 offered); quality (only Standard offered)": output quality 33. */
 const COUNT_OPTIONS = [{ value: 1, label: '1' }] as const;
@@ -12,7 +13,7 @@ const unchanged = () => {};
 
 /** Route '/metamorphose': its own lazily loaded chunk. A reference face and a prompt; 9 tokens per image. */
 export function MetamorphosePage() {
-  const runner = useToolRunner('metamorphose');
+  const runner = useToolRunner(metamorphose);
   const upload = useUpload(runner);
   const { value: prompt, field: promptField } = usePromptField(
     'Prompt',
@@ -21,7 +22,7 @@ export function MetamorphosePage() {
   const { value: aspectRatio, field: aspectRatioField } = useAspectRatioField();
   const { image } = upload;
   const cost = runner.tool.cost;
-  const body = () => ({
+  const body = (): ToolBody<'metamorphose'> => ({
     prompt,
     main_face_image: image ? stripDataUrlPrefix(image.dataUrl) : '',
     num_outputs: 1,

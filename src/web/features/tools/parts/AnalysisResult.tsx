@@ -1,5 +1,5 @@
 import { type ReactNode, useId } from 'react';
-import type { Analysis } from '../tool-api';
+import type { Analysis } from '../../../../contract/tool-responses';
 
 /** A score from 0 to 1 as a whole percent. */
 export const percent = (score: number) => `${Math.round(Math.min(1, Math.max(0, score)) * 100)}%`;

@@ -4,12 +4,13 @@ import { ChoiceGroup, useAspectRatioField, usePromptField } from '../parts/field
 import { promptAlt } from '../parts/prompt-alt';
 import { ToolWorkspace } from '../ToolWorkspace';
 import { useToolRunner } from '../use-tool-runner';
+import { textLab } from './tool';
 
 const TEXT_ASSIST = TEXT_ASSIST_OPTIONS.map((option) => ({ value: option, label: option }));
 
 /** Route '/text-lab': its own lazily loaded chunk. A fixed price per request; Text Assist defaults to Auto. */
 export function TextLabPage() {
-  const runner = useToolRunner('text-lab');
+  const runner = useToolRunner(textLab);
   const { value: prompt, field: promptField } = usePromptField(
     'Prompt',
     'A retro concert poster that says "Summer Nights" in bold neon letters',

@@ -3,14 +3,15 @@ import { OUTPUT_QUALITY, QUALITIES, type Quality } from '../../../../contract/to
 import { ChoiceGroup, useAspectRatioField, useImageCountField, usePromptField } from '../parts/fields';
 import { promptAlt } from '../parts/prompt-alt';
 import { ToolWorkspace } from '../ToolWorkspace';
-import { useToolRunner } from '../use-tool-runner';
+import { type ToolBody, useToolRunner } from '../use-tool-runner';
+import { textToPic } from './tool';
 
 const QUALITY_LABELS: Record<Quality, string> = { low: 'Low', med: 'Med', high: 'High' };
 const QUALITY_OPTIONS = QUALITIES.map((quality) => ({ value: quality, label: QUALITY_LABELS[quality] }));
 
 /** Route '/text-to-pic': its own lazily loaded chunk. 1 token per image; a click on a result downloads it. */
 export function TextToPicPage() {
-  const runner = useToolRunner('text-to-pic');
+  const runner = useToolRunner(textToPic);
   const { value: prompt, field: promptField } = usePromptField(
     'Prompt',
     'A lighthouse on a cliff at dusk, soft film grain',
@@ -19,7 +20,7 @@ export function TextToPicPage() {
   const { value: count, field: countField } = useImageCountField(runner.balance);
   const [quality, setQuality] = useState<Quality>('high');
   const cost = runner.tool.cost * count;
-  const body = () => ({
+  const body = (): ToolBody<'text-to-pic'> => ({
     prompt,
     aspectRatio,
     numOutputs: count,

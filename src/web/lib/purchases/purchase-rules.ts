@@ -1,7 +1,7 @@
 // Who may buy tokens (product-spec.md section 5): signed in, email verified, no dispute, no fraud flag.
 import type { Profile } from '../../../contract/accounts';
 import { PURCHASE_MESSAGES } from '../../../contract/packages';
-import type { AuthStatus } from '../auth/auth-context';
+import type { AuthStatus } from '../session/auth-context';
 
 export type PurchaseAccess = 'loading' | 'signed-out' | 'unverified' | 'fraud' | 'dispute' | 'allowed';
 

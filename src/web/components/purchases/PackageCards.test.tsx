@@ -3,6 +3,8 @@ import { createMemoryRouter, RouterProvider } from 'react-router';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Profile } from '../../../contract/accounts';
 import { PURCHASE_MESSAGES } from '../../../contract/packages';
+import { AuthProvider } from '../../features/auth/AuthProvider';
+import { forgetPackages } from '../../lib/purchases/purchase-api';
 import {
   deferred,
   type FakeReply,
@@ -11,9 +13,7 @@ import {
   signedInRoutes,
   signedOutRoutes,
 } from '../../test-support/fake-api';
-import { AuthProvider } from '../auth/AuthProvider';
 import { PackageCards } from './PackageCards';
-import { forgetPackages } from './purchase-api';
 
 const STRIPE_PACKAGES = [
   { id: 'price_1A', name: '500 Tokens', tokens: 500, priceCents: 500, features: ['500 AI Photos'] },

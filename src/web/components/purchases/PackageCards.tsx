@@ -2,10 +2,10 @@ import './purchases.css';
 import { Check } from 'lucide-react';
 import { useEffect, useId, useState } from 'react';
 import { formatPrice, type TokenPackage } from '../../../contract/packages';
-import { useAuth } from '../auth/auth-context';
-import { startCheckout } from './purchase-api';
-import { purchaseAccess, purchaseAlert, purchaseNote } from './purchase-rules';
-import { usePackages } from './use-packages';
+import { startCheckout } from '../../lib/purchases/purchase-api';
+import { purchaseAccess, purchaseAlert, purchaseNote } from '../../lib/purchases/purchase-rules';
+import { usePackages } from '../../lib/purchases/use-packages';
+import { useAuth } from '../../lib/session/auth-context';
 
 type Props = {
   /** What Buy Tokens does for a visitor: the landing page scrolls up to its sign-in form. */

@@ -7,7 +7,7 @@ import {
   type Profile,
   type PublicConfig,
 } from '../../../contract/accounts';
-import { type ApiResult, getJson, postJson } from '../../lib/api';
+import { type ApiResult, getJson, postJson } from '../api';
 
 export const AUTH_API = {
   session: '/api/auth/get-session',

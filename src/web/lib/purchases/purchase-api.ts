@@ -1,6 +1,6 @@
 // The browser's purchase calls: the packages on sale, starting a checkout, the user's history.
 import { PURCHASE_MESSAGES, TOKEN_PACKAGES, type TokenPackage } from '../../../contract/packages';
-import { errorMessage, getJson, postJson } from '../../lib/api';
+import { errorMessage, getJson, postJson } from '../api';
 
 export const PURCHASE_API = {
   packages: '/api/packages',

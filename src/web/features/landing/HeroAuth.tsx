@@ -2,16 +2,22 @@ import { ArrowRight, CircleCheck } from 'lucide-react';
 import { type FormEvent, useCallback, useEffect, useId, useRef, useState } from 'react';
 import { useNavigate } from 'react-router';
 import { ACCOUNT_MESSAGES, SIGNUP_TOKENS } from '../../../contract/accounts';
-import { toolById } from '../../../contract/tools';
+import { START_ROUTE } from '../../../contract/routes';
 import { FormMessage, type FormMessageValue } from '../../components/FormMessage';
 import { TextField } from '../../components/TextField';
 import { errorCode, errorMessage } from '../../lib/api';
 import { formatTokens } from '../../lib/format-cost';
-import { isPopupMessage, requestPasswordReset, signInWithEmail, signUpWithEmail, startGoogleSignIn } from './auth-api';
-import { useAuth, usePublicConfig } from './auth-context';
+import {
+  isPopupMessage,
+  requestPasswordReset,
+  signInWithEmail,
+  signUpWithEmail,
+  startGoogleSignIn,
+} from '../../lib/session/auth-api';
+import { useAuth, usePublicConfig } from '../../lib/session/auth-context';
 
 /** "After sign-in or sign-up the app goes to /text-to-pic" (product-spec.md section 2). */
-export const AFTER_SIGN_IN_ROUTE = toolById('text-to-pic').route;
+export const AFTER_SIGN_IN_ROUTE = START_ROUTE;
 
 /** Exact strings of product-spec.md sections 2 and 4. */
 export const HERO_TEXT = {

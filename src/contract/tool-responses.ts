@@ -1,0 +1,76 @@
+// The API's answers to tool calls and job reads (docs/decisions/005-tool-call-responses.md). The
+// server types what it answers with these and the web reads them, so a change on one side that the
+// other does not follow fails `npm run typecheck`. Types and two small guards (no zod): pages import
+// them freely.
+import type { ToolId } from './tools';
+
+export type JobStatus = 'queued' | 'running' | 'succeeded' | 'failed';
+
+/** One keyword of an analysis, scored from 0 to 1. */
+export type Keyword = { keyword: string; score: number };
+
+/** One colour of an analysis: its share of the image in percent (0 to 100). */
+export type Color = { hex: string; name: string; percentage: number };
+
+export type Analysis = { keywords: Keyword[]; colors: Color[] };
+
+/** A job as the API shows it (GET /api/jobs lists these). */
+export type JobView = {
+  id: string;
+  tool: ToolId;
+  status: JobStatus;
+  cost: number;
+  /** ISO 8601. */
+  createdAt: string;
+  finishedAt: string | null;
+  error: string | null;
+  /** Succeeded image tools: the outputs' URLs on our origin (/api/files/<id>). */
+  output: string[] | null;
+  keywords: Keyword[] | null;
+  colors: Color[] | null;
+};
+
+/** GET /api/jobs/:id: the job and, while it waits, its place in the line (1: next; null once it runs). */
+export type JobDetail = JobView & { queuePosition: number | null };
+
+/** GET /api/jobs: newest first; `next` is the `before` cursor of the next page, or null. */
+export type JobList = { jobs: JobView[]; next: string | null };
+
+/** What every answer about a job that was charged carries. */
+type Charged = { jobId: string; balance: number };
+
+/** 200, an image tool: the list of URLs, or one URL for the one-image tools. */
+export type ToolImageSuccess = Charged & { success: true; output: string[] | string | null };
+
+/** 200, the Image Analyzer. */
+export type ToolAnalysisSuccess = Charged & { success: true; keywords: Keyword[] | null; colors: Color[] | null };
+
+/** 502: the job failed and its cost went back. */
+export type ToolFailure = Charged & { success: false; error: string; refunded: true };
+
+/** 202: still queued or running; follow it at GET /api/jobs/:id. */
+export type ToolPending = Charged & {
+  success: false;
+  pending: true;
+  status: 'queued' | 'running';
+  queuePosition: number | null;
+};
+
+/** 400, 401, 403, 413, 422: refused, nothing charged. */
+export type ToolRefusal = { success: false; error: string };
+
+/** 402: not enough tokens; the balance the server sees. */
+export type ToolNotEnoughTokens = ToolRefusal & { balance: number };
+
+/** 429: too many calls; try again after `retryAfter` seconds (also the Retry-After header). */
+export type ToolTooManyCalls = ToolRefusal & { retryAfter: number };
+
+/** A finished job's answer (200 or 502). */
+export type ToolResult = ToolImageSuccess | ToolAnalysisSuccess | ToolFailure;
+
+/** Every answer of POST /api/<apiPath>. */
+export type ToolAnswer = ToolResult | ToolPending | ToolRefusal | ToolNotEnoughTokens | ToolTooManyCalls;
+
+export const isPending = (answer: ToolAnswer): answer is ToolPending => 'pending' in answer && answer.pending;
+
+export const isSuccess = (answer: ToolAnswer): answer is ToolImageSuccess | ToolAnalysisSuccess => answer.success;

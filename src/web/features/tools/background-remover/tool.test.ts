@@ -1,0 +1,28 @@
+import { describe, expect, it } from 'vitest';
+import { checksOf, messageOutcome, profileWith, REDIRECT_TO_TOKENS } from '../../../test-support/tool-fixtures';
+import { SUSPENDED_MESSAGE } from '../tool-rules';
+import { backgroundRemover } from './tool';
+
+const check = checksOf(backgroundRemover);
+
+describe('Background Remover: client rules (product-spec.md sections 5 and 7)', () => {
+  it('no image does nothing, then sign-in, suspension, and too few tokens for its price sends to /tokens', () => {
+    expect(backgroundRemover.cost).toBe(2);
+    const cost = backgroundRemover.cost;
+    expect(check({ profile: null, hasImage: false })).toEqual({ kind: 'ignore' });
+    expect(check({ profile: null, cost })).toEqual(messageOutcome('Please log in to remove background.'));
+    expect(check({ profile: profileWith({ isDispute: true }), cost })).toEqual(messageOutcome(SUSPENDED_MESSAGE));
+    expect(check({ profile: profileWith({ tokens: cost - 1 }), cost })).toEqual(REDIRECT_TO_TOKENS);
+    expect(check({ profile: profileWith({ tokens: cost }), cost })).toBeNull();
+  });
+
+  it('switches its controls off for flagged or unverified accounts', () => {
+    expect(backgroundRemover.checksAccountFlags).toBe(true);
+  });
+
+  it('saves its result as background-removed.png', () => {
+    expect(backgroundRemover.result.kind === 'images' && backgroundRemover.result.fileName(1)).toBe(
+      'background-removed.png',
+    );
+  });
+});

@@ -1,0 +1,15 @@
+// Background Remover on the web: the contract's entry, its page (a lazy chunk), its words and its client rules
+// (product-spec.md sections 5 to 8).
+
+import { BUSY_LABEL, singleImageChecks } from '../tool-rules';
+import { defineWebTool } from '../web-tool';
+import { imagesWorkspace } from '../workspace';
+
+export const backgroundRemover = defineWebTool('background-remover', {
+  loadPage: () => import('./BackgroundRemoverPage').then((m) => m.BackgroundRemoverPage),
+  workspace: imagesWorkspace('Your image', 'Cut-out', 'The subject on a transparent background appears here as a PNG.'),
+  submitChecks: singleImageChecks('Please log in to remove background.'),
+  checksAccountFlags: true,
+  busyLabel: BUSY_LABEL.process,
+  result: { kind: 'images', fileName: () => 'background-removed.png' },
+});

@@ -1,0 +1,55 @@
+import { fireEvent, screen, waitFor } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
+import { signedOutRoutes } from '../../../test-support/fake-api';
+import { chooseFiles, chooseImage, fileUrl, imageFile, imagesAnswer } from '../../../test-support/tool-fixtures';
+import {
+  action,
+  balanceText,
+  nowHolds,
+  open,
+  sent,
+  setUpToolPageTests,
+  signedIn,
+  toolMessage,
+  typePrompt,
+} from '../../../test-support/tool-page-harness';
+
+setUpToolPageTests();
+
+describe('Background Swap', () => {
+  it('checks sign-in, then 25 tokens per image, then the image', async () => {
+    const { api } = await open('/background-swap', signedOutRoutes(), 'Background Swap');
+    typePrompt('a beach', 'New Background Description');
+    fireEvent.click(action());
+    await waitFor(() => expect(toolMessage()).toBe('Please log in to swap backgrounds'));
+    await nowHolds(api, 20);
+    fireEvent.click(action());
+    await waitFor(() => expect(toolMessage()).toBe('Not enough tokens available'));
+  });
+
+  it('asks for the image, prices the count, and sends the image without its prefix', async () => {
+    const { api } = await open(
+      '/background-swap',
+      signedIn({ tokens: 100 }, { 'POST /api/background-swap': imagesAnswer([fileUrl(1), fileUrl(2)], 50) }),
+      'Background Swap',
+    );
+    typePrompt('a beach', 'New Background Description');
+    fireEvent.click(action());
+    await waitFor(() => expect(toolMessage()).toBe('Please upload an image'));
+    fireEvent.click(screen.getByRole('radio', { name: '2' }));
+    expect(action().textContent).toBe('Generate50 tokens');
+    await chooseImage();
+    fireEvent.click(action());
+    await waitFor(() => expect(screen.getAllByRole('img', { name: /^New background \d: a beach$/ })).toHaveLength(2));
+    const body = sent(api, 'POST /api/background-swap');
+    expect(body).toMatchObject({ prompt: 'a beach', num_outputs: 2, userId: 'user-1' });
+    expect(String(body.image)).not.toContain('data:');
+    expect(balanceText()).toContain('50 tokens');
+  });
+
+  it('refuses files over 5 MB', async () => {
+    await open('/background-swap', signedIn(), 'Background Swap');
+    chooseFiles(imageFile('big.jpg', 'image/jpeg', 6 * 1024 * 1024));
+    await screen.findByText('File size must be less than 5MB');
+  });
+});

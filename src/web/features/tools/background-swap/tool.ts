@@ -1,0 +1,22 @@
+// Background Swap on the web: the contract's entry, its page (a lazy chunk), its words and its client rules
+// (product-spec.md sections 5 to 8).
+
+import { BUSY_LABEL, uploadChecks } from '../tool-rules';
+import { defineWebTool } from '../web-tool';
+import { imagesWorkspace } from '../workspace';
+
+export const backgroundSwap = defineWebTool('background-swap', {
+  loadPage: () => import('./BackgroundSwapPage').then((m) => m.BackgroundSwapPage),
+  workspace: imagesWorkspace(
+    'Subject and new background',
+    'Your images',
+    'The subject in its new scene appears here, ready to download.',
+  ),
+  submitChecks: uploadChecks('Please log in to swap backgrounds', 'Please upload an image'),
+  checksAccountFlags: false,
+  busyLabel: BUSY_LABEL.generate,
+  failureText: { fallback: 'Failed to generate images', network: 'Failed to generate images' },
+  result: { kind: 'images', fileName: (n) => `background-swap-${n}.webp` },
+  localEngineNote:
+    'Local engine: your subject is cut out by a real model, but the new backgrounds are simple scenes drawn from your description and marked DEMO.',
+});

@@ -1,0 +1,19 @@
+// Colorizer on the web: the contract's entry, its page (a lazy chunk), its words and its client rules
+// (product-spec.md sections 5 to 8).
+
+import { BUSY_LABEL, singleImageChecks } from '../tool-rules';
+import { defineWebTool } from '../web-tool';
+import { imagesWorkspace } from '../workspace';
+
+export const colorizer = defineWebTool('colorizer', {
+  loadPage: () => import('./ColorizerPage').then((m) => m.ColorizerPage),
+  workspace: imagesWorkspace(
+    'Black-and-white photo',
+    'Colorized photo',
+    'The colorized version appears here, ready to download.',
+  ),
+  submitChecks: singleImageChecks('Please log in to colorize images.'),
+  checksAccountFlags: true,
+  busyLabel: BUSY_LABEL.process,
+  result: { kind: 'images', fileName: () => 'colorized-image.webp' },
+});

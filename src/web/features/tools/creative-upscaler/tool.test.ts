@@ -1,0 +1,28 @@
+import { describe, expect, it } from 'vitest';
+import { checksOf, messageOutcome, profileWith, REDIRECT_TO_TOKENS } from '../../../test-support/tool-fixtures';
+import { SUSPENDED_MESSAGE } from '../tool-rules';
+import { creativeUpscaler } from './tool';
+
+const check = checksOf(creativeUpscaler);
+
+describe('Creative Upscaler: client rules (product-spec.md sections 5 and 7)', () => {
+  it('no image does nothing, then sign-in, suspension, and too few tokens for its price sends to /tokens', () => {
+    expect(creativeUpscaler.cost).toBe(70);
+    const cost = creativeUpscaler.cost;
+    expect(check({ profile: null, hasImage: false })).toEqual({ kind: 'ignore' });
+    expect(check({ profile: null, cost })).toEqual(messageOutcome('Please log in to upscale images.'));
+    expect(check({ profile: profileWith({ isDispute: true }), cost })).toEqual(messageOutcome(SUSPENDED_MESSAGE));
+    expect(check({ profile: profileWith({ tokens: cost - 1 }), cost })).toEqual(REDIRECT_TO_TOKENS);
+    expect(check({ profile: profileWith({ tokens: cost }), cost })).toBeNull();
+  });
+
+  it('switches its controls off for flagged or unverified accounts', () => {
+    expect(creativeUpscaler.checksAccountFlags).toBe(true);
+  });
+
+  it('saves its result as creative-upscaled.webp', () => {
+    expect(creativeUpscaler.result.kind === 'images' && creativeUpscaler.result.fileName(1)).toBe(
+      'creative-upscaled.webp',
+    );
+  });
+});

@@ -1,0 +1,20 @@
+// Creative Upscaler on the web: the contract's entry, its page (a lazy chunk), its words and its client rules
+// (product-spec.md sections 5 to 8).
+
+import { BUSY_LABEL, singleImageChecks } from '../tool-rules';
+import { defineWebTool } from '../web-tool';
+import { imagesWorkspace } from '../workspace';
+
+export const creativeUpscaler = defineWebTool('creative-upscaler', {
+  loadPage: () => import('./CreativeUpscalerPage').then((m) => m.CreativeUpscalerPage),
+  workspace: imagesWorkspace(
+    'Your image',
+    'Upscaled (2x)',
+    'The enlarged, re-detailed image appears here, ready to download.',
+  ),
+  submitChecks: singleImageChecks('Please log in to upscale images.'),
+  checksAccountFlags: true,
+  busyLabel: BUSY_LABEL.process,
+  result: { kind: 'images', fileName: () => 'creative-upscaled.webp' },
+  localEngineNote: 'Local engine: a super-resolution model plus detail enhancement, not the hosted Clarity upscaler.',
+});

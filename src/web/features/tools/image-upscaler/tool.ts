@@ -1,0 +1,15 @@
+// Image Upscaler on the web: the contract's entry, its page (a lazy chunk), its words and its client rules
+// (product-spec.md sections 5 to 8).
+
+import { BUSY_LABEL, singleImageChecks } from '../tool-rules';
+import { defineWebTool } from '../web-tool';
+import { imagesWorkspace } from '../workspace';
+
+export const imageUpscaler = defineWebTool('image-upscaler', {
+  loadPage: () => import('./ImageUpscalerPage').then((m) => m.ImageUpscalerPage),
+  workspace: imagesWorkspace('Your image', 'Upscaled image', 'The enlarged image appears here, ready to download.'),
+  submitChecks: singleImageChecks('Please log in to upscale images.'),
+  checksAccountFlags: true,
+  busyLabel: BUSY_LABEL.process,
+  result: { kind: 'images', fileName: () => 'upscaled-image.webp' },
+});

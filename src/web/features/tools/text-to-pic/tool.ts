@@ -1,0 +1,20 @@
+// Text to Pic on the web: the contract's entry, its page (a lazy chunk), its words and its client rules
+// (product-spec.md sections 5 to 8).
+
+import { BUSY_LABEL, promptChecks } from '../tool-rules';
+import { defineWebTool } from '../web-tool';
+import { imagesWorkspace } from '../workspace';
+
+export const textToPic = defineWebTool('text-to-pic', {
+  loadPage: () => import('./TextToPicPage').then((m) => m.TextToPicPage),
+  workspace: imagesWorkspace(
+    'Prompt and settings',
+    'Your images',
+    'Generated images appear here: click one to download it.',
+  ),
+  submitChecks: promptChecks('Please log in to generate images.'),
+  checksAccountFlags: true,
+  busyLabel: BUSY_LABEL.generate,
+  failureText: { fallback: 'An error occurred', network: 'Technical difficulties. Please try again in a few moments.' },
+  result: { kind: 'images', fileName: (n) => `generated-image-${n}.webp`, clickToDownload: true },
+});
