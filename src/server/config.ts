@@ -41,6 +41,8 @@ const EnvSchema = z.object({
   TOOL_JOB_EXPIRE_SECONDS: z.coerce.number().int().min(2).max(86_400).default(900),
   /** How often the queue looks for jobs whose worker died (they expire and are retried or refunded). */
   QUEUE_MAINTENANCE_SECONDS: z.coerce.number().int().min(1).max(3600).default(60),
+  /** Seconds a worker may go without renewing its lease before its jobs are handed back to the queue. */
+  WORKER_LEASE_SECONDS: z.coerce.number().int().min(3).max(600).default(30),
   /** Tool jobs one worker process runs at a time (providers mostly wait on the network; local models queue per model). */
   WORKER_CONCURRENCY: z.coerce.number().int().min(1).max(32).default(2),
   /** Inference provider for every tool (default: replicate with a token, else local); see routing. */
@@ -117,6 +119,8 @@ export type Config = {
   toolJobExpireSeconds: number;
   queueMaintenanceSeconds: number;
   workerConcurrency: number;
+  /** Seconds without a heartbeat after which a worker counts as gone and its jobs are handed back. */
+  workerLeaseSeconds: number;
   inference: {
     default: 'replicate' | 'local' | 'demo';
     perTool: Partial<Record<ToolId, 'replicate' | 'local' | 'demo'>>;
@@ -251,6 +255,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, argv: readonly 
     toolJobExpireSeconds: e.TOOL_JOB_EXPIRE_SECONDS,
     queueMaintenanceSeconds: e.QUEUE_MAINTENANCE_SECONDS,
     workerConcurrency: e.WORKER_CONCURRENCY,
+    workerLeaseSeconds: e.WORKER_LEASE_SECONDS,
     inference: { default: inferenceDefault, perTool },
     local: { backgroundModel: e.LOCAL_BACKGROUND_MODEL },
     replicate: e.REPLICATE_API_TOKEN

@@ -194,6 +194,8 @@ export const jobs = pgTable(
     /** Hash of the request body, so a reused Idempotency-Key with another body is refused. */
     requestHash: text('request_hash').notNull(),
     attempts: integer('attempts').notNull().default(0),
+    /** The worker lease (worker_leases) of the process running it: when that lease lapses, the job is handed back. */
+    workerId: uuid('worker_id'),
     createdAt: createdAt(),
     startedAt: timestamp('started_at', { withTimezone: true }),
     finishedAt: timestamp('finished_at', { withTimezone: true }),
@@ -208,6 +210,18 @@ export const jobs = pgTable(
     check('jobs_cost_positive', sql`${t.cost} > 0`),
   ],
 );
+
+/**
+ * One row per running worker process, renewed every few seconds (jobs/worker-leases.ts). A job
+ * whose worker's lease has lapsed or is gone belongs to a crashed process and is handed back.
+ */
+export const workerLeases = pgTable('worker_leases', {
+  id: uuid('id').primaryKey(),
+  host: text('host').notNull(),
+  pid: integer('pid').notNull(),
+  startedAt: timestamp('started_at', { withTimezone: true }).notNull().defaultNow(),
+  heartbeatAt: timestamp('heartbeat_at', { withTimezone: true }).notNull().defaultNow(),
+});
 
 /** Stored images: a tool's inputs and outputs, served to their owner only. */
 export const files = pgTable(
