@@ -85,12 +85,17 @@ async function handBack(
     ]);
     const state = rows[0]?.state;
     if (state === 'active') {
-      // Retried after the queue's delay, or, out of tries, sent to the dead letter, which refunds it.
+      // Retried, or, out of tries, sent to the dead letter, which refunds it.
       await deps.queue.fail(QUEUE_NAMES.toolRun, orphan.id, { message: 'worker gone' }, { db: { executeSql } });
+    }
+    if (state === 'active' || state === 'created' || state === 'retry') {
+      // At once: the queue's retry delay is for a busy provider, and the user has waited a lease already.
+      await executeSql(
+        `update ${QUEUE_SCHEMA}.job set start_after = now() where name = $1 and id = $2 and state = 'retry'`,
+        [QUEUE_NAMES.toolRun, orphan.id],
+      );
       return 'retried';
     }
-    // Already waiting for its next try (its expiry came first): the row now says so too.
-    if (state === 'created' || state === 'retry') return 'retried';
     // The queue is done with it (or never had it under this id): nothing will run it again.
     await failAndRefund(tx, orphan.id, toolById(orphan.tool as ToolId).failureMessage);
     return 'refunded';
@@ -99,7 +104,7 @@ async function handBack(
 
 export type OrphanSweepSettings = { leaseSeconds: number };
 
-/** Sweeps now and then every third of a lease period; the returned function stops it (and awaits a round). */
+/** Sweeps now and then every sixth of a lease period; the returned function stops it (and awaits a round). */
 export function startOrphanedJobSweep(
   deps: OrphanedJobDeps,
   lease: WorkerLease,
@@ -115,7 +120,7 @@ export function startOrphanedJobSweep(
       });
   };
   sweep();
-  const timer = setInterval(sweep, (leaseSeconds * 1000) / 3);
+  const timer = setInterval(sweep, (leaseSeconds * 1000) / 6);
   timer.unref();
   return async () => {
     clearInterval(timer);
