@@ -40,7 +40,7 @@ describe('a restart of the server', () => {
     }
   });
 
-  it('runs a job caught by SIGKILL again within a minute of the restart, charged once', async () => {
+  it('runs a job caught by SIGKILL again at the restart: done within a minute, charged once', async () => {
     // The upscaler on the local engine: slow enough to be killed mid-run. The queue's expiry stays
     // at its default (15 minutes): only the dead worker's lease can bring the job back in time.
     const env = { INFERENCE_TOOLS: 'image-upscaler=local', NSFW_POLICY: 'allow' };
@@ -64,24 +64,21 @@ describe('a restart of the server', () => {
     const restartedAt = Date.now();
     const second = await startServerProcess({ dataDir: first.dataDir, env });
     try {
-      // Seen through the API: running (the killed run), queued (handed back), running again, final.
+      // Seen through the API: the killed run's `running` gives way at start (handed back, run again
+      // at once), so the job is done in the time of one run, not after the queue's 15-minute expiry.
       const seen: string[] = [];
-      let retriedAfter = Number.NaN;
       for (let i = 0; i < 900; i++) {
         const status = await statusOn(second);
         if (seen.at(-1) !== status) seen.push(status);
-        if (Number.isNaN(retriedAfter) && seen.includes('queued') && status !== 'queued')
-          retriedAfter = (Date.now() - restartedAt) / 1000;
         if (status === 'succeeded' || status === 'failed') break;
         await new Promise((r) => setTimeout(r, 200));
       }
       const finishedAfter = (Date.now() - restartedAt) / 1000;
       console.info(
-        `job caught by SIGKILL: run again ${retriedAfter.toFixed(1)} s after the restart, ${seen.at(-1)} after ${finishedAfter.toFixed(1)} s (${seen.join(' -> ')})`,
+        `job caught by SIGKILL: ${seen.at(-1)} ${finishedAfter.toFixed(1)} s after the restart (${seen.join(' -> ')})`,
       );
-      expect(seen).toContain('queued');
-      expect(retriedAfter).toBeLessThan(60);
       expect(seen.at(-1)).toBe('succeeded');
+      expect(finishedAfter).toBeLessThan(60);
       const profile = (await (await call(second, 'GET', '/profile')).json()) as { tokens: number };
       expect(profile.tokens).toBe(19);
     } finally {
