@@ -1,5 +1,6 @@
 // Reading mail as a developer does on a fresh machine: the /dev/mail outbox page.
 import type { Page } from 'playwright-core';
+import { cookieHeaderFrom } from './server';
 
 /** Opens the newest mail to `to` whose subject matches, and clicks its button link. */
 export async function followMailLink(page: Page, baseUrl: string, to: string, subject: RegExp, linkName: RegExp) {
@@ -14,4 +15,35 @@ export async function followMailLink(page: Page, baseUrl: string, to: string, su
     await page.waitForTimeout(200); // the account-setup job sends it within a poll or two
   }
   throw new Error(`no mail to ${to} matching ${subject}`);
+}
+
+/**
+ * Signs up through the API and follows the verification link from the /dev/mail outbox, as a
+ * client without a browser would; answers the session's Cookie header.
+ */
+export async function verifiedApiUser(baseUrl: string, email: string): Promise<string> {
+  const origin = { origin: baseUrl, 'content-type': 'application/json' };
+  const signUp = await fetch(`${baseUrl}/api/auth/sign-up/email`, {
+    method: 'POST',
+    headers: origin,
+    body: JSON.stringify({ email, password: 'a long enough password 42', name: 'api user' }),
+  });
+  if (signUp.status !== 200) throw new Error(`sign-up answered ${signUp.status}`);
+  const cookie = cookieHeaderFrom(signUp);
+  for (let attempt = 0; attempt < 50; attempt++) {
+    const outbox = await (await fetch(`${baseUrl}/dev/mail`)).text();
+    const id = [...outbox.matchAll(/href="[^"]*\/dev\/mail\/([0-9a-f-]{36})"[\s\S]*?<\/a>/g)].find((m) =>
+      m[0].includes(email),
+    )?.[1];
+    if (id) {
+      const text = await (await fetch(`${baseUrl}/dev/mail/${id}`)).text();
+      const link = text.match(/https?:\/\/[^\s"<]*verify-email[^\s"<]*/)?.[0]?.replaceAll('&amp;', '&');
+      if (!link) throw new Error(`mail ${id} to ${email} has no verification link`);
+      const verified = await fetch(link, { redirect: 'manual', headers: { cookie } });
+      if (verified.status >= 400) throw new Error(`verification answered ${verified.status}`);
+      return cookie;
+    }
+    await new Promise((r) => setTimeout(r, 200)); // the account-setup job sends it within a poll or two
+  }
+  throw new Error(`no verification mail to ${email}`);
 }

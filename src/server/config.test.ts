@@ -98,6 +98,14 @@ describe('configuration', () => {
     }
   });
 
+  it('counts a worker as gone after 30 s without a heartbeat unless WORKER_LEASE_SECONDS says 3 to 600', () => {
+    expect(loadConfig({}).workerLeaseSeconds).toBe(30);
+    expect(loadConfig({ WORKER_LEASE_SECONDS: '10' }).workerLeaseSeconds).toBe(10);
+    for (const bad of ['2', '601', '1.5', 'soon']) {
+      expect(() => loadConfig({ WORKER_LEASE_SECONDS: bad }), bad).toThrow(/WORKER_LEASE_SECONDS: /);
+    }
+  });
+
   it('rejects an SMTP_URL that is not smtp', () => {
     expect(() => loadConfig({ SMTP_URL: 'http://mail' })).toThrow('SMTP_URL: must start with smtp:// or smtps://');
     expect(loadConfig({ SMTP_URL: 'smtp://127.0.0.1:2525' }).mail.smtpUrl).toBe('smtp://127.0.0.1:2525');

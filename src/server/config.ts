@@ -43,6 +43,8 @@ const EnvSchema = z.object({
   QUEUE_MAINTENANCE_SECONDS: z.coerce.number().int().min(1).max(3600).default(60),
   /** Tool calls one account may make per minute (valid or not); beyond it the API answers 429 with Retry-After. */
   TOOL_CALLS_PER_MINUTE: z.coerce.number().int().min(1).max(100_000).default(60),
+  /** Seconds a worker may go without renewing its lease before its jobs are handed back to the queue. */
+  WORKER_LEASE_SECONDS: z.coerce.number().int().min(3).max(600).default(30),
   /** Tool jobs one worker process runs at a time (providers mostly wait on the network; local models queue per model). */
   WORKER_CONCURRENCY: z.coerce.number().int().min(1).max(32).default(2),
   /** Tool jobs one user may have queued or running at once; beyond it a call is refused (429). */
@@ -131,6 +133,8 @@ export type Config = {
   toolCallsPerMinute: number;
   /** Tool jobs one user may have queued or running at once (the fair queue's cap). */
   maxActiveJobsPerUser: number;
+  /** Seconds without a heartbeat after which a worker counts as gone and its jobs are handed back. */
+  workerLeaseSeconds: number;
   inference: {
     default: 'replicate' | 'local' | 'demo';
     perTool: Partial<Record<ToolId, 'replicate' | 'local' | 'demo'>>;
@@ -280,6 +284,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, argv: readonly 
     workerConcurrency: e.WORKER_CONCURRENCY,
     toolCallsPerMinute: e.TOOL_CALLS_PER_MINUTE,
     maxActiveJobsPerUser: e.MAX_ACTIVE_JOBS_PER_USER,
+    workerLeaseSeconds: e.WORKER_LEASE_SECONDS,
     inference: { default: inferenceDefault, perTool },
     local: { backgroundModel: e.LOCAL_BACKGROUND_MODEL },
     replicate: e.REPLICATE_API_TOKEN

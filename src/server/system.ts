@@ -27,10 +27,12 @@ import { createLocalProvider } from './inference/local/local-provider';
 import { createReplicateProvider } from './inference/replicate/replicate-provider';
 import { createInferenceRouter, type InferenceRouter } from './inference/routing';
 import { JobSignals } from './jobs/job-signals';
+import { startOrphanedJobSweep } from './jobs/orphaned-jobs';
 import { startPendingJobBackstop } from './jobs/pending-jobs';
 import { registerPingWorker } from './jobs/ping';
 import { type Queue, startQueue, stopQueue } from './jobs/queue';
 import { registerToolWorkers, type ToolJobDeps } from './jobs/tool-jobs';
+import { startWorkerLease } from './jobs/worker-leases';
 import type { Logger } from './log';
 import { createMailer } from './mail/create-mailer';
 import type { Mailer } from './mail/mailer';
@@ -96,14 +98,22 @@ export async function startBackend(
     // schema, queues and their policies) runs under one advisory lock: processes started together
     // take turns instead of racing pg-boss's CREATE SCHEMA and createQueue (deadlocks, duplicate
     // keys), and those that come later find everything in place.
-    const { instance, queue } = await database.runExclusive(SCHEMA_LOCK_KEY, async (db) => {
+    const { instance, queue, lease } = await database.runExclusive(SCHEMA_LOCK_KEY, async (db) => {
       await applyMigrations(database.dialect, db);
       const instance = await ensureInstance(db);
+      // Before the queue, so that it is removed after the queue has let go of this worker's jobs.
+      const lease = config.role.worker
+        ? await startWorkerLease(database.db, logger, {
+            leaseSeconds: config.workerLeaseSeconds,
+            onlyProcess: database.dialect === 'pglite',
+          })
+        : null;
+      if (lease) stops.add(lease.stop);
       const queue = await startQueue(database, logger, {
         toolJobExpireSeconds: config.toolJobExpireSeconds,
         maintenanceIntervalSeconds: config.queueMaintenanceSeconds,
       });
-      return { instance, queue };
+      return { instance, queue, lease };
     });
     stops.add(() => stopQueue(queue));
 
@@ -151,7 +161,7 @@ export async function startBackend(
     });
 
     const signals = new JobSignals();
-    if (config.role.worker) {
+    if (lease) {
       const workerId = `${os.hostname()}:${process.pid}`;
       await registerPingWorker(queue, workerId, config.queuePollSeconds);
       await registerAccountSetupWorker(
@@ -161,6 +171,7 @@ export async function startBackend(
       );
       const toolJobDeps: ToolJobDeps = {
         db: database.db,
+        workerId: lease.id,
         signals,
         storage,
         logger,
@@ -178,8 +189,14 @@ export async function startBackend(
           expireSeconds: config.toolJobExpireSeconds,
         }),
       );
+      // Jobs of workers that are gone (this process's predecessor too) go back to the queue now.
+      stops.add(
+        startOrphanedJobSweep({ db: database.db, queue, logger, signals }, lease, {
+          leaseSeconds: config.workerLeaseSeconds,
+        }),
+      );
       const requeued = await enqueueUnfinishedAccountSetups(database.db, queue);
-      logger.info('worker started', { workerId, requeuedAccountSetups: requeued });
+      logger.info('worker started', { workerId, lease: lease.id, requeuedAccountSetups: requeued });
     }
     const app = config.role.web
       ? buildApp({

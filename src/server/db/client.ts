@@ -132,16 +132,14 @@ export function migrateDatabase(database: Database): Promise<void> {
   return database.runExclusive(SCHEMA_LOCK_KEY, (db) => applyMigrations(database.dialect, db));
 }
 
-/** As node-postgres sends parameters: undefined as NULL (drizzle would drop it), objects as JSON. */
+/**
+ * As node-postgres sends parameters: undefined as NULL (drizzle would drop it), objects as JSON,
+ * arrays as one array literal (drizzle would spread them into a list; pg-boss sends job ids so).
+ */
 function driverValue(value: unknown): unknown {
   if (value === undefined) return null;
-  if (
-    value !== null &&
-    typeof value === 'object' &&
-    !(value instanceof Date) &&
-    !Buffer.isBuffer(value) &&
-    !Array.isArray(value)
-  ) {
+  if (Array.isArray(value)) return `{${value.map((v) => `"${String(v).replace(/[\\"]/g, '\\$&')}"`).join(',')}}`;
+  if (value !== null && typeof value === 'object' && !(value instanceof Date) && !Buffer.isBuffer(value)) {
     return JSON.stringify(value);
   }
   return value;

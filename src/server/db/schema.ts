@@ -196,6 +196,8 @@ export const jobs = pgTable(
     attempts: integer('attempts').notNull().default(0),
     /** The round-robin round the queue serves it in (jobs/fair-queue.ts); its queue priority is minus this. */
     queueRound: integer('queue_round').notNull().default(0),
+    /** The worker lease (worker_leases) of the process running it: when that lease lapses, the job is handed back. */
+    workerId: uuid('worker_id'),
     createdAt: createdAt(),
     startedAt: timestamp('started_at', { withTimezone: true }),
     finishedAt: timestamp('finished_at', { withTimezone: true }),
@@ -213,6 +215,18 @@ export const jobs = pgTable(
     check('jobs_cost_positive', sql`${t.cost} > 0`),
   ],
 );
+
+/**
+ * One row per running worker process, renewed every few seconds (jobs/worker-leases.ts). A job
+ * whose worker's lease has lapsed or is gone belongs to a crashed process and is handed back.
+ */
+export const workerLeases = pgTable('worker_leases', {
+  id: uuid('id').primaryKey(),
+  host: text('host').notNull(),
+  pid: integer('pid').notNull(),
+  startedAt: timestamp('started_at', { withTimezone: true }).notNull().defaultNow(),
+  heartbeatAt: timestamp('heartbeat_at', { withTimezone: true }).notNull().defaultNow(),
+});
 
 /** Stored images: a tool's inputs and outputs, served to their owner only. */
 export const files = pgTable(

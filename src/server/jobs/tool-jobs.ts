@@ -127,8 +127,9 @@ export async function createToolJob(
           })),
         );
       }
-      // The queue's job has the row's id (and, being sent in its transaction, its creation time):
-      // pg-boss's order is then exactly the one queuePosition counts in.
+      // The queue's job has the row's id: pg-boss's order is then exactly the one queuePosition
+      // counts in (it is sent in the row's transaction), and a crashed worker's job can be found
+      // and handed back (orphaned-jobs.ts).
       await deps.queue.send(QUEUE_NAMES.toolRun, { jobId } satisfies ToolJobRequest, {
         id: jobId,
         priority: queuePriority(round),
@@ -169,7 +170,8 @@ async function loadInput(db: AppDb, storage: FileStorage, job: JobRow): Promise<
 async function storeOutputs(storage: FileStorage, job: JobRow, images: OutputImage[]) {
   const rows = await Promise.all(
     images.map(async (image, index) => {
-      const key = `outputs/${job.id}/${index}.${EXTENSIONS[image.contentType] ?? 'bin'}`;
+      // Per attempt: a run that lost its job (handed back) must not overwrite the later run's files.
+      const key = `outputs/${job.id}/${job.attempts}-${index}.${EXTENSIONS[image.contentType] ?? 'bin'}`;
       await storage.put(key, image.bytes, image.contentType);
       return {
         // Chosen here so that the job can be marked succeeded before its file rows are inserted.
@@ -186,13 +188,22 @@ async function storeOutputs(storage: FileStorage, job: JobRow, images: OutputIma
   return rows;
 }
 
-/** Marks a job failed and refunds it, once: a job already final is left as it is. */
-export async function failAndRefund(db: AppDb, jobId: string, message: string): Promise<boolean> {
+/**
+ * The run of a job that may finish it: the attempt its worker claimed. A job handed back from a
+ * worker presumed dead (orphaned-jobs.ts) is claimed again with another attempt, so the first run,
+ * should it still be going somewhere, can no longer finish it. Null: whoever finds it running.
+ */
+export type JobRun = { attempt: number } | null;
+
+const heldBy = (run: JobRun) => (run ? and(eq(jobs.status, 'running'), eq(jobs.attempts, run.attempt)) : undefined);
+
+/** Marks a job failed and refunds it, once: a job already final (or taken from `run`) is left as it is. */
+export async function failAndRefund(db: AppDb, jobId: string, message: string, run: JobRun = null): Promise<boolean> {
   return db.transaction(async (tx) => {
     const [failed] = await tx
       .update(jobs)
       .set({ status: 'failed', error: message, finishedAt: sql`now()` })
-      .where(and(eq(jobs.id, jobId), notInArray(jobs.status, ['succeeded', 'failed'])))
+      .where(and(eq(jobs.id, jobId), notInArray(jobs.status, ['succeeded', 'failed']), heldBy(run)))
       .returning();
     if (!failed) return false;
     await applyLedgerEntry(tx, { userId: failed.userId, delta: failed.cost, reason: 'refund', reference: jobId });
@@ -202,6 +213,8 @@ export async function failAndRefund(db: AppDb, jobId: string, message: string): 
 
 export type ToolJobDeps = {
   db: AppDb;
+  /** This process's worker lease (worker-leases.ts), recorded on the jobs it claims. */
+  workerId?: string;
   signals?: JobSignals;
   storage: FileStorage;
   logger: Logger;
@@ -226,12 +239,18 @@ export async function runToolJob(deps: ToolJobDeps, jobId: string, retriesLeft: 
   const [job] = await durably(() =>
     db
       .update(jobs)
-      .set({ status: 'running', startedAt: sql`now()`, attempts: sql`${jobs.attempts} + 1` })
+      .set({
+        status: 'running',
+        startedAt: sql`now()`,
+        attempts: sql`${jobs.attempts} + 1`,
+        workerId: deps.workerId ?? null,
+      })
       .where(and(eq(jobs.id, jobId), inArray(jobs.status, ['queued', 'running']), isNull(jobs.providerRef)))
       .returning(),
   );
   // Already final, or already with its provider, which calls back (a duplicate delivery): nothing to do.
   if (!job) return;
+  const run: JobRun = { attempt: job.attempts };
   const tool = toolById(job.tool as ToolId);
   let outcome: JobOutcome;
   try {
@@ -244,7 +263,7 @@ export async function runToolJob(deps: ToolJobDeps, jobId: string, retriesLeft: 
         db
           .update(jobs)
           .set({ providerRef: result.providerRef })
-          .where(and(eq(jobs.id, jobId), eq(jobs.status, 'running'))),
+          .where(and(eq(jobs.id, jobId), heldBy(run))),
       );
       return;
     }
@@ -257,7 +276,7 @@ export async function runToolJob(deps: ToolJobDeps, jobId: string, retriesLeft: 
     }
     outcome = { error };
   }
-  await durably(() => finishJob(deps, job, outcome));
+  await durably(() => finishJob(deps, job, outcome, run));
 }
 
 /** How long a worker holding a job waits for an unreachable database before leaving the job to its expiry. */
@@ -303,28 +322,37 @@ async function completedByProvider(deps: JobCompletionDeps, job: JobRow, payload
 type FinalResult = Exclude<ToolResult, { kind: 'pending' }>;
 
 /** The one way a running job ends: succeeded with its outputs, or failed and refunded; then signalled. */
-async function finishJob(deps: JobCompletionDeps, job: JobRow, outcome: JobOutcome): Promise<boolean> {
+async function finishJob(
+  deps: JobCompletionDeps,
+  job: JobRow,
+  outcome: JobOutcome,
+  run: JobRun = null,
+): Promise<boolean> {
   const tool = toolById(job.tool as ToolId);
   const checked = usableOutcome(tool.id, outcome);
   let done: boolean;
   if ('result' in checked) {
-    done = await storeResult(deps, job, checked.result);
+    done = await storeResult(deps, job, checked.result, run);
   } else {
     const { error } = checked;
     deps.logger.warn('tool job failed', { jobId: job.id, tool: tool.id, error });
     const message =
       error instanceof ProviderError ? (error.options.userMessage ?? tool.failureMessage) : tool.failureMessage;
-    done = await failAndRefund(deps.db, job.id, message);
+    done = await failAndRefund(deps.db, job.id, message, run);
   }
   if (done) deps.signals?.jobFinished(job.id);
+  else if (run)
+    deps.logger.warn('this run no longer holds its job (handed back, or final); its outcome is dropped', {
+      jobId: job.id,
+    });
   return done;
 }
 
-/** Stores a result and marks the job succeeded, once: false if it was no longer running. */
-async function storeResult(deps: JobCompletionDeps, job: JobRow, result: FinalResult): Promise<boolean> {
+/** Stores a result and marks the job succeeded, once: false if it was no longer running (in `run`). */
+async function storeResult(deps: JobCompletionDeps, job: JobRow, result: FinalResult, run: JobRun): Promise<boolean> {
   const tool = toolById(job.tool as ToolId);
   const outputRows = result.kind === 'images' ? await storeOutputs(deps.storage, job, result.images) : [];
-  return deps.db.transaction(async (tx) => {
+  const succeeded = await deps.db.transaction(async (tx) => {
     const stored =
       result.kind === 'images'
         ? { files: outputRows.map((r) => r.id) }
@@ -332,7 +360,7 @@ async function storeResult(deps: JobCompletionDeps, job: JobRow, result: FinalRe
     const [done] = await tx
       .update(jobs)
       .set({ status: 'succeeded', result: stored, finishedAt: sql`now()`, error: null })
-      .where(and(eq(jobs.id, job.id), eq(jobs.status, 'running')))
+      .where(and(eq(jobs.id, job.id), eq(jobs.status, 'running'), heldBy(run)))
       .returning({ id: jobs.id });
     // Someone else finished it first (a duplicate delivery, the webhook racing the backstop).
     if (!done) return false;
@@ -351,6 +379,9 @@ async function storeResult(deps: JobCompletionDeps, job: JobRow, result: FinalRe
     }
     return true;
   });
+  // Another run's result stands, and a worker's run has keys of its own (its attempt): remove them.
+  if (!succeeded && run) await Promise.all(outputRows.map((r) => deps.storage.delete(r.storageKey).catch(() => {})));
+  return succeeded;
 }
 
 /** Images the job was charged for (per-image tools keep the count in their summary). */

@@ -1,0 +1,231 @@
+// Jobs caught by a crash: a job whose worker is gone (its lease lapsed, or removed) is handed back
+// within a minute, not left `running` until the queue's 15-minute expiry: it runs again and is
+// charged once, or, out of tries, it is refunded. The run that was caught never finishes it later.
+import { randomUUID } from 'node:crypto';
+import { rmSync } from 'node:fs';
+import { eq, sql } from 'drizzle-orm';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { jobs, ledger, workerLeases } from '../../src/server/db/schema';
+import type { InferenceProvider, ToolResult } from '../../src/server/inference/provider';
+import { findLedgerMismatches } from '../../src/server/ledger/ledger';
+import { quietLogger } from '../../src/server/log';
+import { startBackend } from '../../src/server/system';
+import {
+  createTestBackend,
+  createTestDatabase,
+  eventually,
+  NEUTRAL_CLASSIFIER,
+  type TestBackend,
+  testConfig,
+} from '../support/test-backend';
+import { instantProvider, routerWith, tokensOf, verifiedUser } from '../support/tool-fixtures';
+
+const generate = { prompt: 'a lighthouse at dusk', numOutputs: 1 };
+
+/** Runs that hang until the test lets them go (the worker presumed dead), then answer at once. */
+function heldProvider(holdRuns: number) {
+  const instant = instantProvider();
+  const held: Array<() => void> = [];
+  const provider: InferenceProvider = {
+    ...instant,
+    async run(input, signal): Promise<ToolResult> {
+      if (held.length < holdRuns) await new Promise<void>((release) => held.push(release));
+      return instant.run(input, signal);
+    },
+  };
+  return { provider, held, calls: () => instant.calls.length };
+}
+
+type JobView = { status: string; output: string[] | null; error: string | null };
+
+/** The worker holding the job dies: its lease stops being renewed (here: it lapsed minutes ago). */
+async function workerOfJobDies(backend: TestBackend, jobId: string) {
+  const dead = randomUUID();
+  await backend.database.db.insert(workerLeases).values({
+    id: dead,
+    host: 'gone',
+    pid: 1,
+    heartbeatAt: sql`now() - interval '5 minutes'`,
+  });
+  await backend.database.db.update(jobs).set({ workerId: dead }).where(eq(jobs.id, jobId));
+  return dead;
+}
+
+const workerOf = async (backend: TestBackend, jobId: string) =>
+  (await backend.database.db.select({ workerId: jobs.workerId }).from(jobs).where(eq(jobs.id, jobId)))[0]?.workerId;
+
+describe('a job whose worker is gone', () => {
+  let backend: TestBackend;
+  let held: ReturnType<typeof heldProvider>;
+  beforeAll(async () => {
+    held = heldProvider(1);
+    // The queue's expiry stays at its default (15 minutes): only the lease can bring the job back in time.
+    backend = await createTestBackend({ env: { TOOL_WAIT_SECONDS: '1' }, inference: routerWith(held.provider) });
+  });
+  afterAll(() => backend.stop());
+  afterEach(async () => expect(await findLedgerMismatches(backend.database.db)).toEqual([]));
+
+  it('is run again within a minute, charged once, and the caught run changes nothing', async () => {
+    const { client, id } = await verifiedUser(backend, 20);
+    const started = await client.post<{ jobId: string; status: string }>('/api/generate-image', generate);
+    expect(started.status).toBe(202);
+    const { jobId } = started.body;
+    const view = async () => (await client.get<JobView>(`/api/jobs/${jobId}`)).body;
+    await eventually(async () => held.held.length === 1);
+    expect((await view()).status).toBe('running');
+
+    await workerOfJobDies(backend, jobId);
+    const crashedAt = Date.now();
+    const done = await eventually(async () => {
+      const job = await view();
+      return job.status === 'succeeded' || job.status === 'failed' ? job : null;
+    }, 60_000);
+    const recoveredSeconds = (Date.now() - crashedAt) / 1000;
+    console.info(`job of a dead worker (${backend.database.dialect}) finished ${recoveredSeconds.toFixed(1)} s later`);
+    expect(recoveredSeconds).toBeLessThan(60);
+    expect(done.status).toBe('succeeded');
+
+    // The caught run ends after all: its answer is dropped, the job keeps the later run's result.
+    held.held[0]?.();
+    await eventually(async () => held.calls() === 2);
+    await new Promise((r) => setTimeout(r, 500));
+    expect(await view()).toEqual(done);
+    const [row] = await backend.database.db.select().from(jobs).where(eq(jobs.id, jobId));
+    expect(row?.attempts).toBe(2);
+    const entries = await backend.database.db.select().from(ledger).where(eq(ledger.userId, id));
+    expect(entries.map((e) => `${e.reason} ${e.delta}`).sort()).toEqual(['job -1', 'signup 20']);
+    expect(await tokensOf(client)).toBe(19);
+  }, 90_000);
+});
+
+describe('a job whose worker is gone, with no worker free', () => {
+  let backend: TestBackend;
+  let held: ReturnType<typeof heldProvider>;
+  beforeAll(async () => {
+    held = heldProvider(1);
+    // One slot, held by the caught run: the job handed back has to wait for it.
+    backend = await createTestBackend({
+      env: { TOOL_WAIT_SECONDS: '1', WORKER_CONCURRENCY: '1' },
+      inference: routerWith(held.provider),
+    });
+  });
+  afterAll(() => backend.stop());
+
+  it('shows the job queued again, and the caught run returning meanwhile cannot finish it', async () => {
+    const { client } = await verifiedUser(backend, 20);
+    const started = await client.post<{ jobId: string }>('/api/generate-image', generate);
+    const { jobId } = started.body;
+    const view = async () => (await client.get<JobView>(`/api/jobs/${jobId}`)).body;
+    await eventually(async () => held.held.length === 1);
+    await workerOfJobDies(backend, jobId);
+    const crashedAt = Date.now();
+    await eventually(async () => (await view()).status === 'queued', 60_000);
+    const handedBackSeconds = (Date.now() - crashedAt) / 1000;
+    console.info(
+      `job of a dead worker (${backend.database.dialect}) queued again ${handedBackSeconds.toFixed(1)} s later`,
+    );
+    expect(handedBackSeconds).toBeLessThan(60);
+
+    held.held[0]?.();
+    const done = await eventually(async () => {
+      const job = await view();
+      return job.status === 'succeeded' ? job : null;
+    });
+    expect(done.output).toHaveLength(1);
+    const [row] = await backend.database.db.select().from(jobs).where(eq(jobs.id, jobId));
+    expect(row?.attempts).toBe(2);
+    expect(await tokensOf(client)).toBe(19);
+    expect(await findLedgerMismatches(backend.database.db)).toEqual([]);
+  }, 90_000);
+});
+
+describe('a job whose workers keep dying', () => {
+  let backend: TestBackend;
+  let held: ReturnType<typeof heldProvider>;
+  beforeAll(async () => {
+    held = heldProvider(Number.POSITIVE_INFINITY);
+    // Short leases so that three hand-backs fit in the test's time.
+    backend = await createTestBackend({
+      env: { TOOL_WAIT_SECONDS: '1', WORKER_LEASE_SECONDS: '3' },
+      inference: routerWith(held.provider),
+    });
+  });
+  afterAll(async () => {
+    for (const release of held.held) release();
+    await backend.stop();
+  });
+
+  it('is refunded after its last try, once', async () => {
+    const { client, id } = await verifiedUser(backend, 20);
+    const started = await client.post<{ jobId: string }>('/api/generate-image', generate);
+    expect(started.status).toBe(202);
+    const { jobId } = started.body;
+    for (let run = 1; run <= 3; run++) {
+      await eventually(async () => held.held.length === run, 30_000);
+      // This time the lease is simply gone (removed, as a successor on the embedded database does).
+      const gone = randomUUID();
+      await backend.database.db.update(jobs).set({ workerId: gone }).where(eq(jobs.id, jobId));
+      await eventually(async () => (await workerOf(backend, jobId)) !== gone);
+      // The caught run gives up its slot; what it answers no longer counts.
+      held.held[run - 1]?.();
+    }
+    const failed = await eventually(async () => {
+      const job = (await client.get<JobView>(`/api/jobs/${jobId}`)).body;
+      return job.status === 'failed' ? job : null;
+    }, 30_000);
+    expect(failed.error).toBe('Failed to generate image');
+    expect(held.held).toHaveLength(3);
+    expect(await tokensOf(client)).toBe(20);
+    const entries = await backend.database.db.select().from(ledger).where(eq(ledger.userId, id));
+    expect(entries.map((e) => `${e.reason} ${e.delta}`).sort()).toEqual(['job -1', 'refund 1', 'signup 20']);
+    expect(await findLedgerMismatches(backend.database.db)).toEqual([]);
+  }, 150_000);
+});
+
+describe('a worker stopped gracefully', () => {
+  it('drops its lease, so the job it could not finish is run again as soon as a worker starts', async () => {
+    const database = await createTestDatabase();
+    const held = heldProvider(1);
+    const config = testConfig({ TOOL_WAIT_SECONDS: '1' });
+    const start = (provider: InferenceProvider) =>
+      startBackend(config, quietLogger(), database, {
+        inference: routerWith(provider),
+        nsfwClassifier: NEUTRAL_CLASSIFIER,
+      });
+    const first = await start(held.provider);
+    try {
+      const backend = { ...first, app: first.app as NonNullable<typeof first.app>, config, database };
+      const { client, id } = await verifiedUser(backend, 20);
+      const started = await client.post<{ jobId: string }>('/api/generate-image', generate);
+      expect(started.status).toBe(202);
+      await eventually(async () => held.held.length === 1);
+      // SIGTERM: the queue waits for the running job (10 s), gives up on it, and the lease goes.
+      await first.stop();
+      expect(await database.db.select().from(workerLeases)).toEqual([]);
+
+      const restartedAt = Date.now();
+      const second = await start(instantProvider());
+      try {
+        const done = await eventually(async () => {
+          const [job] = await database.db.select().from(jobs).where(eq(jobs.id, started.body.jobId));
+          return job?.status === 'succeeded' ? job : null;
+        }, 30_000);
+        console.info(
+          `job left by a graceful stop (${database.dialect}) finished ${(Date.now() - restartedAt) / 1000} s after the next start`,
+        );
+        expect(done.attempts).toBe(2);
+        const entries = await database.db.select().from(ledger).where(eq(ledger.userId, id));
+        expect(entries.map((e) => `${e.reason} ${e.delta}`).sort()).toEqual(['job -1', 'signup 20']);
+        expect(await findLedgerMismatches(database.db)).toEqual([]);
+      } finally {
+        await second.stop();
+      }
+    } finally {
+      // The first run gives up its hold only now; what it answers no longer counts.
+      held.held[0]?.();
+      await new Promise((r) => setTimeout(r, 500));
+      await database.drop();
+      rmSync(config.dataDir, { recursive: true, force: true });
+    }
+  }, 90_000);
+});
