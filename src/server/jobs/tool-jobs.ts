@@ -22,6 +22,7 @@ import type { PreparedTool } from '../tools/definitions';
 import { claimQueueRound, queuePriority, servedBefore, TooManyJobsError } from './fair-queue';
 import type { JobSignals } from './job-signals';
 import { QUEUE_NAMES, type Queue } from './queue';
+import { fromStoredInput, imagesAsked, toStoredInput } from './stored-input';
 
 export type ToolJobRequest = { jobId: string };
 
@@ -86,10 +87,11 @@ export async function createToolJob(
   // with a concurrent request under the same key is left to settle (below).
   const earlier = () => earlierJobFor(db, userId, idempotencyKey, request.requestHash);
   const jobId = randomUUID();
+  const { stored: storedInput, images } = toStoredInput(request.prepared.input);
   // Input images go to storage first (the worker may be another process); their rows commit with
   // the job, and the bytes are removed again if the charge does not go through.
   const stored = await Promise.all(
-    request.prepared.images.map(async (image, index) => {
+    images.map(async (image, index) => {
       const key = `inputs/${jobId}/${index}.${EXTENSIONS[image.mime]}`;
       await storage.put(key, image.bytes, image.mime);
       return { key, image };
@@ -106,7 +108,7 @@ export async function createToolJob(
           userId,
           tool: request.tool,
           cost: request.cost,
-          input: { ...request.prepared.summary, imageFiles: stored.length },
+          input: storedInput,
           provider: request.provider,
           idempotencyKey: idempotencyKey ?? null,
           requestHash: request.requestHash,
@@ -163,8 +165,7 @@ async function loadInput(db: AppDb, storage: FileStorage, job: JobRow): Promise<
     if (!bytes) throw new Error(`input file ${row.storageKey} of job ${job.id} is missing`);
     images.push({ bytes, mime: row.contentType as ImageInput['mime'], width: row.width ?? 0, height: row.height ?? 0 });
   }
-  const { imageFiles: _count, image: _summary, ...fields } = job.input as Record<string, unknown>;
-  return { ...fields, tool: job.tool, ...(images[0] ? { image: images[0] } : {}) } as ToolInput;
+  return fromStoredInput(job.tool as ToolId, job.input, images);
 }
 
 async function storeOutputs(storage: FileStorage, job: JobRow, images: OutputImage[]) {
@@ -382,12 +383,6 @@ async function storeResult(deps: JobCompletionDeps, job: JobRow, result: FinalRe
   // Another run's result stands, and a worker's run has keys of its own (its attempt): remove them.
   if (!succeeded && run) await Promise.all(outputRows.map((r) => deps.storage.delete(r.storageKey).catch(() => {})));
   return succeeded;
-}
-
-/** Images the job was charged for (per-image tools keep the count in their summary). */
-function imagesAsked(input: unknown): number {
-  const summary = input as { numOutputs?: unknown };
-  return typeof summary.numOutputs === 'number' ? summary.numOutputs : 1;
 }
 
 /** A provider that answers with nothing usable has failed (and the job is refunded). */

@@ -60,11 +60,3 @@ export const withShapeLimits = (tool: ImageToolId, rules: ImageRules): ImageRule
   ...IMAGE_SHAPE_LIMITS[tool],
   ...rules,
 });
-
-/** What a job keeps of an image: its kind and size, never its bytes. */
-export const describeImage = (image: ImageInput) => ({
-  mime: image.mime,
-  width: image.width,
-  height: image.height,
-  bytes: image.bytes.length,
-});

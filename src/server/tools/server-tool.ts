@@ -11,12 +11,12 @@ import type { ReplicateModelSpec } from '../inference/replicate/model-spec';
 /** Every tool's provider input names its tool, so a queued job can be routed and run. */
 export type ToolInputBase = { tool: ToolId };
 
-/** A checked request: the provider input (images decoded), its units, a summary without image bytes. */
+/** A checked request: the provider input (images decoded) and its units. */
 export type PreparedTool<I extends ToolInputBase = ToolInputBase> = {
   input: I;
   /** What the tool's price is multiplied by: the images asked for, or one request. */
   units: number;
-  summary: Record<string, unknown>;
+  /** The input's images (what the costly checks decode and moderate). */
   images: ImageInput[];
   /** The request field the images came from, for messages about them (default `image`). */
   imageField?: string;

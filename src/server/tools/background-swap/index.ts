@@ -3,7 +3,7 @@
 import { decodeImageField } from '../../images/image-input';
 import { DEMO_SIZES, uploadOnCards } from '../../inference/demo/demo-images';
 import type { ImageInput } from '../../inference/provider';
-import { describeImage, parseRequest, UPLOAD_5MB, withShapeLimits } from '../request-checks';
+import { parseRequest, UPLOAD_5MB, withShapeLimits } from '../request-checks';
 import { defineServerTool } from '../server-tool';
 
 export type BackgroundSwapInput = { tool: 'background-swap'; prompt: string; image: ImageInput; numOutputs: number };
@@ -16,7 +16,6 @@ export const backgroundSwap = defineServerTool<BackgroundSwapInput>({
     return {
       input: { tool: 'background-swap', prompt: b.prompt, image, numOutputs: b.num_outputs },
       units: b.num_outputs,
-      summary: { prompt: b.prompt, numOutputs: b.num_outputs, image: describeImage(image) },
       images: [image],
     };
   },

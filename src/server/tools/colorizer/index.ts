@@ -3,7 +3,7 @@
 import { decodeImageField } from '../../images/image-input';
 import { resizedUpload } from '../../inference/demo/demo-images';
 import type { ImageInput } from '../../inference/provider';
-import { DATA_URL_IMAGE, describeImage, parseRequest, withShapeLimits } from '../request-checks';
+import { DATA_URL_IMAGE, parseRequest, withShapeLimits } from '../request-checks';
 import { defineServerTool } from '../server-tool';
 
 export type ColorizerInput = { tool: 'colorizer'; image: ImageInput };
@@ -13,7 +13,7 @@ export const colorizer = defineServerTool<ColorizerInput>({
   prepare(body) {
     const b = parseRequest('colorizer', body);
     const image = decodeImageField('image', b.image, withShapeLimits('colorizer', DATA_URL_IMAGE));
-    return { input: { tool: 'colorizer', image }, units: 1, summary: { image: describeImage(image) }, images: [image] };
+    return { input: { tool: 'colorizer', image }, units: 1, images: [image] };
   },
   replicate: {
     model: 'piddnad/ddcolor',

@@ -3,7 +3,7 @@
 import { decodeImageField } from '../../images/image-input';
 import { resizedUpload } from '../../inference/demo/demo-images';
 import type { ImageInput } from '../../inference/provider';
-import { ANY_FORM_IMAGE, describeImage, parseRequest, upscaleInputRules, withShapeLimits } from '../request-checks';
+import { ANY_FORM_IMAGE, parseRequest, upscaleInputRules, withShapeLimits } from '../request-checks';
 import { defineServerTool } from '../server-tool';
 
 export type FixAFaceInput = { tool: 'fix-a-face'; image: ImageInput; scale: 2 };
@@ -21,7 +21,6 @@ export const fixAFace = defineServerTool<FixAFaceInput>({
     return {
       input: { tool: 'fix-a-face', image, scale: 2 },
       units: 1,
-      summary: { scale: 2, image: describeImage(image) },
       images: [image],
     };
   },

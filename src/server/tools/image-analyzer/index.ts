@@ -3,7 +3,7 @@
 import { decodeImageField } from '../../images/image-input';
 import { analyze } from '../../inference/demo/demo-images';
 import type { ImageInput } from '../../inference/provider';
-import { ANY_FORM_IMAGE, describeImage, parseRequest, withShapeLimits } from '../request-checks';
+import { ANY_FORM_IMAGE, parseRequest, withShapeLimits } from '../request-checks';
 import { defineServerTool } from '../server-tool';
 
 export type ImageAnalyzerInput = { tool: 'image-analyzer'; image: ImageInput };
@@ -16,7 +16,6 @@ export const imageAnalyzer = defineServerTool<ImageAnalyzerInput>({
     return {
       input: { tool: 'image-analyzer', image },
       units: 1,
-      summary: { image: describeImage(image) },
       images: [image],
     };
   },

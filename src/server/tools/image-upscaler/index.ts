@@ -2,7 +2,7 @@
 import { decodeImageField } from '../../images/image-input';
 import { resizedUpload } from '../../inference/demo/demo-images';
 import type { ImageInput } from '../../inference/provider';
-import { DATA_URL_IMAGE, describeImage, parseRequest, upscaleInputRules, withShapeLimits } from '../request-checks';
+import { DATA_URL_IMAGE, parseRequest, upscaleInputRules, withShapeLimits } from '../request-checks';
 import { defineServerTool } from '../server-tool';
 
 export type ImageUpscalerInput = { tool: 'image-upscaler'; image: ImageInput; scale: 2 | 4 | 6 };
@@ -16,7 +16,6 @@ export const imageUpscaler = defineServerTool<ImageUpscalerInput>({
     return {
       input: { tool: 'image-upscaler', image, scale: b.scale },
       units: 1,
-      summary: { scale: b.scale, image: describeImage(image) },
       images: [image],
     };
   },

@@ -3,7 +3,7 @@ import { type AspectRatio, METAMORPHOSE_SIZES } from '../../../contract/tools';
 import { decodeImageField, InputError } from '../../images/image-input';
 import { uploadOnCards } from '../../inference/demo/demo-images';
 import type { ImageInput } from '../../inference/provider';
-import { describeImage, parseRequest, UPLOAD_5MB, withShapeLimits } from '../request-checks';
+import { parseRequest, UPLOAD_5MB, withShapeLimits } from '../request-checks';
 import { defineServerTool } from '../server-tool';
 
 export type MetamorphoseInput = {
@@ -43,7 +43,6 @@ export const metamorphose = defineServerTool<MetamorphoseInput>({
         outputQuality: 33,
       },
       units: 1,
-      summary: { prompt: b.prompt, width: b.width, height: b.height, image: describeImage(image) },
       images: [image],
       imageField: 'main_face_image',
     };

@@ -19,7 +19,6 @@ export const textLab = defineServerTool<TextLabInput>({
     return {
       input,
       units: 1,
-      summary: { prompt: b.prompt, aspectRatio: b.aspectRatio, textAssist: b.textAssist },
       images: [],
     };
   },

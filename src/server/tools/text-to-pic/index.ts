@@ -30,8 +30,7 @@ export const textToPic = defineServerTool<TextToPicInput>({
       quality: b.quality,
       outputQuality: expected,
     };
-    const { tool: _tool, ...summary } = input;
-    return { input, units: b.numOutputs, summary, images: [] };
+    return { input, units: b.numOutputs, images: [] };
   },
   replicate: {
     model: 'black-forest-labs/flux-schnell',
