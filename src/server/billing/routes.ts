@@ -12,6 +12,7 @@ import { sessionUser } from '../auth/session';
 import type { AppDb } from '../db/client';
 import { payments, profiles } from '../db/schema';
 import { escapeMarkup } from '../markup/escape-markup';
+import { htmlPage } from '../markup/html-page';
 import { originCheck } from '../security/origin-check';
 import { inlineStylePagePolicy } from '../security/security-headers';
 import { closePayment, fulfilPayment } from './fulfilment';
@@ -207,9 +208,9 @@ const CHECKOUT_POLICY = inlineStylePagePolicy(CHECKOUT_STYLE);
 /** A checkout page with the policy its inline style needs. */
 function checkoutPage(c: Context, title: string, body: string, status: 200 | 404 = 200) {
   c.header('Content-Security-Policy', CHECKOUT_POLICY);
+  const banner = '<div class="banner">Test mode: the built-in checkout. No card is charged.</div>';
   return c.html(
-    `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
-<title>${escapeMarkup(title)}</title><style>${CHECKOUT_STYLE}</style></head><body><main><div class="banner">Test mode: the built-in checkout. No card is charged.</div><h1>${escapeMarkup(title)}</h1>${body}</main></body></html>`,
+    htmlPage({ title, style: CHECKOUT_STYLE, main: `${banner}<h1>${escapeMarkup(title)}</h1>${body}` }),
     status,
   );
 }
