@@ -11,9 +11,8 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { launchBrowser, newVisitorContext, PHONE } from './support/browser';
-import { followMailLink } from './support/mail';
 import { type ServerProcess, startServerProcess } from './support/server';
-import { adminCli, shownBalance as balance, throughHero, uniqueEmail } from './support/visitors';
+import { adminCli, shownBalance as balance, newAccount, throughHero } from './support/visitors';
 
 const sharedBaseUrl = inject('baseUrl');
 /** The server the tests talk to: the run's shared one, or a block's own. */
@@ -42,15 +41,10 @@ describe.runIf(inject('browserAvailable'))('tool pages in the browser', () => {
 
   /** A new browser visitor; signed up (and verified) through the hero and the mailed link when asked. */
   async function visitor(account: 'none' | 'unverified' | 'verified'): Promise<Page> {
-    const page = await newPage();
-    if (account === 'none') return page;
-    const email = uniqueEmail('tools');
+    if (account === 'none') return newPage();
+    const { page, email } = await newAccount(browser, baseUrl, { verified: account === 'verified', prefix: 'tools' });
+    contexts.push(page.context());
     emails.set(page, email);
-    await throughHero(page, baseUrl, email);
-    if (account === 'verified') {
-      await followMailLink(page, baseUrl, email, /verify/i, /verify/i);
-      await page.waitForURL(`${baseUrl}/text-to-pic`);
-    }
     await expect.poll(() => balance(page)).toBe(20);
     return page;
   }

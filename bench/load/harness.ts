@@ -1,5 +1,6 @@
 // Shared by bench/load.ts and bench/soak.ts: the server under load in its own process
-// (load/server.ts), and autocannon calling a tool from many connections, each one user's tab.
+// (load/server.ts), autocannon calling a tool from many connections, each one user's tab, their
+// numeric options and the invariants a run must keep.
 import { type ChildProcess, fork } from 'node:child_process';
 import path from 'node:path';
 import autocannon from 'autocannon';
@@ -83,4 +84,25 @@ export async function hammer(ready: Ready, connections: number, seconds: number)
     refused: codes['402'] ?? 0,
     other: otherCodes + result.errors + result.timeouts,
   };
+}
+
+/** A numeric option of the command line (`--seconds 30`), or `fallback` when not given. */
+export function arg(name: string, fallback: number): number {
+  const i = process.argv.indexOf(`--${name}`);
+  return i > 0 ? Number(process.argv[i + 1]) : fallback;
+}
+
+/**
+ * What a run broke, none when it held: any answer but 200 and 402 (or a socket error or timeout),
+ * and the ledger at rest: every 200 one job, every job one debit and succeeded, no balance below zero.
+ */
+export function brokenInvariants(run: { ok: number; other: number }, check: Check): string[] {
+  return [
+    run.other > 0 && `${run.other} other answers and errors`,
+    check.mismatches > 0 && `${check.mismatches} ledger mismatches`,
+    check.negativeBalances > 0 && `${check.negativeBalances} balances below zero`,
+    check.debits !== check.jobs && `${check.debits} debits for ${check.jobs} jobs`,
+    check.succeeded !== check.jobs && `${check.succeeded} of ${check.jobs} jobs succeeded`,
+    check.jobs < run.ok && `${run.ok} calls answered 200 but ${check.jobs} jobs`,
+  ].filter((broken): broken is string => typeof broken === 'string');
 }

@@ -4,7 +4,7 @@
 import path from 'node:path';
 import sharp from 'sharp';
 import { createNsfwjsClassifier, nsfwGate, runNsfwModel } from '../../src/server/images/moderation/nsfw-classifier';
-import { loadAnalysisPixels } from '../../src/server/inference/local/analyze/analysis-pixels';
+import { decodeForAnalysis, loadAnalysisPixels } from '../../src/server/inference/local/analyze/analysis-pixels';
 import { imageProperties } from '../../src/server/inference/local/analyze/image-properties';
 import { extractPalette } from '../../src/server/inference/local/analyze/palette';
 import { FIXTURE_IMAGES, imageInputFrom } from '../../src/server/inference/local/faces/fixture-image';
@@ -27,16 +27,18 @@ async function upload(side: number) {
 
 // Models load once per server process: timed apart from the runs.
 const warm = await upload(64);
-const loadVision = await measure('load', () => visionKeywords(warm));
+const warmDecoded = (await decodeForAnalysis(warm.bytes)).image;
+const loadVision = await measure('load', () => visionKeywords(warmDecoded));
 console.log(`load vision models + first run: ${loadVision.figures.ms.toFixed(0)} ms`);
 const loadNsfw = await measure('load', () => classifier.classify(warm));
 console.log(`load nsfwjs MobileNetV2 + first run: ${loadNsfw.figures.ms.toFixed(0)} ms`);
 
 for (const side of [512, 1024]) {
   const image = await upload(side);
+  const decoded = (await decodeForAnalysis(image.bytes)).image;
   const analyzer = await jobAgainstInference(
     () => provider.run({ tool: 'image-analyzer', image }, signal),
-    measured('vision', () => visionKeywords(image)),
+    measured('vision', () => visionKeywords(decoded)),
   );
   printRow('image-analyzer', `${side} px`, analyzer.job, analyzer.inference);
   const colours = await jobAgainstInference(

@@ -7,10 +7,10 @@ import sharp from 'sharp';
 import { detectFaces } from '../../src/server/inference/local/faces/detect-faces';
 import { faceRegion } from '../../src/server/inference/local/faces/fix-a-face';
 import { FIXTURE_IMAGES, imageInputFrom } from '../../src/server/inference/local/faces/fixture-image';
-import { runHuman } from '../../src/server/inference/local/faces/human-runtime';
+import { DETECT_MAX_SIDE, runHuman } from '../../src/server/inference/local/faces/human-runtime';
 import { visionKeywords } from '../../src/server/inference/local/faces/vision-keywords';
 import { createLocalProvider } from '../../src/server/inference/local/local-provider';
-import { decodeRgb, fromRaw, type RawImage } from '../../src/server/inference/local/raw-image';
+import { decodeRgb, decodeUpright, fromRaw, type RawImage } from '../../src/server/inference/local/raw-image';
 import { esrganGate, superResolve } from '../../src/server/inference/local/upscale/super-resolve';
 import { jobAgainstInference, measure, measured, printRow } from './measure';
 
@@ -59,7 +59,7 @@ for (const side of [512, 1024]) {
   console.log(`  ${faces.length} face(s), region(s) ${sides}`);
 
   const keywords = await jobAgainstInference(
-    () => visionKeywords(image),
+    async () => visionKeywords(await decodeUpright(image.bytes, DETECT_MAX_SIDE)),
     measured('inference', () => runHuman(pixels, 'faces-expressions-objects')),
   );
   printRow('vision-keywords', `${side} px`, keywords.job, keywords.inference);

@@ -2,15 +2,15 @@
 // the sign-up hook; made here if that failed), the payment customer, and the first verification
 // mail. It runs as a queued job so that a failing mail server or payment provider loses nothing:
 // pg-boss retries it with backoff, and each step is skipped once done.
-import { and, eq, isNull } from 'drizzle-orm';
+import { eq, isNull } from 'drizzle-orm';
 import type { Auth } from '../auth/auth';
+import { ensureCustomer } from '../billing/customers';
 import type { PaymentProvider } from '../billing/payment-provider';
 import type { AppDb } from '../db/client';
 import { profiles, user } from '../db/schema';
 import { QUEUE_NAMES, type Queue } from '../jobs/queue';
 import type { Logger } from '../log';
 import type { Mailer } from '../mail/mailer';
-import { ensureProfile } from './profiles';
 import { sendVerificationMail } from './verification-mail';
 
 export type AccountSetupDeps = {
@@ -35,19 +35,8 @@ export async function runAccountSetup(deps: AccountSetupDeps, userId: string): P
     .from(user)
     .where(eq(user.id, userId));
   if (!account) return; // deleted since: nothing to set up
-  await ensureProfile(db, userId);
-
-  const [profile] = await db
-    .select({ customerId: profiles.stripeCustomerId })
-    .from(profiles)
-    .where(eq(profiles.userId, userId));
-  if (!profile?.customerId) {
-    const { customerId } = await deps.payments.createCustomer({ userId, email: account.email });
-    await db
-      .update(profiles)
-      .set({ stripeCustomerId: customerId })
-      .where(and(eq(profiles.userId, userId), isNull(profiles.stripeCustomerId)));
-  }
+  // The profile too, if the sign-up hook failed to make it.
+  await ensureCustomer(db, deps.payments, account);
 
   if (!account.emailVerified) {
     await sendVerificationMail(deps, account, { onlyIfNeverSent: true });

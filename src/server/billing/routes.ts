@@ -2,7 +2,7 @@
 // history, and the built-in test checkout of the local provider. The server applies the purchase
 // rules itself (signed in, verified, no dispute, no fraud flag) and sells only its own packages.
 import { randomUUID } from 'node:crypto';
-import { and, desc, eq, isNull } from 'drizzle-orm';
+import { and, desc, eq } from 'drizzle-orm';
 import { type Context, Hono } from 'hono';
 import { formatPrice, PURCHASE_MESSAGES, type TokenPackage } from '../../contract/packages';
 import { TOOL_MESSAGES } from '../../contract/tools';
@@ -10,10 +10,12 @@ import { readOrCreateProfile } from '../accounts/profiles';
 import type { Auth } from '../auth/auth';
 import { sessionUser } from '../auth/session';
 import type { AppDb } from '../db/client';
-import { payments, profiles } from '../db/schema';
+import { payments } from '../db/schema';
 import { escapeMarkup } from '../markup/escape-markup';
+import { htmlPage } from '../markup/html-page';
 import { originCheck } from '../security/origin-check';
 import { inlineStylePagePolicy } from '../security/security-headers';
+import { ensureCustomer } from './customers';
 import { closePayment, fulfilPayment } from './fulfilment';
 import type { PaymentProvider } from './payment-provider';
 
@@ -50,7 +52,7 @@ export function billingApiRoutes(deps: BillingDeps) {
     if (!user) return c.json({ error: TOOL_MESSAGES.signInRequired }, 401);
     const body = (await c.req.json().catch(() => ({}))) as { userId?: unknown };
     if (body.userId !== undefined && body.userId !== user.id) return c.json({ error: TOOL_MESSAGES.wrongUser }, 403);
-    return c.json({ customerId: await ensureCustomer(deps, user) });
+    return c.json({ customerId: await ensureCustomer(db, deps.payments, user) });
   });
 
   app.post('/create-checkout-session', async (c) => {
@@ -72,7 +74,7 @@ export function billingApiRoutes(deps: BillingDeps) {
       userId: user.id,
       email: user.email,
       // Every checkout carries our customer, so disputes and fraud warnings find the account.
-      customerId: profile.stripeCustomerId ?? (await ensureCustomer(deps, user)),
+      customerId: profile.stripeCustomerId ?? (await ensureCustomer(db, deps.payments, user)),
       priceId: pack.id,
       name: pack.name,
       amountCents: pack.priceCents,
@@ -114,19 +116,6 @@ export function billingApiRoutes(deps: BillingDeps) {
   });
 
   return app;
-}
-
-/** The user's customer id: the one made at sign-up, or a new one if that step has not run yet. */
-async function ensureCustomer(deps: BillingDeps, user: { id: string; email: string }): Promise<string> {
-  const profile = await readOrCreateProfile(deps.db, user.id);
-  if (profile?.stripeCustomerId) return profile.stripeCustomerId;
-  const { customerId } = await deps.payments.createCustomer({ userId: user.id, email: user.email });
-  // A concurrent call may have stored one first: keep that one.
-  await deps.db
-    .update(profiles)
-    .set({ stripeCustomerId: customerId })
-    .where(and(eq(profiles.userId, user.id), isNull(profiles.stripeCustomerId)));
-  return (await readOrCreateProfile(deps.db, user.id))?.stripeCustomerId ?? customerId;
 }
 
 /**
@@ -207,9 +196,9 @@ const CHECKOUT_POLICY = inlineStylePagePolicy(CHECKOUT_STYLE);
 /** A checkout page with the policy its inline style needs. */
 function checkoutPage(c: Context, title: string, body: string, status: 200 | 404 = 200) {
   c.header('Content-Security-Policy', CHECKOUT_POLICY);
+  const banner = '<div class="banner">Test mode: the built-in checkout. No card is charged.</div>';
   return c.html(
-    `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
-<title>${escapeMarkup(title)}</title><style>${CHECKOUT_STYLE}</style></head><body><main><div class="banner">Test mode: the built-in checkout. No card is charged.</div><h1>${escapeMarkup(title)}</h1>${body}</main></body></html>`,
+    htmlPage({ title, style: CHECKOUT_STYLE, main: `${banner}<h1>${escapeMarkup(title)}</h1>${body}` }),
     status,
   );
 }

@@ -3,6 +3,7 @@
 import { type Context, Hono } from 'hono';
 import type { Database } from '../db/client';
 import { escapeMarkup as e } from '../markup/escape-markup';
+import { htmlPage } from '../markup/html-page';
 import { getOutboxMessage, listOutbox, type OutboxMessage } from './outbox-mailer';
 
 const LIST_LIMIT = 50;
@@ -99,22 +100,7 @@ function formatTime(date: Date): string {
 }
 
 function page(title: string, body: string): string {
-  return `<!DOCTYPE html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="robots" content="noindex">
-<title>${e(title)} · Dev mail · Picture Palette</title>
-<style>${STYLE}</style>
-</head>
-<body>
-<main>
-${body}
-</main>
-</body>
-</html>
-`;
+  return htmlPage({ title: `${title} · Dev mail · Picture Palette`, style: STYLE, main: body, noindex: true });
 }
 
 const STYLE = `

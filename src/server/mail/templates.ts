@@ -1,6 +1,7 @@
 // The transactional mails: table layout with inline styles, which is what mail clients render
 // reliably, and a plain-text twin carrying the same link.
 import { escapeMarkup } from '../markup/escape-markup';
+import { htmlDocument } from '../markup/html-page';
 import type { MailMessage } from './mailer';
 
 export type LinkMailInput = { to: string; url: string };
@@ -82,17 +83,7 @@ function renderText(to: string, url: string, c: LinkMailContent): string {
 function renderHtml(to: string, url: string, c: LinkMailContent): string {
   const e = escapeMarkup;
   const href = e(url);
-  return `<!DOCTYPE html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="color-scheme" content="light">
-<meta name="supported-color-schemes" content="light">
-<title>${e(c.subject)}</title>
-</head>
-<body style="margin:0;padding:0;background-color:#F4F3FB;">
-<div style="display:none;max-height:0;max-width:0;overflow:hidden;opacity:0;mso-hide:all;">${e(c.preheader)}</div>
+  const body = `<div style="display:none;max-height:0;max-width:0;overflow:hidden;opacity:0;mso-hide:all;">${e(c.preheader)}</div>
 <table role="presentation" width="100%" cellpadding="0" cellspacing="0" border="0" bgcolor="#F4F3FB" style="background-color:#F4F3FB;">
 <tr>
 <td align="center" style="padding:32px 12px;">
@@ -121,8 +112,11 @@ function renderHtml(to: string, url: string, c: LinkMailContent): string {
 </table>
 </td>
 </tr>
-</table>
-</body>
-</html>
-`;
+</table>`;
+  return htmlDocument({
+    title: c.subject,
+    head: '<meta name="color-scheme" content="light">\n<meta name="supported-color-schemes" content="light">\n',
+    bodyAttributes: ' style="margin:0;padding:0;background-color:#F4F3FB;"',
+    body,
+  });
 }

@@ -55,3 +55,30 @@ export function createModelGate<M>(load: () => Promise<M>): ModelGate<M> {
     },
   };
 }
+
+/** Gates by name, each made on first use and then kept: one per network size or scale. */
+export type GateCache<M> = {
+  /**
+   * The gate named `key`, made with `load` if there is none. `load` gets `forget`, for a model that
+   * dies later (its thread exited): the gate is dropped, so that the next run loads it afresh.
+   */
+  get(key: string, load: (forget: () => void) => Promise<M>): ModelGate<M>;
+};
+
+export function createGateCache<M>(): GateCache<M> {
+  const gates = new Map<string, ModelGate<M>>();
+  return {
+    get(key, load) {
+      const existing = gates.get(key);
+      if (existing) return existing;
+      const gate = createModelGate(() =>
+        load(() => {
+          // A newer gate under this name stays.
+          if (gates.get(key) === gate) gates.delete(key);
+        }),
+      );
+      gates.set(key, gate);
+      return gate;
+    },
+  };
+}

@@ -10,6 +10,28 @@ export async function decodeRgb(bytes: Buffer): Promise<RawImage> {
   return { data, width: info.width, height: info.height, channels: 3 };
 }
 
+/**
+ * Decodes once, upright (EXIF rotation applied), reduced to `maxSide` on its long side if larger
+ * (JPEG and WEBP then decode at the smaller size): RGBA if the image has transparency, else RGB.
+ */
+export async function decodeUpright(bytes: Buffer, maxSide?: number): Promise<RawImage> {
+  let pipeline = sharp(bytes).rotate();
+  if (maxSide) pipeline = pipeline.resize(maxSide, maxSide, { fit: 'inside', withoutEnlargement: true });
+  const { data, info } = await pipeline.raw().toBuffer({ resolveWithObject: true });
+  if (info.channels !== 3 && info.channels !== 4) throw new Error(`decoded ${info.channels} channels, not RGB(A)`);
+  return { data, width: info.width, height: info.height, channels: info.channels };
+}
+
+/** RGB and, if the image has one, its alpha channel (one byte a pixel), apart. */
+export async function splitAlpha(image: RawImage): Promise<{ rgb: RawImage; alpha?: Buffer }> {
+  if (image.channels === 3) return { rgb: image };
+  const [rgb, alpha] = await Promise.all([
+    fromRaw(image).removeAlpha().raw().toBuffer(),
+    fromRaw(image).extractChannel(3).raw().toBuffer(),
+  ]);
+  return { rgb: { data: rgb, width: image.width, height: image.height, channels: 3 }, alpha };
+}
+
 /** The raw image as a sharp pipeline, to resize, composite or encode. */
 export function fromRaw(image: RawImage) {
   return sharp(image.data, { raw: { width: image.width, height: image.height, channels: image.channels } });

@@ -2,6 +2,7 @@ import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
 import { fixtureImage, imageInputFrom } from '../faces/fixture-image';
 import { createLocalProvider } from '../local-provider';
+import type { RawImage } from '../raw-image';
 import { analyzeImage, mergeKeywords } from './analyze-image';
 
 describe('Image Analyzer (local engine)', () => {
@@ -43,6 +44,29 @@ describe('Image Analyzer (local engine)', () => {
       ],
       colors: [],
     });
+  });
+
+  it('decodes the upload once, upright and at most 1024 px, for the vision models', async () => {
+    const seen: RawImage[] = [];
+    const recordVision = async (image: RawImage) => {
+      seen.push(image);
+      return [];
+    };
+    // 3000x1200 stored on its side: EXIF orientation 6 turns it upright.
+    const sideways = await sharp({ create: { width: 1200, height: 3000, channels: 3, background: '#336699' } })
+      .withMetadata({ orientation: 6 })
+      .jpeg()
+      .toBuffer();
+    const result = await analyzeImage(await imageInputFrom(sideways), undefined, recordVision);
+    expect(seen.map(({ width, height, channels }) => ({ width, height, channels }))).toEqual([
+      { width: 1024, height: 410, channels: 3 },
+    ]);
+    expect(result.keywords).toContainEqual({ keyword: 'landscape orientation', score: 1 });
+  });
+
+  it('rejects bytes that are not an image and says so', async () => {
+    const notAnImage = { bytes: Buffer.from('not an image'), mime: 'image/png' as const, width: 1, height: 1 };
+    await expect(analyzeImage(notAnImage)).rejects.toThrow(/unsupported image format/);
   });
 
   it('lists at most 12 keywords, dropping the weakest', () => {

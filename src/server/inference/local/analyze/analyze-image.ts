@@ -5,23 +5,25 @@ import type { ImageAnalyzerInput } from '../../../tools/image-analyzer';
 import type { LocalEngine } from '../../../tools/server-tool';
 import type { ImageInput, Keyword, ToolResult } from '../../provider';
 import { visionKeywords } from '../faces/vision-keywords';
-import { loadAnalysisPixels } from './analysis-pixels';
+import type { RawImage } from '../raw-image';
+import { decodeForAnalysis } from './analysis-pixels';
 import { imageProperties } from './image-properties';
 import { extractPalette } from './palette';
 
 /** Enough to read at a glance; the weakest are dropped. */
 const MAX_KEYWORDS = 12;
 
-export type KeywordSource = (image: ImageInput, signal?: AbortSignal) => Promise<Keyword[]>;
+/** What the vision models see in the decoded upload. */
+export type KeywordSource = (image: RawImage, signal?: AbortSignal) => Promise<Keyword[]>;
 
 export async function analyzeImage(
   image: ImageInput,
   signal?: AbortSignal,
   vision: KeywordSource = visionKeywords,
 ): Promise<Extract<ToolResult, { kind: 'analysis' }>> {
-  const pixels = await loadAnalysisPixels(image.bytes);
+  const { image: decoded, pixels } = await decodeForAnalysis(image.bytes);
   signal?.throwIfAborted();
-  const [seen, colors] = await Promise.all([vision(image, signal), extractPalette(pixels, signal)]);
+  const [seen, colors] = await Promise.all([vision(decoded, signal), extractPalette(pixels, signal)]);
   return { kind: 'analysis', keywords: mergeKeywords([...imageProperties(pixels), ...seen]), colors };
 }
 

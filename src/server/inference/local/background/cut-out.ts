@@ -2,26 +2,16 @@
 // own size, becomes its alpha channel. Shared by the Background Remover and Background Swap.
 import sharp from 'sharp';
 import { ProviderError } from '../../provider';
-import { createModelGate, type ModelGate } from '../model-gate';
+import { createGateCache, type ModelGate } from '../model-gate';
 import { decodeRgb, fromRaw, type RawImage } from '../raw-image';
 import { ISNET_RESOLUTION, type IsnetSession, type IsnetSize, loadIsnet, runIsnet, toIsnetInput } from './isnet-model';
 
-const gates = new Map<IsnetSize, ModelGate<IsnetSession>>();
+const gates = createGateCache<IsnetSession>();
 
 /** One gate per size: loaded on first use, kept, and run one image at a time. */
 export function isnetGate(size: IsnetSize): ModelGate<IsnetSession> {
-  let gate = gates.get(size);
-  if (!gate) {
-    const created = createModelGate(() =>
-      // A network whose thread died is dropped, so that the next job loads it afresh.
-      loadIsnet(size, () => {
-        if (gates.get(size) === created) gates.delete(size);
-      }),
-    );
-    gate = created;
-    gates.set(size, gate);
-  }
-  return gate;
+  // A network whose thread died is forgotten, so that the next job loads it afresh.
+  return gates.get(size, (forget) => loadIsnet(size, forget));
 }
 
 /** Decodes an upload for the cut-out; an unreadable file is the user's problem, said plainly. */

@@ -67,7 +67,7 @@ const TASK_CONFIG: Record<HumanTask, DeepPartial<Config>> = {
 
 // Detection works on a copy no larger than this: blazeface sees 256 px and centernet 512 px anyway,
 // and a smaller tensor spares memory on big uploads. Boxes are scaled back to the input's pixels.
-const DETECT_MAX_SIDE = 1024;
+export const DETECT_MAX_SIDE = 1024;
 
 function registerModelRouter(tf: Tf) {
   // A router answers null for URLs it does not serve (tfjs's own typing omits that case).

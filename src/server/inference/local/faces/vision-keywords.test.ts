@@ -1,9 +1,11 @@
 import { describe, expect, it } from 'vitest';
+import { decodeUpright } from '../raw-image';
 import { getTf } from '../tfjs-runtime';
 import { fixtureImage } from './fixture-image';
 import { visionKeywords } from './vision-keywords';
 
-const keywordsOf = async (name: string) => visionKeywords(await fixtureImage(name));
+const decodedFixture = async (name: string) => decodeUpright((await fixtureImage(name)).bytes);
+const keywordsOf = async (name: string) => visionKeywords(await decodedFixture(name));
 
 describe('visionKeywords', () => {
   it('sees a cup in the coffee photo, and no face', async () => {
@@ -29,20 +31,14 @@ describe('visionKeywords', () => {
     expect(scores).toEqual([...scores].sort((a, b) => b - a));
   });
 
-  it('rejects bytes that are not an image and says so', async () => {
-    await expect(
-      visionKeywords({ bytes: Buffer.from('not an image'), mime: 'image/png', width: 1, height: 1 }),
-    ).rejects.toThrow(/unsupported image format/);
-  });
-
   it('does nothing once cancelled', async () => {
     const controller = new AbortController();
     controller.abort();
-    await expect(visionKeywords(await fixtureImage('coffee.png'), controller.signal)).rejects.toThrow(/aborted/);
+    await expect(visionKeywords(await decodedFixture('coffee.png'), controller.signal)).rejects.toThrow(/aborted/);
   });
 
   it('leaves no tensor behind: a server runs it for every analysis', async () => {
-    const image = await fixtureImage('astronaut.png');
+    const image = await decodedFixture('astronaut.png');
     await visionKeywords(image);
     const tf = await getTf();
     const before = tf.memory().numTensors;

@@ -1,8 +1,8 @@
 // Keywords for the Image Analyzer from the local vision models: COCO objects (centernet), faces
 // (blazeface) and facial expressions (the emotion model). Age and gender are left out: faceres got
 // them wrong on the test portraits.
-import type { ImageInput, Keyword } from '../../provider';
-import { decodeRgb } from '../raw-image';
+import type { Keyword } from '../../provider';
+import type { RawImage } from '../raw-image';
 import { runHuman } from './human-runtime';
 
 // centernet's labels below this score were mostly wrong on the fixtures (a 0.26 "tie", a 0.21 "car").
@@ -22,9 +22,8 @@ const EXPRESSION_KEYWORDS: Record<string, string[]> = {
   neutral: ['neutral expression'],
 };
 
-/** Keywords with scores 0-1, best first, each keyword once. */
-export async function visionKeywords(image: ImageInput, signal?: AbortSignal): Promise<Keyword[]> {
-  const raw = await decodeRgb(image.bytes);
+/** Keywords with scores 0-1, best first, each keyword once, for the upright decoded image. */
+export async function visionKeywords(raw: RawImage, signal?: AbortSignal): Promise<Keyword[]> {
   const result = await runHuman(raw, 'faces-expressions-objects', signal);
   const best = new Map<string, number>();
   const add = (keyword: string, score: number) => {

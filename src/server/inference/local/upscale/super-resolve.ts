@@ -5,7 +5,7 @@
 import { setImmediate } from 'node:timers/promises';
 import type { Tensor4D } from '@tensorflow/tfjs';
 import * as ort from 'onnxruntime-node';
-import { createModelGate, type ModelGate } from '../model-gate';
+import { createGateCache, type ModelGate } from '../model-gate';
 import type { RawImage } from '../raw-image';
 import { getTf } from '../tfjs-runtime';
 import { type EsrganSize, loadEsrgan, type SrScale } from './esrgan-model';
@@ -48,17 +48,11 @@ export const DEFAULT_SIZE: EsrganSize = 'slim';
 /** onnxruntime: 7.7x faster than TensorFlow.js wasm (0.43 s vs 3.3 s for 4x of 256 px), same output. */
 export const DEFAULT_RUNTIME: SrRuntime = 'onnx';
 
-const gates = new Map<string, ModelGate<SrNetwork>>();
+const gates = createGateCache<SrNetwork>();
 
 /** One gate per network: each is loaded on first use and runs one image at a time. */
 export function esrganGate(scale: SrScale, size = DEFAULT_SIZE, runtime = DEFAULT_RUNTIME): ModelGate<SrNetwork> {
-  const key = `${runtime}-${size}-x${scale}`;
-  let gate = gates.get(key);
-  if (!gate) {
-    gate = createModelGate(() => loadSrNetwork(scale, size, runtime));
-    gates.set(key, gate);
-  }
-  return gate;
+  return gates.get(`${runtime}-${size}-x${scale}`, () => loadSrNetwork(scale, size, runtime));
 }
 
 /** The image enlarged `scale` times by the network: RGB in, RGB out of exactly width*scale x height*scale. */

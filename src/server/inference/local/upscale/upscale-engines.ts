@@ -6,7 +6,7 @@ import type { CreativeUpscalerInput } from '../../../tools/creative-upscaler';
 import type { ImageUpscalerInput } from '../../../tools/image-upscaler';
 import type { LocalEngine } from '../../../tools/server-tool';
 import { type ImageInput, type OutputImage, ProviderError, type ToolResult } from '../../provider';
-import { decodeRgb, fromRaw, type RawImage } from '../raw-image';
+import { decodeUpright, fromRaw, type RawImage, splitAlpha } from '../raw-image';
 import { superResolve } from './super-resolve';
 
 export type UpscaleFactor = 2 | 4 | 6;
@@ -37,17 +37,18 @@ async function sharpened(image: RawImage, options: SharpenOptions): Promise<RawI
 }
 
 /**
- * The upload's transparency, if it has any, enlarged with Lanczos to the output's size: the
- * network sees RGB only, and a transparent logo must stay transparent.
+ * The upload's transparency enlarged with Lanczos to the output's size: the network sees RGB only,
+ * and a transparent logo must stay transparent.
  */
-async function enlargedAlpha(bytes: Buffer, width: number, height: number): Promise<Buffer | undefined> {
-  if (!(await sharp(bytes).metadata()).hasAlpha) return undefined;
-  return sharp(bytes)
-    .rotate()
-    .extractChannel('alpha')
-    .resize(width, height, { fit: 'fill', kernel: 'lanczos3' })
-    .raw()
-    .toBuffer();
+async function enlargedAlpha(alpha: Buffer, from: RawImage, width: number, height: number): Promise<Buffer> {
+  return (
+    sharp(alpha, { raw: { width: from.width, height: from.height, channels: 1 } })
+      .resize(width, height, { fit: 'fill', kernel: 'lanczos3' })
+      // sharp turns a one-channel input into sRGB on output unless told to keep a single band.
+      .extractChannel(0)
+      .raw()
+      .toBuffer()
+  );
 }
 
 async function webp(image: RawImage, alpha?: Buffer): Promise<OutputImage> {
@@ -58,32 +59,37 @@ async function webp(image: RawImage, alpha?: Buffer): Promise<OutputImage> {
 }
 
 /**
- * The upload decoded, once it is known to fit: the server checks the pixel limit before charging
- * (UPSCALE_MAX_INPUT); webp's largest side is checked here, as no limit in pixels bounds it.
+ * The upload decoded once, RGB for the network and its alpha apart, once it is known to fit: the
+ * server checks the pixel limit before charging (UPSCALE_MAX_INPUT); webp's largest side is
+ * checked here, as no limit in pixels bounds it.
  */
-async function decodeWithin(image: ImageInput, factor: UpscaleFactor, userMessage: string): Promise<RawImage> {
+async function decodeWithin(image: ImageInput, factor: UpscaleFactor, userMessage: string) {
   if (exceedsUpscaleLimit(image.width, image.height, factor)) {
     throw new ProviderError(`input of ${image.width}x${image.height} is too large for ${factor}x`, { userMessage });
   }
-  return decodeRgb(image.bytes);
+  return splitAlpha(await decodeUpright(image.bytes));
+}
+
+/** The enlarged RGB with the upload's alpha, if any, enlarged to match: a webp. */
+async function withAlphaAsWebp(enlarged: RawImage, upload: { rgb: RawImage; alpha?: Buffer }) {
+  const alpha = upload.alpha && (await enlargedAlpha(upload.alpha, upload.rgb, enlarged.width, enlarged.height));
+  return images(await webp(enlarged, alpha));
 }
 
 export const imageUpscalerEngine: LocalEngine<ImageUpscalerInput> = async ({ image, scale }, signal) => {
-  const pixels = await decodeWithin(
+  const upload = await decodeWithin(
     image,
     scale,
     `This image is too large for ${scale}x: please use one of at most ${UPSCALE_MAX_INPUT[scale].label} pixels and a side of at most ${upscaleMaxSide(scale)} pixels.`,
   );
-  const upscaled = await upscaleBy(pixels, scale, signal);
-  return images(await webp(upscaled, await enlargedAlpha(image.bytes, upscaled.width, upscaled.height)));
+  return withAlphaAsWebp(await upscaleBy(upload.rgb, scale, signal), upload);
 };
 
 export const creativeUpscalerEngine: LocalEngine<CreativeUpscalerInput> = async ({ tool, image }, signal) => {
-  const pixels = await decodeWithin(image, 2, toolById(tool).failureMessage);
-  const upscaled = await upscaleBy(pixels, 2, signal);
+  const upload = await decodeWithin(image, 2, toolById(tool).failureMessage);
+  const upscaled = await upscaleBy(upload.rgb, 2, signal);
   signal.throwIfAborted();
-  const enhanced = await enhanceDetail(upscaled);
-  return images(await webp(enhanced, await enlargedAlpha(image.bytes, enhanced.width, enhanced.height)));
+  return withAlphaAsWebp(await enhanceDetail(upscaled), upload);
 };
 
 const images = (image: OutputImage): ToolResult => ({ kind: 'images', images: [image] });
