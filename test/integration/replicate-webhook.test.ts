@@ -5,10 +5,10 @@
 import { randomBytes } from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { JobView } from '../../src/contract/tool-responses';
 import { toolById } from '../../src/contract/tools';
 import { files, jobs, ledger, webhookEvents } from '../../src/server/db/schema';
 import { checkPendingJobs } from '../../src/server/jobs/pending-jobs';
-import type { JobView } from '../../src/server/jobs/tool-jobs';
 import { findLedgerMismatches } from '../../src/server/ledger/ledger';
 import { quietLogger } from '../../src/server/log';
 import { type FakeReplicate, routerOnFake, signWebhook, startFakeReplicate } from '../support/fake-replicate';

@@ -8,8 +8,8 @@ import { and, asc, eq, isNotNull, isNull, lt, or, sql } from 'drizzle-orm';
 import { type ToolId, toolById } from '../../contract/tools';
 import { sqlExecutorOf } from '../db/client';
 import { jobs, workerLeases } from '../db/schema';
+import { failAndRefund, type JobCompletionDeps } from './job-runner';
 import { QUEUE_NAMES, QUEUE_SCHEMA, type Queue } from './queue';
-import { failAndRefund, type JobCompletionDeps } from './tool-jobs';
 import { forgetLongGoneLeases, type WorkerLease } from './worker-leases';
 
 export type OrphanedJobDeps = Pick<JobCompletionDeps, 'db' | 'logger' | 'signals'> & {
@@ -77,7 +77,7 @@ async function handBack(
     // Finished, or claimed again, since the sweep read it.
     if (!row) return null;
     const executeSql = sqlExecutorOf(tx);
-    // The queue's job has the tool job's id (createToolJob). Locked, so that the queue's own expiry
+    // The queue's job has the tool job's id (chargeAndQueue). Locked, so that the queue's own expiry
     // cannot fail it a second time meanwhile.
     const { rows } = await executeSql(`select state from ${QUEUE_SCHEMA}.job where name = $1 and id = $2 for update`, [
       QUEUE_NAMES.toolRun,

@@ -6,7 +6,7 @@ import { and, asc, eq, isNotNull, lt, sql } from 'drizzle-orm';
 import type { ToolId } from '../../contract/tools';
 import { jobs, webhookEvents } from '../db/schema';
 import { ProviderError } from '../inference/provider';
-import { completeToolJob, type JobCompletionDeps } from './tool-jobs';
+import { completeToolJob, type JobCompletionDeps } from './job-runner';
 
 export type PendingJobSettings = {
   /** Seconds a job waits for its webhook before the provider is asked. */

@@ -1,0 +1,108 @@
+// A tool call becomes a job here, charged exactly once: the input images are written to storage,
+// then ONE transaction takes the user's place in the fair queue, debits the ledger (reason job,
+// reference the job id, unique), inserts the job and its input files, and sends the queue's job on
+// the same transaction. If anything fails, nothing is charged and the stored inputs are removed.
+import { randomUUID } from 'node:crypto';
+import type { ToolId } from '../../contract/tools';
+import { type AppDb, sqlExecutorOf } from '../db/client';
+import { errorChain } from '../db/connection-errors';
+import { applyLedgerEntry } from '../ledger/ledger';
+import type { FileStorage } from '../storage/storage';
+import type { PreparedTool } from '../tools/definitions';
+import { claimQueueRound, queuePriority, TooManyJobsError } from './fair-queue';
+import { removeFiles, storeInputs } from './job-files';
+import { findJobByIdempotencyKey, insertFiles, insertJob, type JobRow } from './jobs-repository';
+import { QUEUE_NAMES, type Queue } from './queue';
+import { toStoredInput } from './stored-input';
+
+/** What the queue carries for a tool job: only its id (the row holds the rest). */
+export type ToolJobRequest = { jobId: string };
+
+export class IdempotencyConflictError extends Error {
+  override name = 'IdempotencyConflictError';
+}
+
+/**
+ * The job an earlier call with this Idempotency-Key made, or null. Throws IdempotencyConflictError
+ * when the key was used for a different request.
+ */
+export async function earlierJobFor(
+  db: AppDb,
+  userId: string,
+  idempotencyKey: string | undefined,
+  requestHash: string,
+): Promise<JobRow | null> {
+  const job = idempotencyKey ? await findJobByIdempotencyKey(db, userId, idempotencyKey) : null;
+  if (job && job.requestHash !== requestHash) throw new IdempotencyConflictError();
+  return job;
+}
+
+/** PostgreSQL's unique_violation, also when drizzle wraps the driver's error in its own. */
+function isUniqueViolation(error: unknown): boolean {
+  return [...errorChain(error)].some((e) => e.code === '23505');
+}
+
+export type CreateJobInput = {
+  userId: string;
+  tool: ToolId;
+  prepared: PreparedTool;
+  cost: number;
+  provider: string;
+  idempotencyKey?: string;
+  requestHash: string;
+};
+
+/**
+ * Charges and queues a job. Returns the job (and whether it was an earlier one, for a repeated
+ * Idempotency-Key). Throws InsufficientTokensError or TooManyJobsError (nothing written, nothing
+ * stored) or IdempotencyConflictError.
+ */
+export async function chargeAndQueue(
+  deps: { db: AppDb; queue: Queue; storage: FileStorage; maxActiveJobsPerUser: number },
+  request: CreateJobInput,
+): Promise<{ job: JobRow; reused: boolean }> {
+  const { db, storage } = deps;
+  const { userId, idempotencyKey } = request;
+  const jobId = randomUUID();
+  const { stored: input, images } = toStoredInput(request.prepared.input);
+  // Input images go to storage first (the worker may be another process); their rows commit with
+  // the job, and the bytes are removed again if the charge does not go through.
+  const inputFiles = await storeInputs(storage, { id: jobId, userId }, images);
+  try {
+    const job = await db.transaction(async (tx) => {
+      const round = await claimQueueRound(tx, userId, deps.maxActiveJobsPerUser);
+      await applyLedgerEntry(tx, { userId, delta: -request.cost, reason: 'job', reference: jobId });
+      const row = await insertJob(tx, {
+        id: jobId,
+        userId,
+        tool: request.tool,
+        cost: request.cost,
+        input,
+        provider: request.provider,
+        idempotencyKey: idempotencyKey ?? null,
+        requestHash: request.requestHash,
+        queueRound: round,
+      });
+      await insertFiles(tx, inputFiles);
+      // The queue's job has the row's id: pg-boss's order is then exactly the one queuePosition
+      // counts in (it is sent in the row's transaction), and a crashed worker's job can be found
+      // and handed back (orphaned-jobs.ts).
+      await deps.queue.send(QUEUE_NAMES.toolRun, { jobId } satisfies ToolJobRequest, {
+        id: jobId,
+        priority: queuePriority(round),
+        db: { executeSql: sqlExecutorOf(tx) },
+      });
+      return row;
+    });
+    return { job, reused: false };
+  } catch (error) {
+    await removeFiles(storage, inputFiles);
+    // Two requests with one Idempotency-Key raced: the loser's transaction rolled back (on the
+    // unique key, or at the cap the winner's job reached); answer with the winner.
+    if (idempotencyKey && (isUniqueViolation(error) || error instanceof TooManyJobsError)) {
+      const winner = await earlierJobFor(db, userId, idempotencyKey, request.requestHash);
+      if (winner) return { job: winner, reused: true };
+    }
+    throw error;
+  }
+}

@@ -1,0 +1,69 @@
+// A job's images in file storage: its inputs (written before the job is charged, so that a worker
+// in another process can read them) and its outputs (written before the job is marked succeeded).
+import { randomUUID } from 'node:crypto';
+import type { AppDb } from '../db/client';
+import type { ImageInput, OutputImage } from '../inference/provider';
+import type { FileStorage } from '../storage/storage';
+import { inputFilesOf, type JobRow, type NewFile } from './jobs-repository';
+
+const EXTENSIONS: Record<string, string> = { 'image/png': 'png', 'image/jpeg': 'jpg', 'image/webp': 'webp' };
+
+/** Writes a new job's input images; answers their file rows, to insert with the job. */
+export async function storeInputs(
+  storage: FileStorage,
+  job: { id: string; userId: string },
+  images: ImageInput[],
+): Promise<NewFile[]> {
+  return Promise.all(
+    images.map(async (image, index) => {
+      const storageKey = `inputs/${job.id}/${index}.${EXTENSIONS[image.mime]}`;
+      await storage.put(storageKey, image.bytes, image.mime);
+      return {
+        userId: job.userId,
+        jobId: job.id,
+        kind: 'input' as const,
+        storageKey,
+        contentType: image.mime,
+        size: image.bytes.length,
+        width: image.width,
+        height: image.height,
+      };
+    }),
+  );
+}
+
+/** Writes a run's output images; answers their file rows (ids chosen here, for the job's result). */
+export async function storeOutputs(storage: FileStorage, job: JobRow, images: OutputImage[]) {
+  return Promise.all(
+    images.map(async (image, index) => {
+      // Per attempt: a run that lost its job (handed back) must not overwrite the later run's files.
+      const storageKey = `outputs/${job.id}/${job.attempts}-${index}.${EXTENSIONS[image.contentType] ?? 'bin'}`;
+      await storage.put(storageKey, image.bytes, image.contentType);
+      return {
+        id: randomUUID(),
+        userId: job.userId,
+        jobId: job.id,
+        kind: 'output' as const,
+        storageKey,
+        contentType: image.contentType,
+        size: image.bytes.length,
+      };
+    }),
+  );
+}
+
+/** Removes files written for a job that was not charged, or outputs of a run that lost its job. */
+export async function removeFiles(storage: FileStorage, rows: { storageKey: string }[]): Promise<void> {
+  await Promise.all(rows.map((row) => storage.delete(row.storageKey).catch(() => {})));
+}
+
+/** A job's input images, read back from storage in input order. */
+export async function loadInputImages(db: AppDb, storage: FileStorage, job: JobRow): Promise<ImageInput[]> {
+  const images: ImageInput[] = [];
+  for (const row of await inputFilesOf(db, job.id)) {
+    const bytes = await storage.get(row.storageKey);
+    if (!bytes) throw new Error(`input file ${row.storageKey} of job ${job.id} is missing`);
+    images.push({ bytes, mime: row.contentType as ImageInput['mime'], width: row.width ?? 0, height: row.height ?? 0 });
+  }
+  return images;
+}

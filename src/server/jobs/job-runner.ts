@@ -1,0 +1,261 @@
+// The worker side of a tool job: run the tool's provider, then finish the job exactly once:
+// outputs stored and the job marked succeeded (a per-image tool that got fewer images refunds the
+// missing ones), or the job failed and refunded in one transaction. The ledger's unique (reason,
+// reference) makes the refund happen at most once per job id. A provider may answer `pending`
+// instead (Replicate's webhook mode): the job keeps running with its provider_ref and is finished
+// later by completeToolJob, from the webhook or from the backstop (pending-jobs.ts).
+import { type ToolId, toolById } from '../../contract/tools';
+import type { AppDb } from '../db/client';
+import { untilDatabaseAnswers } from '../db/connection-errors';
+import { sniffFormat } from '../images/image-input';
+import type { InferenceProvider, ToolResult } from '../inference/provider';
+import { ProviderError } from '../inference/provider';
+import { applyLedgerEntry } from '../ledger/ledger';
+import type { Logger } from '../log';
+import type { FileStorage } from '../storage/storage';
+import type { ToolJobRequest } from './charge-and-queue';
+import { loadInputImages, removeFiles, storeOutputs } from './job-files';
+import type { JobSignals } from './job-signals';
+import {
+  claimJob,
+  findJob,
+  findRunningJob,
+  insertFiles,
+  type JobRow,
+  type JobRun,
+  markFailed,
+  markSucceeded,
+  setProviderRef,
+} from './jobs-repository';
+import { QUEUE_NAMES, type Queue } from './queue';
+import { fromStoredInput, imagesAsked } from './stored-input';
+
+export type { JobRun } from './jobs-repository';
+
+/** Marks a job failed and refunds it, once: a job already final (or taken from `run`) is left as it is. */
+export async function failAndRefund(db: AppDb, jobId: string, message: string, run: JobRun = null): Promise<boolean> {
+  return db.transaction(async (tx) => {
+    const failed = await markFailed(tx, jobId, message, run);
+    if (!failed) return false;
+    await applyLedgerEntry(tx, { userId: failed.userId, delta: failed.cost, reason: 'refund', reference: jobId });
+    return true;
+  });
+}
+
+export type ToolJobDeps = {
+  db: AppDb;
+  /** This process's worker lease (worker-leases.ts), recorded on the jobs it claims. */
+  workerId?: string;
+  signals?: JobSignals;
+  storage: FileStorage;
+  logger: Logger;
+  providerFor(tool: ToolId, recorded: string): InferenceProvider;
+  /** How long one provider call may take (the job's expiry is the backstop). */
+  runTimeoutMs: number;
+};
+
+/**
+ * Runs one job (the queue's handler). Returns normally when the job is final or handed to its
+ * provider (`pending`); throws to have the queue retry it (a retryable provider failure with tries left).
+ */
+export async function runToolJob(deps: ToolJobDeps, jobId: string, retriesLeft: boolean): Promise<void> {
+  const { db, storage, logger } = deps;
+  // A database restart must not strand a job that a worker holds: its writes wait for the
+  // database (a job left to pg-boss's expiry would sit "running" for minutes, then run again).
+  const durably = <T>(write: () => Promise<T>) =>
+    untilDatabaseAnswers(write, {
+      maxWaitMs: DATABASE_OUTAGE_WAIT_MS,
+      onWait: (error) => logger.warn('database unreachable; the job waits for it', { jobId, error }),
+    });
+  const job = await durably(() => claimJob(db, jobId, deps.workerId ?? null));
+  // Already final, or already with its provider, which calls back (a duplicate delivery): nothing to do.
+  if (!job) return;
+  const run: JobRun = { attempt: job.attempts };
+  const tool = toolById(job.tool as ToolId);
+  let outcome: JobOutcome;
+  try {
+    const provider = deps.providerFor(tool.id, job.provider);
+    const images = await durably(() => loadInputImages(db, storage, job));
+    const input = fromStoredInput(tool.id, job.input, images);
+    const result = await provider.run(input, AbortSignal.timeout(deps.runTimeoutMs));
+    if (result.kind === 'pending') {
+      // The worker slot is free again; the webhook or the backstop completes the job.
+      await durably(() => setProviderRef(db, jobId, result.providerRef, run));
+      return;
+    }
+    outcome = { result };
+  } catch (error) {
+    const retryable = error instanceof ProviderError && error.options.retryable === true;
+    if (retryable && retriesLeft) {
+      logger.warn('tool job failed; the queue tries it again', { jobId, tool: tool.id, error });
+      throw error;
+    }
+    outcome = { error };
+  }
+  await durably(() => finishJob(deps, job, outcome, run));
+}
+
+/** How long a worker holding a job waits for an unreachable database before leaving the job to its expiry. */
+const DATABASE_OUTAGE_WAIT_MS = 2 * 60_000;
+
+/** How a job ended at its provider: a result, or the error it failed with. */
+export type JobOutcome = { result: ToolResult } | { error: unknown };
+
+/** How a pending job ended: the provider's terminal payload (webhook or check), or a failure decided here. */
+export type PendingOutcome = { payload: unknown } | { error: unknown };
+
+/** What finishing a job needs: the worker's dependencies but the run timeout. */
+export type JobCompletionDeps = Pick<ToolJobDeps, 'db' | 'storage' | 'logger' | 'signals' | 'providerFor'>;
+
+/**
+ * Finishes a job its provider answered `pending` for (the webhook's and the backstop's way in):
+ * stores the outputs and marks it succeeded, or fails and refunds it. A job that is not running
+ * (already final) is left alone; returns whether this call finished the job.
+ */
+export async function completeToolJob(
+  deps: JobCompletionDeps,
+  jobId: string,
+  outcome: PendingOutcome,
+): Promise<boolean> {
+  const job = await findRunningJob(deps.db, jobId);
+  if (!job) return false;
+  return finishJob(deps, job, 'payload' in outcome ? await completedByProvider(deps, job, outcome.payload) : outcome);
+}
+
+async function completedByProvider(deps: JobCompletionDeps, job: JobRow, payload: unknown): Promise<JobOutcome> {
+  try {
+    const provider = deps.providerFor(job.tool as ToolId, job.provider);
+    if (!provider.complete) throw new Error(`provider ${provider.name} cannot complete a pending job`);
+    return { result: await provider.complete(payload, imagesAsked(job.input)) };
+  } catch (error) {
+    return { error };
+  }
+}
+
+type FinalResult = Exclude<ToolResult, { kind: 'pending' }>;
+
+/** The one way a running job ends: succeeded with its outputs, or failed and refunded; then signalled. */
+async function finishJob(
+  deps: JobCompletionDeps,
+  job: JobRow,
+  outcome: JobOutcome,
+  run: JobRun = null,
+): Promise<boolean> {
+  const tool = toolById(job.tool as ToolId);
+  const checked = usableOutcome(tool.id, outcome);
+  let done: boolean;
+  if ('result' in checked) {
+    done = await storeResult(deps, job, checked.result, run);
+  } else {
+    const { error } = checked;
+    deps.logger.warn('tool job failed', { jobId: job.id, tool: tool.id, error });
+    const message =
+      error instanceof ProviderError ? (error.options.userMessage ?? tool.failureMessage) : tool.failureMessage;
+    done = await failAndRefund(deps.db, job.id, message, run);
+  }
+  if (done) deps.signals?.jobFinished(job.id);
+  else if (run)
+    deps.logger.warn('this run no longer holds its job (handed back, or final); its outcome is dropped', {
+      jobId: job.id,
+    });
+  return done;
+}
+
+/** Stores a result and marks the job succeeded, once: false if it was no longer running (in `run`). */
+async function storeResult(deps: JobCompletionDeps, job: JobRow, result: FinalResult, run: JobRun): Promise<boolean> {
+  const tool = toolById(job.tool as ToolId);
+  const outputRows = result.kind === 'images' ? await storeOutputs(deps.storage, job, result.images) : [];
+  const succeeded = await deps.db.transaction(async (tx) => {
+    const stored =
+      result.kind === 'images'
+        ? { files: outputRows.map((r) => r.id) }
+        : { keywords: result.keywords, colors: result.colors };
+    // Someone else finished it first (a duplicate delivery, the webhook racing the backstop).
+    if (!(await markSucceeded(tx, job.id, stored, run))) return false;
+    await insertFiles(tx, outputRows);
+    // Fewer images than paid for (a model's safety filter may drop some): refund the missing ones.
+    const asked = imagesAsked(job.input);
+    if (result.kind === 'images' && tool.costPer === 'image' && result.images.length < asked) {
+      const unit = job.cost / asked;
+      await applyLedgerEntry(tx, {
+        userId: job.userId,
+        delta: unit * (asked - result.images.length),
+        reason: 'refund',
+        reference: `partial:${job.id}`,
+        note: `${asked - result.images.length} of ${asked} images not delivered`,
+      });
+    }
+    return true;
+  });
+  // Another run's result stands, and a worker's run has keys of its own (its attempt): remove them.
+  if (!succeeded && run) await removeFiles(deps.storage, outputRows);
+  return succeeded;
+}
+
+/** A provider that answers with nothing usable has failed (and the job is refunded). */
+function usableOutcome(tool: ToolId, outcome: JobOutcome): { result: FinalResult } | { error: unknown } {
+  if ('error' in outcome) return outcome;
+  const { result } = outcome;
+  const expected = toolById(tool).response === 'analysis' ? 'analysis' : 'images';
+  if (result.kind === 'pending' || result.kind !== expected)
+    return { error: new ProviderError(`${tool}: provider answered ${result.kind}, expected ${expected}`) };
+  if (result.kind === 'images') {
+    if (result.images.length === 0) return { error: new ProviderError(`${tool}: provider returned no image`) };
+    // Outputs are served from our origin with their stated type: bytes that are not that image
+    // (an error page, a truncated download) make a failed job, not a file for the user.
+    const bad = result.images.findIndex((image) => sniffFormat(image.bytes) !== image.contentType);
+    if (bad >= 0) return { error: new ProviderError(`${tool}: output ${bad} is not the image its type claims`) };
+  } else if (!isWellFormedAnalysis(result)) {
+    return { error: new ProviderError(`${tool}: provider answered a malformed analysis`) };
+  }
+  return { result };
+}
+
+/** Keywords scored 0-1 and colours with a hex, a name and a share: what the page can show. */
+function isWellFormedAnalysis(result: { keywords: unknown; colors: unknown }): boolean {
+  const keywords = Array.isArray(result.keywords) ? (result.keywords as Record<string, unknown>[]) : null;
+  const colors = Array.isArray(result.colors) ? (result.colors as Record<string, unknown>[]) : null;
+  return (
+    keywords !== null &&
+    colors !== null &&
+    keywords.every(
+      (k) => typeof k?.keyword === 'string' && typeof k.score === 'number' && k.score >= 0 && k.score <= 1,
+    ) &&
+    colors.every(
+      (c) =>
+        typeof c?.hex === 'string' &&
+        /^#[0-9a-f]{6}$/i.test(c.hex) &&
+        typeof c.name === 'string' &&
+        typeof c.percentage === 'number',
+    )
+  );
+}
+
+export async function registerToolWorkers(
+  queue: Queue,
+  deps: ToolJobDeps,
+  { pollingIntervalSeconds, concurrency }: { pollingIntervalSeconds: number; concurrency: number },
+) {
+  // `concurrency` jobs at a time per worker process (WORKER_CONCURRENCY): one pg-boss worker each.
+  for (let i = 0; i < concurrency; i++) {
+    const workerId = await queue.work<ToolJobRequest>(
+      QUEUE_NAMES.toolRun,
+      { pollingIntervalSeconds, includeMetadata: true },
+      async ([job]) => {
+        if (!job) return;
+        await runToolJob(deps, job.data.jobId, job.retryCount < job.retryLimit);
+      },
+    );
+    deps.signals?.onQueued(() => queue.notifyWorker(workerId));
+  }
+  // Jobs that used up their tries, or expired because a worker died mid-job: refund them.
+  await queue.work<ToolJobRequest>(QUEUE_NAMES.toolRunDead, { pollingIntervalSeconds }, async ([job]) => {
+    if (!job) return;
+    const row = await findJob(deps.db, job.data.jobId);
+    if (!row) return;
+    if (await failAndRefund(deps.db, job.data.jobId, toolById(row.tool as ToolId).failureMessage)) {
+      deps.logger.warn('tool job refunded after its last try', { jobId: job.data.jobId });
+      deps.signals?.jobFinished(job.data.jobId);
+    }
+  });
+}

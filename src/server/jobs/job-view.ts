@@ -1,0 +1,55 @@
+// What the API shows of a job: the contract's job view, its place in the queue, and the wait of a
+// tool call for its job to finish.
+import type { JobView } from '../../contract/tool-responses';
+import type { ToolId } from '../../contract/tools';
+import type { AppDb } from '../db/client';
+import type { JobSignals } from './job-signals';
+import { countQueuedAhead, findJob, type JobRow } from './jobs-repository';
+
+// The API's job view is the contract's: the web reads the same type.
+export type { JobView };
+
+export const fileUrl = (id: string) => `/api/files/${id}`;
+
+export function viewJob(job: JobRow): JobView {
+  const result = (job.result ?? {}) as { files?: string[]; keywords?: JobView['keywords']; colors?: JobView['colors'] };
+  return {
+    id: job.id,
+    tool: job.tool as ToolId,
+    status: job.status,
+    cost: job.cost,
+    createdAt: job.createdAt.toISOString(),
+    finishedAt: job.finishedAt?.toISOString() ?? null,
+    error: job.error,
+    output: result.files ? result.files.map(fileUrl) : null,
+    keywords: result.keywords ?? null,
+    colors: result.colors ?? null,
+  };
+}
+
+/**
+ * Where a queued job stands: 1 + the queued jobs of the same provider that the queue takes before it
+ * (round by round, oldest first within a round: fair-queue.ts). Null once it runs or has finished.
+ */
+export async function queuePosition(db: AppDb, job: JobRow): Promise<number | null> {
+  if (job.status !== 'queued') return null;
+  return 1 + (await countQueuedAhead(db, job));
+}
+
+/**
+ * Waits until the job is final or `timeoutMs` passes (a disconnecting client loses nothing): woken
+ * at once by a worker in this process, else re-reading the job with a growing delay.
+ */
+export async function waitForJob(db: AppDb, jobId: string, timeoutMs: number, signals?: JobSignals): Promise<JobRow> {
+  const deadline = Date.now() + timeoutMs;
+  let delay = 100;
+  for (;;) {
+    const job = await findJob(db, jobId);
+    if (!job) throw new Error(`job ${jobId} vanished`);
+    const left = deadline - Date.now();
+    if (job.status === 'succeeded' || job.status === 'failed' || left <= 0) return job;
+    const pause = Math.min(delay, left);
+    await (signals ? signals.untilFinished(jobId, pause) : new Promise((r) => setTimeout(r, pause)));
+    delay = Math.min(delay * 2, 1000);
+  }
+}

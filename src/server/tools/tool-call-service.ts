@@ -1,0 +1,132 @@
+// The money and the rules of one tool call, without HTTP: every check the spec's client makes is
+// made here too, cheap ones before costly ones, and nothing is charged unless all pass. In order:
+// the body's userId is the caller (403), not suspended (fraud before dispute, 403), verified (403),
+// the Idempotency-Key (400; a key already used answers its earlier job, or 422 for another body),
+// valid input (400/413), enough tokens (402), room in the user's share of the queue (429); then
+// the costly checks, off the event loop: every image decoded in full (400 if damaged) and the
+// explicit-content check (400); then the charge and the queue (jobs/charge-and-queue.ts).
+import { createHash } from 'node:crypto';
+import { TOOL_MESSAGES, type ToolDefinition } from '../../contract/tools';
+import { readOrCreateProfile } from '../accounts/profiles';
+import type { AppDb } from '../db/client';
+import { inspectImages } from '../images/image-decode';
+import { InputError } from '../images/image-input';
+import { EXPLICIT_IMAGE_MESSAGE, type ImageModeration } from '../images/moderation/image-moderation';
+import type { InferenceRouter } from '../inference/routing';
+import { chargeAndQueue, earlierJobFor, IdempotencyConflictError } from '../jobs/charge-and-queue';
+import { hasRoomForJob, TooManyJobsError } from '../jobs/fair-queue';
+import type { Queue } from '../jobs/queue';
+import { balanceOf, InsufficientTokensError } from '../ledger/ledger';
+import type { Logger } from '../log';
+import type { FileStorage } from '../storage/storage';
+import { costOf, type PreparedTool, prepareTool } from './definitions';
+
+export const MAX_IDEMPOTENCY_KEY = 200;
+/** When a user at the job cap may try again: jobs take seconds to a minute. */
+export const TOO_MANY_JOBS_RETRY_SECONDS = 15;
+
+export type ToolCallServiceDeps = {
+  db: AppDb;
+  queue: Queue;
+  storage: FileStorage;
+  inference: InferenceRouter;
+  moderation: ImageModeration;
+  logger: Logger;
+  maxActiveJobsPerUser: number;
+};
+
+export type ToolCallRequest = {
+  user: { id: string; emailVerified: boolean };
+  tool: ToolDefinition;
+  /** The parsed JSON object, and the text it came from (hashed for the Idempotency-Key). */
+  body: Record<string, unknown>;
+  rawBody: string;
+  idempotencyKey?: string;
+  signal?: AbortSignal;
+};
+
+/** A refusal (nothing charged, nothing stored) or the call's job: a new one, or the key's earlier one. */
+export type ToolCallOutcome =
+  | {
+      kind: 'refused';
+      status: 400 | 401 | 402 | 403 | 413 | 422 | 429;
+      error: string;
+      balance?: number;
+      retryAfterSeconds?: number;
+    }
+  | { kind: 'job'; jobId: string; isNew: boolean };
+
+type Refusal = Extract<ToolCallOutcome, { kind: 'refused' }>;
+const refuse = (status: Refusal['status'], error: string, extra: Partial<Refusal> = {}): Refusal => ({
+  kind: 'refused',
+  status,
+  error,
+  ...extra,
+});
+const tooManyJobs = (limit: number) =>
+  refuse(429, TOOL_MESSAGES.tooManyJobs(limit), { retryAfterSeconds: TOO_MANY_JOBS_RETRY_SECONDS });
+
+export async function callTool(deps: ToolCallServiceDeps, request: ToolCallRequest): Promise<ToolCallOutcome> {
+  const { db } = deps;
+  const { user, tool, body, idempotencyKey } = request;
+  if (body.userId !== undefined && body.userId !== user.id) return refuse(403, TOOL_MESSAGES.wrongUser);
+  const profile = await readOrCreateProfile(db, user.id);
+  if (!profile) return refuse(401, TOOL_MESSAGES.signInRequired);
+  if (profile.isFraudulent) return refuse(403, TOOL_MESSAGES.fraud);
+  if (profile.isDispute) return refuse(403, TOOL_MESSAGES.dispute);
+  if (!user.emailVerified) return refuse(403, TOOL_MESSAGES.unverified);
+
+  if (idempotencyKey && idempotencyKey.length > MAX_IDEMPOTENCY_KEY) {
+    return refuse(400, `Idempotency-Key: must be at most ${MAX_IDEMPOTENCY_KEY} characters`);
+  }
+  const requestHash = createHash('sha256').update(`${tool.id}\n${request.rawBody}`).digest('hex');
+  try {
+    // A repeated call answers with the job the first one made, whatever the balance is now.
+    const earlier = await earlierJobFor(db, user.id, idempotencyKey, requestHash);
+    if (earlier) return { kind: 'job', jobId: earlier.id, isNew: false };
+
+    const prepared = prepareTool(tool.id, body);
+    const cost = costOf(tool.id, prepared);
+    if (profile.tokens < cost) return refuse(402, TOOL_MESSAGES.notEnoughTokens, { balance: profile.tokens });
+    // At the cap, say so before the costly checks; the charge enforces it again under a lock.
+    if (!(await hasRoomForJob(db, user.id, deps.maxActiveJobsPerUser))) return tooManyJobs(deps.maxActiveJobsPerUser);
+    const refusal = await costlyChecks(deps, request, prepared);
+    if (refusal) return refusal;
+
+    const created = await chargeAndQueue(deps, {
+      userId: user.id,
+      tool: tool.id,
+      prepared,
+      cost,
+      provider: deps.inference.providerFor(tool.id).name,
+      idempotencyKey,
+      requestHash,
+    });
+    return { kind: 'job', jobId: created.job.id, isNew: !created.reused };
+  } catch (error) {
+    if (error instanceof InputError) return refuse(error.status, error.message);
+    if (error instanceof IdempotencyConflictError) return refuse(422, TOOL_MESSAGES.idempotencyMismatch);
+    if (error instanceof InsufficientTokensError) {
+      return refuse(402, TOOL_MESSAGES.notEnoughTokens, { balance: await balanceOf(db, user.id) });
+    }
+    if (error instanceof TooManyJobsError) return tooManyJobs(error.limit);
+    throw error;
+  }
+}
+
+/** Every image decoded in full whatever the moderation policy; the explicit-content check reuses the decoded copies. */
+async function costlyChecks(
+  deps: ToolCallServiceDeps,
+  request: ToolCallRequest,
+  prepared: PreparedTool,
+): Promise<Refusal | null> {
+  const decoded = await inspectImages(prepared.images, prepared.imageField);
+  const verdict = await deps.moderation.check(decoded, request.signal);
+  if (!verdict.blocked) return null;
+  deps.logger.info('explicit upload refused', {
+    userId: request.user.id,
+    tool: request.tool.id,
+    score: verdict.explicitScore,
+  });
+  return refuse(400, EXPLICIT_IMAGE_MESSAGE);
+}
