@@ -62,8 +62,8 @@ export type ToolRefusal = { success: false; error: string };
 /** 402: not enough tokens; the balance the server sees. */
 export type ToolNotEnoughTokens = ToolRefusal & { balance: number };
 
-/** 429: too many calls; try again after `retryAfter` seconds (also the Retry-After header). */
-export type ToolTooManyCalls = ToolRefusal & { retryAfter: number };
+/** 429: too many calls, or the user's job cap; try again after `retryAfterSeconds` (also the Retry-After header). */
+export type ToolTooManyCalls = ToolRefusal & { retryAfterSeconds: number };
 
 /** A finished job's answer (200 or 502). */
 export type ToolResult = ToolImageSuccess | ToolAnalysisSuccess | ToolFailure;

@@ -3,7 +3,15 @@
 // the money are the tool-call service's (tool-call-service.ts); then the call waits for its job.
 import { type Context, Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
-import type { ToolResult } from '../../contract/tool-responses';
+import type {
+  JobDetail,
+  JobList,
+  ToolNotEnoughTokens,
+  ToolPending,
+  ToolRefusal,
+  ToolResult,
+  ToolTooManyCalls,
+} from '../../contract/tool-responses';
 import { TOOL_MESSAGES, TOOLS, type ToolDefinition } from '../../contract/tools';
 import type { Auth } from '../auth/auth';
 import { sessionUser } from '../auth/session';
@@ -68,18 +76,20 @@ export function toolRoutes(deps: ToolRoutesDeps) {
       bodyLimit({ maxSize: TOOL_BODY_LIMIT, onError: (c) => bodyTooLarge(c, { success: false }) }),
       async (c) => {
         const user = await sessionUser(auth, c.req.raw.headers);
-        if (!user) return c.json({ success: false, error: TOOL_MESSAGES.signInRequired }, 401);
+        if (!user) return c.json({ success: false, error: TOOL_MESSAGES.signInRequired } satisfies ToolRefusal, 401);
         const limit = await countToolCall(db, user.id, deps.callsPerMinute);
         if (!limit.allowed) {
           c.header('Retry-After', String(limit.retryAfterSeconds));
-          return c.json(
-            { success: false, error: TOOL_MESSAGES.tooManyCalls, retryAfterSeconds: limit.retryAfterSeconds },
-            429,
-          );
+          const answer: ToolTooManyCalls = {
+            success: false,
+            error: TOOL_MESSAGES.tooManyCalls,
+            retryAfterSeconds: limit.retryAfterSeconds,
+          };
+          return c.json(answer, 429);
         }
         const rawBody = await c.req.text();
         const body = parseObject(rawBody);
-        if (typeof body === 'string') return c.json({ success: false, error: body }, 400);
+        if (typeof body === 'string') return c.json({ success: false, error: body } satisfies ToolRefusal, 400);
 
         const outcome = await callTool(deps, {
           user,
@@ -90,9 +100,10 @@ export function toolRoutes(deps: ToolRoutesDeps) {
           signal: c.req.raw.signal,
         });
         if (outcome.kind === 'refused') {
-          const { kind: _kind, status, ...answer } = outcome;
-          if (answer.retryAfterSeconds) c.header('Retry-After', String(answer.retryAfterSeconds));
-          return c.json({ success: false, ...answer }, status);
+          const { kind: _kind, status, ...refusal } = outcome;
+          if (refusal.retryAfterSeconds) c.header('Retry-After', String(refusal.retryAfterSeconds));
+          const answer: ToolRefusal | ToolNotEnoughTokens | ToolTooManyCalls = { success: false, ...refusal };
+          return c.json(answer, status);
         }
         if (outcome.isNew) deps.signals?.queued();
         return answerWithJob(c, tool, outcome.jobId, user.id);
@@ -108,10 +119,15 @@ export function toolRoutes(deps: ToolRoutesDeps) {
     if (job.status === 'queued' || job.status === 'running') {
       // Still working: the client follows it at GET /api/jobs/:id.
       const position = await queuePosition(db, job);
-      return c.json(
-        { success: false, pending: true, jobId: job.id, status: job.status, queuePosition: position, balance },
-        202,
-      );
+      const answer: ToolPending = {
+        success: false,
+        pending: true,
+        jobId: job.id,
+        status: job.status,
+        queuePosition: position,
+        balance,
+      };
+      return c.json(answer, 202);
     }
     return c.json(toolResponse(tool, view, balance), job.status === 'failed' ? 502 : 200);
   }
@@ -123,7 +139,7 @@ export function toolRoutes(deps: ToolRoutesDeps) {
     if (!isUuid(id)) return c.json({ error: 'No such job' }, 404);
     const job = await findOwnJob(db, id, user.id);
     if (!job) return c.json({ error: 'No such job' }, 404);
-    return c.json({ ...viewJob(job), queuePosition: await queuePosition(db, job) });
+    return c.json({ ...viewJob(job), queuePosition: await queuePosition(db, job) } satisfies JobDetail);
   });
 
   app.get('/jobs', async (c) => {
@@ -135,7 +151,10 @@ export function toolRoutes(deps: ToolRoutesDeps) {
     if (beforeDate && Number.isNaN(beforeDate.getTime())) return c.json({ error: 'before: must be a date' }, 400);
     const rows = await listOwnJobs(db, user.id, { before: beforeDate, limit: limit + 1 });
     const page = rows.slice(0, limit).map(viewJob);
-    return c.json({ jobs: page, next: rows.length > limit ? (page.at(-1)?.createdAt ?? null) : null });
+    return c.json({
+      jobs: page,
+      next: rows.length > limit ? (page.at(-1)?.createdAt ?? null) : null,
+    } satisfies JobList);
   });
 
   app.get('/files/:id', async (c) => {
