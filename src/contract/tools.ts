@@ -252,6 +252,18 @@ export const TOOLS: readonly ToolDefinition[] = [
   },
 ];
 
+/** The tools of the contract that a side's modules `M` lack: `never` when every tool has one. */
+export type ToolsWithoutModule<M extends { id: ToolId }> = Exclude<ToolId, M['id']>;
+
+/** A side's tool modules in the contract's order; throws naming a tool without exactly one module. */
+export function inToolOrder<M extends { id: ToolId }>(modules: readonly M[], side: string): M[] {
+  return TOOL_IDS.map((id) => {
+    const matching = modules.filter((module) => module.id === id);
+    if (matching.length !== 1) throw new Error(`${side}: ${matching.length} modules for tool ${id}, expected one`);
+    return matching[0] as M;
+  });
+}
+
 export function toolById(id: ToolId): ToolDefinition {
   const tool = TOOLS.find((t) => t.id === id);
   if (!tool) throw new Error(`unknown tool ${id}`);

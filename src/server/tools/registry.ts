@@ -1,6 +1,6 @@
 // The server's ten tools, one module each (tools/<tool-id>/index.ts). Routes, providers and jobs
 // look a tool up here by the id the contract gives it; nothing else names a tool.
-import { TOOL_IDS, type ToolId } from '../../contract/tools';
+import { inToolOrder, type ToolId, type ToolsWithoutModule } from '../../contract/tools';
 import { backgroundRemover } from './background-remover';
 import { backgroundSwap } from './background-swap';
 import { colorizer } from './colorizer';
@@ -31,13 +31,17 @@ type InputOf<T> = T extends ServerTool<infer I> ? I : never;
 /** What a tool job asks of a provider: one tool's validated request, images decoded. */
 export type ToolInput = InputOf<(typeof MODULES)[number]>;
 
-// Every tool of the contract has exactly one module (a compile error names the one missing).
-type Missing = Exclude<ToolId, ToolInput['tool']>;
+// Every tool of the contract has a module (a compile error names the one missing).
+type Missing = ToolsWithoutModule<(typeof MODULES)[number]>;
 const everyToolHasAModule: [Missing] extends [never] ? true : Missing = true;
 void everyToolHasAModule;
 
-const BY_ID = new Map<ToolId, ServerTool>(MODULES.map((tool) => [tool.id, tool as unknown as ServerTool]));
-if (BY_ID.size !== TOOL_IDS.length) throw new Error('tools/registry.ts: one module per tool of the contract');
+/** All ten, in the contract's order. */
+export const SERVER_TOOLS: readonly ServerTool[] = inToolOrder(
+  MODULES.map((tool) => tool as unknown as ServerTool),
+  'server tools',
+);
+const BY_ID = new Map<ToolId, ServerTool>(SERVER_TOOLS.map((tool) => [tool.id, tool]));
 
 /** The module of a tool. Its input type is the tool's own, so callers pass a `ToolInput` of that tool. */
 export function serverTool<I extends ToolInputBase = ToolInput>(id: ToolId): ServerTool<I> {
@@ -45,6 +49,3 @@ export function serverTool<I extends ToolInputBase = ToolInput>(id: ToolId): Ser
   if (!tool) throw new Error(`no server module for tool ${id}`);
   return tool as unknown as ServerTool<I>;
 }
-
-/** All ten, in the contract's order. */
-export const SERVER_TOOLS: readonly ServerTool[] = TOOL_IDS.map((id) => serverTool(id));

@@ -11,6 +11,7 @@ import {
 import {
   DEFAULT_IMAGE_MAX_BYTES,
   DEFAULT_MAX_PIXELS,
+  decodeImageField,
   type ImageRules,
   InputError,
   UPLOAD_LIMIT_5MB,
@@ -60,3 +61,18 @@ export const withShapeLimits = (tool: ImageToolId, rules: ImageRules): ImageRule
   ...IMAGE_SHAPE_LIMITS[tool],
   ...rules,
 });
+
+/**
+ * The call of a tool whose request is one image in `image` (Colorizer, Background Remover, Creative
+ * Upscaler, Fix a Face, Image Analyzer): its input is that image and the fixed `extra` fields.
+ */
+export function prepareOneImage<T extends ImageToolId, E extends object>(
+  tool: T,
+  body: unknown,
+  rules: ImageRules,
+  extra: E,
+): { input: { tool: T; image: ImageInput } & E; units: number; images: ImageInput[] } {
+  const { image: field } = parseRequest(tool, body) as { image: unknown };
+  const image = decodeImageField('image', field, withShapeLimits(tool, rules));
+  return { input: { tool, image, ...extra }, units: 1, images: [image] };
+}

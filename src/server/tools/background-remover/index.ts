@@ -1,24 +1,15 @@
 // Background Remover: the subject on a transparent PNG (851-labs/background-remover on Replicate;
 // ISNet on this machine).
-import { decodeImageField } from '../../images/image-input';
 import { resized } from '../../inference/demo/demo-images';
 import type { ImageInput } from '../../inference/provider';
-import { ANY_FORM_IMAGE, parseRequest, withShapeLimits } from '../request-checks';
+import { ANY_FORM_IMAGE, prepareOneImage } from '../request-checks';
 import { defineServerTool } from '../server-tool';
 
 export type BackgroundRemoverInput = { tool: 'background-remover'; image: ImageInput };
 
 export const backgroundRemover = defineServerTool<BackgroundRemoverInput>({
   id: 'background-remover',
-  prepare(body) {
-    const b = parseRequest('background-remover', body);
-    const image = decodeImageField('image', b.image, withShapeLimits('background-remover', ANY_FORM_IMAGE));
-    return {
-      input: { tool: 'background-remover', image },
-      units: 1,
-      images: [image],
-    };
-  },
+  prepare: (body) => prepareOneImage('background-remover', body, ANY_FORM_IMAGE, {}),
   replicate: {
     model: '851-labs/background-remover',
     // replicate.com/851-labs/background-remover/versions/a029dff3…/api (output: one PNG URI).

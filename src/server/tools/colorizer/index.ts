@@ -1,20 +1,15 @@
 // Colorizer: colour for black-and-white photos (DDColor on Replicate; no local weights, so the
 // labelled demo, a sepia tint, stands in locally).
-import { decodeImageField } from '../../images/image-input';
 import { resizedUpload } from '../../inference/demo/demo-images';
 import type { ImageInput } from '../../inference/provider';
-import { DATA_URL_IMAGE, parseRequest, withShapeLimits } from '../request-checks';
+import { DATA_URL_IMAGE, prepareOneImage } from '../request-checks';
 import { defineServerTool } from '../server-tool';
 
 export type ColorizerInput = { tool: 'colorizer'; image: ImageInput };
 
 export const colorizer = defineServerTool<ColorizerInput>({
   id: 'colorizer',
-  prepare(body) {
-    const b = parseRequest('colorizer', body);
-    const image = decodeImageField('image', b.image, withShapeLimits('colorizer', DATA_URL_IMAGE));
-    return { input: { tool: 'colorizer', image }, units: 1, images: [image] };
-  },
+  prepare: (body) => prepareOneImage('colorizer', body, DATA_URL_IMAGE, {}),
   replicate: {
     model: 'piddnad/ddcolor',
     // replicate.com/p/pkxytzdbkuach644xwzyouk5fu (model_size "large") and public callers.

@@ -1,29 +1,17 @@
 // Creative Upscaler: 2x with invented detail (clarity-upscaler on Replicate; locally the ESRGAN
 // graph and a detail pass, said so on the page).
-import { decodeImageField } from '../../images/image-input';
 import { resizedUpload } from '../../inference/demo/demo-images';
 import type { ImageInput } from '../../inference/provider';
-import { ANY_FORM_IMAGE, parseRequest, upscaleInputRules, withShapeLimits } from '../request-checks';
+import { ANY_FORM_IMAGE, prepareOneImage, upscaleInputRules } from '../request-checks';
 import { defineServerTool } from '../server-tool';
 
 export type CreativeUpscalerInput = { tool: 'creative-upscaler'; image: ImageInput; scale: 2 };
 
 export const creativeUpscaler = defineServerTool<CreativeUpscalerInput>({
   id: 'creative-upscaler',
-  prepare(body) {
-    const b = parseRequest('creative-upscaler', body);
-    // The image comes back at twice its size: the 2x input limit applies before charging.
-    const image = decodeImageField(
-      'image',
-      b.image,
-      withShapeLimits('creative-upscaler', upscaleInputRules(ANY_FORM_IMAGE, 2)),
-    );
-    return {
-      input: { tool: 'creative-upscaler', image, scale: 2 },
-      units: 1,
-      images: [image],
-    };
-  },
+  // The image comes back at twice its size: the 2x input limit applies before charging.
+  prepare: (body) =>
+    prepareOneImage('creative-upscaler', body, upscaleInputRules(ANY_FORM_IMAGE, 2), { scale: 2 as const }),
   replicate: {
     model: 'philz1337x/clarity-upscaler',
     // replicate.com/philz1337x/clarity-upscaler/versions/dfad4170… (example reads output[0]).

@@ -1,29 +1,16 @@
 // Fix a Face: restore faces in a portrait, at 2x (GFPGAN on Replicate; locally face detection and
 // ESRGAN on the face regions, said so on the page).
-import { decodeImageField } from '../../images/image-input';
 import { resizedUpload } from '../../inference/demo/demo-images';
 import type { ImageInput } from '../../inference/provider';
-import { ANY_FORM_IMAGE, parseRequest, upscaleInputRules, withShapeLimits } from '../request-checks';
+import { ANY_FORM_IMAGE, prepareOneImage, upscaleInputRules } from '../request-checks';
 import { defineServerTool } from '../server-tool';
 
 export type FixAFaceInput = { tool: 'fix-a-face'; image: ImageInput; scale: 2 };
 
 export const fixAFace = defineServerTool<FixAFaceInput>({
   id: 'fix-a-face',
-  prepare(body) {
-    const b = parseRequest('fix-a-face', body);
-    // The portrait comes back at twice its size: the 2x input limit applies before charging.
-    const image = decodeImageField(
-      'image',
-      b.image,
-      withShapeLimits('fix-a-face', upscaleInputRules(ANY_FORM_IMAGE, 2)),
-    );
-    return {
-      input: { tool: 'fix-a-face', image, scale: 2 },
-      units: 1,
-      images: [image],
-    };
-  },
+  // The portrait comes back at twice its size: the 2x input limit applies before charging.
+  prepare: (body) => prepareOneImage('fix-a-face', body, upscaleInputRules(ANY_FORM_IMAGE, 2), { scale: 2 as const }),
   replicate: {
     model: 'tencentarc/gfpgan',
     // replicate.com/tencentarc/gfpgan/versions/0fbacf7a…/api (img, version default v1.4, scale).

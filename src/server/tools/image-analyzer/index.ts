@@ -1,24 +1,15 @@
 // Image Analyzer: keywords and the colour palette. No Replicate model: the local models (Human's
 // object detector, a colour palette in OKLab) serve it, or the demo's plain measurements.
-import { decodeImageField } from '../../images/image-input';
 import { analyze } from '../../inference/demo/demo-images';
 import type { ImageInput } from '../../inference/provider';
-import { ANY_FORM_IMAGE, parseRequest, withShapeLimits } from '../request-checks';
+import { ANY_FORM_IMAGE, prepareOneImage } from '../request-checks';
 import { defineServerTool } from '../server-tool';
 
 export type ImageAnalyzerInput = { tool: 'image-analyzer'; image: ImageInput };
 
 export const imageAnalyzer = defineServerTool<ImageAnalyzerInput>({
   id: 'image-analyzer',
-  prepare(body) {
-    const b = parseRequest('image-analyzer', body);
-    const image = decodeImageField('image', b.image, withShapeLimits('image-analyzer', ANY_FORM_IMAGE));
-    return {
-      input: { tool: 'image-analyzer', image },
-      units: 1,
-      images: [image],
-    };
-  },
+  prepare: (body) => prepareOneImage('image-analyzer', body, ANY_FORM_IMAGE, {}),
   demo: async (input) => ({ kind: 'analysis', ...(await analyze(input.image)) }),
   local: async () => (await import('../../inference/local/analyze/analyze-image')).imageAnalyzerEngine,
 });

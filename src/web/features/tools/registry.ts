@@ -1,6 +1,6 @@
 // Every tool's web module, in the contract's order. The router builds the tool routes from this list;
 // the pages and the shared parts read a tool's behaviour from its module, never from its id.
-import { TOOLS, type ToolId } from '../../../contract/tools';
+import { inToolOrder, type ToolsWithoutModule } from '../../../contract/tools';
 import { backgroundRemover } from './background-remover/tool';
 import { backgroundSwap } from './background-swap/tool';
 import { colorizer } from './colorizer/tool';
@@ -27,12 +27,8 @@ const MODULES = [
 ] as const;
 
 /** A tool of the contract without a module here does not compile: its id is named in the error. */
-type Missing = Exclude<ToolId, (typeof MODULES)[number]['id']>;
+type Missing = ToolsWithoutModule<(typeof MODULES)[number]>;
 const everyToolHasAModule: [Missing] extends [never] ? true : Missing = true;
 void everyToolHasAModule;
 
-export const WEB_TOOLS: readonly WebTool[] = TOOLS.map((definition) => {
-  const module = MODULES.find((tool) => tool.id === definition.id);
-  if (!module) throw new Error(`no web module for ${definition.id}`);
-  return module;
-});
+export const WEB_TOOLS: readonly WebTool[] = inToolOrder<WebTool>(MODULES, 'web tools');
