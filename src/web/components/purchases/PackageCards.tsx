@@ -10,8 +10,6 @@ import { useAuth } from '../../lib/session/auth-context';
 type Props = {
   /** What Buy Tokens does for a visitor: the landing page scrolls up to its sign-in form. */
   onSignedOut(): void;
-  /** Heading level of the package names, to fit the page's outline. */
-  headingLevel?: 2 | 3;
 };
 
 const centsPerToken = (p: TokenPackage) => p.priceCents / p.tokens;
@@ -22,7 +20,7 @@ const centsPerToken = (p: TokenPackage) => p.priceCents / p.tokens;
  * answer a click with the spec's alert, so the reason is never a mystery; while the first auth check
  * or a checkout request runs they are truly disabled.
  */
-export function PackageCards({ onSignedOut, headingLevel = 3 }: Props) {
+export function PackageCards({ onSignedOut }: Props) {
   const { status, user, profile } = useAuth();
   const packages = usePackages();
   const [pendingId, setPendingId] = useState<string | null>(null);
@@ -30,7 +28,6 @@ export function PackageCards({ onSignedOut, headingLevel = 3 }: Props) {
   const access = purchaseAccess(status, profile);
   const note = purchaseNote(access);
   const bestRate = Math.min(...packages.map(centsPerToken));
-  const Heading = headingLevel === 2 ? 'h2' : 'h3';
 
   // Back from the checkout with the browser's Back button, the page may come from the back-forward
   // cache with its buttons still waiting: free them.
@@ -68,9 +65,9 @@ export function PackageCards({ onSignedOut, headingLevel = 3 }: Props) {
             <li key={pack.id}>
               <article className="pp-card pp-package" data-best={best} aria-labelledby={nameId}>
                 <div className="pp-package__head">
-                  <Heading id={nameId} className="pp-package__name">
+                  <h3 id={nameId} className="pp-package__name">
                     {pack.name}
-                  </Heading>
+                  </h3>
                   {best ? <span className="pp-package__badge">Best value</span> : null}
                 </div>
                 <p className="pp-package__price pp-tabular">

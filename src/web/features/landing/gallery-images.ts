@@ -21,11 +21,11 @@ export const GALLERY_IMAGES: readonly GalleryImage[] = [
 export const PHONE_GALLERY_COUNT = 6;
 export const PHONE_GALLERY_QUERY = '(max-width: 768px)';
 
-/** `count` different images in random order; `random` is injectable for tests. */
-export function pickRandom<T>(items: readonly T[], count: number, random: () => number = Math.random): T[] {
+/** `count` different images in random order. */
+export function pickRandom<T>(items: readonly T[], count: number): T[] {
   const pool = [...items];
   for (let i = pool.length - 1; i > 0; i--) {
-    const j = Math.floor(random() * (i + 1));
+    const j = Math.floor(Math.random() * (i + 1));
     [pool[i], pool[j]] = [pool[j] as T, pool[i] as T];
   }
   return pool.slice(0, count);
