@@ -141,6 +141,29 @@ describe('Background Remover (local engine)', () => {
   });
 });
 
+describe('an image without a subject', () => {
+  it.each(['#808080', '#ffffff'])(
+    'a flat %s: both tools fail with "No subject found" (the job is refunded), no empty cut-out',
+    async (background) => {
+      const bytes = await sharp({ create: { width: 320, height: 240, channels: 3, background } })
+        .png()
+        .toBuffer();
+      const flat: ImageInput = { bytes, mime: 'image/png', width: 320, height: 240 };
+      for (const input of [
+        { tool: 'background-remover', image: flat },
+        { tool: 'background-swap', image: flat, prompt: 'a beach', numOutputs: 1 },
+      ] as ToolInput[]) {
+        const failure = run(input);
+        await expect(failure).rejects.toBeInstanceOf(ProviderError);
+        await expect(failure).rejects.toMatchObject({
+          options: { userMessage: expect.stringMatching(/^No subject found/), retryable: false },
+        });
+      }
+    },
+    SLOW,
+  );
+});
+
 describe('Background Swap (local engine)', () => {
   const prompt = 'a city skyline at night';
   let outputs: Awaited<ReturnType<typeof decodeAll>>;

@@ -35,13 +35,39 @@ export async function isnetPixels(image: RawImage): Promise<Buffer> {
     .toBuffer();
 }
 
-/** The subject of an RGB image on a transparent background: RGBA at the image's size. */
+/**
+ * Below this share of opaque pixels there is nothing to cut out. Measured with ISNet medium: a flat
+ * colour or a gradient 0.00%, a star field 0.14%, the test photos 6% (a rocket in the sky) to 76%.
+ */
+export const MIN_SUBJECT_SHARE = 0.002;
+
+export const NO_SUBJECT_MESSAGE = 'No subject found in this image: try a photo with a clear subject in front.';
+
+/** The share of the mask's pixels that are more subject than background. */
+function subjectShare(mask: Buffer): number {
+  let opaque = 0;
+  for (const value of mask) if (value > 128) opaque += 1;
+  return opaque / mask.length;
+}
+
+/**
+ * The subject of an RGB image on a transparent background: RGBA at the image's size. An image
+ * without a subject (a flat colour, a sky) fails with NO_SUBJECT_MESSAGE, so nobody pays for an
+ * empty cut-out (the job is refunded).
+ */
 export async function cutOut(image: RawImage, size: IsnetSize, signal?: AbortSignal): Promise<RawImage> {
   if (image.channels !== 3) throw new Error(`cutOut needs RGB pixels, got ${image.channels} channels`);
   const input = toIsnetInput(await isnetPixels(image));
   signal?.throwIfAborted();
   const mask = await isnetGate(size).run((session) => runIsnet(session, input), signal);
   signal?.throwIfAborted();
+  const share = subjectShare(mask);
+  if (share < MIN_SUBJECT_SHARE) {
+    throw new ProviderError(`no subject: ${(share * 100).toFixed(2)}% of the mask is opaque`, {
+      userMessage: NO_SUBJECT_MESSAGE,
+      retryable: false,
+    });
+  }
   // Linear resampling keeps the mask's soft edges soft at the image's size.
   const alpha = await sharp(mask, { raw: { width: ISNET_RESOLUTION, height: ISNET_RESOLUTION, channels: 1 } })
     .resize(image.width, image.height, { fit: 'fill', kernel: 'linear' })
