@@ -32,20 +32,41 @@ function wrap(text: string, perLine: number, maxLines: number): string[] {
   return lines;
 }
 
+/**
+ * Where a card's lines go, as fractions of its height: the text alone fills the card; with an
+ * upload (Metamorphose, Background Swap) the text moves up and the upload gets the lower part,
+ * clear of the footer.
+ */
+const CARD_LAYOUTS = {
+  text: { demo: 0.3, prompt: 0.55, promptLines: 6 },
+  'with-upload': { demo: 0.16, prompt: 0.3, promptLines: 2 },
+} as const;
+
+/** The box the upload is fitted into on a `with-upload` card, as fractions of the card. */
+const UPLOAD_BOX = { top: 0.4, height: 0.48, width: 0.8 };
+
 /** A gradient card with DEMO and the prompt on it. */
-export function promptCard(width: number, height: number, seed: string, title: string, text: string): Buffer {
+export function promptCard(
+  width: number,
+  height: number,
+  seed: string,
+  title: string,
+  text: string,
+  layout: keyof typeof CARD_LAYOUTS = 'text',
+): Buffer {
   const [from, to] = palette(seed);
   const unit = Math.min(width, height) / 1024;
-  const lines = wrap(text, Math.round(width / (28 * unit)), 6)
+  const place = CARD_LAYOUTS[layout];
+  const lines = wrap(text, Math.round(width / (28 * unit)), place.promptLines)
     .map((l, i) => `<tspan x="50%" dy="${i === 0 ? 0 : 46 * unit}">${escapeMarkup(l)}</tspan>`)
     .join('');
   return Buffer.from(`<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}">
   <defs><linearGradient id="g" x1="0" y1="0" x2="1" y2="1"><stop offset="0" stop-color="${from}"/><stop offset="1" stop-color="${to}"/></linearGradient></defs>
   <rect width="100%" height="100%" fill="url(#g)"/>
-  <text x="50%" y="${height * 0.3}" text-anchor="middle" font-family="sans-serif" font-weight="700" font-size="${160 * unit}" fill="white" fill-opacity="0.92">DEMO</text>
-  <text x="50%" y="${height * 0.3 + 70 * unit}" text-anchor="middle" font-family="sans-serif" font-size="${30 * unit}" fill="white">${escapeMarkup(title)}</text>
-  <text x="50%" y="${height * 0.55}" text-anchor="middle" font-family="sans-serif" font-size="${36 * unit}" fill="white">${lines}</text>
-  <text x="50%" y="${height - 40 * unit}" text-anchor="middle" font-family="sans-serif" font-size="${24 * unit}" fill="white" fill-opacity="0.85">Demo output, not AI. Set REPLICATE_API_TOKEN for real results.</text>
+  <text x="50%" y="${height * place.demo}" text-anchor="middle" font-family="sans-serif" font-weight="700" font-size="${160 * unit}" fill="white" fill-opacity="0.92">DEMO</text>
+  <text x="50%" y="${height * place.demo + 70 * unit}" text-anchor="middle" font-family="sans-serif" font-size="${30 * unit}" fill="white">${escapeMarkup(title)}</text>
+  <text x="50%" y="${height * place.prompt}" text-anchor="middle" font-family="sans-serif" font-size="${36 * unit}" fill="white">${lines}</text>
+  <text x="50%" y="${height - 40 * unit}" text-anchor="middle" font-family="sans-serif" font-size="${24 * unit}" fill="white" fill-opacity="0.85">Demo output: a labelled sample, not AI.</text>
 </svg>`);
 }
 
@@ -140,23 +161,23 @@ export async function promptCards(
   return { kind: 'images', images };
 }
 
-/** The upload on `count` prompt cards (Metamorphose, Background Swap). */
+/** The upload on `count` prompt cards (Metamorphose, Background Swap), below the text, above the footer. */
 export async function uploadOnCards(
   image: ImageInput,
   prompt: string,
   options: { count: number; size: { width: number; height: number }; title: string; quality: number },
 ): Promise<ToolResult> {
   const { width, height } = options.size;
-  const subject = await sharp(image.bytes)
-    .rotate()
-    .resize(Math.round(width * 0.5), Math.round(height * 0.5), { fit: 'inside' })
-    .png()
-    .toBuffer();
+  const box = { width: Math.round(width * UPLOAD_BOX.width), height: Math.round(height * UPLOAD_BOX.height) };
+  const subject = await sharp(image.bytes).rotate().resize(box.width, box.height, { fit: 'inside' }).png().toBuffer();
+  const fitted = await sharp(subject).metadata();
+  const left = Math.round((width - (fitted.width ?? box.width)) / 2);
+  const top = Math.round(height * UPLOAD_BOX.top + (box.height - (fitted.height ?? box.height)) / 2);
   const images = await Promise.all(
     Array.from({ length: options.count }, (_, i) =>
       webp(
-        sharp(promptCard(width, height, `${prompt}#${i}`, options.title, prompt)).composite([
-          { input: subject, gravity: 'south' },
+        sharp(promptCard(width, height, `${prompt}#${i}`, options.title, prompt, 'with-upload')).composite([
+          { input: subject, left, top },
         ]),
         options.quality,
       ),
