@@ -227,6 +227,22 @@ export async function startBackend(
 
 export type RunningSystem = Backend & { port: number | null };
 
+/**
+ * What serves each tool, for the operator (the pages only say "labelled sample" or "local engine"):
+ * the tools left to the demo provider, and the variable that gives them real models.
+ */
+function logInferenceSetUp(routing: Record<string, string>, logger: Logger) {
+  const demo = Object.entries(routing)
+    .filter(([, provider]) => provider === 'demo')
+    .map(([tool]) => tool);
+  logger.info('inference providers', { tools: routing });
+  if (demo.length > 0) {
+    logger.warn('these tools answer with labelled demo samples; set REPLICATE_API_TOKEN for real models', {
+      tools: demo,
+    });
+  }
+}
+
 /** The whole process: opens the configured database, starts the back end, listens on PORT. */
 export async function startSystem(config: Config, logger: Logger): Promise<RunningSystem> {
   if (config.unsafeLocalCheckout) {
@@ -237,6 +253,7 @@ export async function startSystem(config: Config, logger: Logger): Promise<Runni
   const database = await openDatabase(config.database);
   const backend = await startBackend(config, logger, database, { ownsDatabase: true, webDistDir: WEB_DIST_DIR });
   logger.info('database ready', { dialect: database.dialect, instanceId: backend.instance.instanceId });
+  logInferenceSetUp(backend.inference.describe(), logger);
   if (!backend.app) return { ...backend, port: null };
 
   const app = backend.app;

@@ -70,10 +70,7 @@ function EngineNotice({ tool }: { tool: WebTool }) {
     return (
       <p className="pp-notice pp-banner pp-banner--quiet" data-testid="demo-notice">
         <FlaskConical size={18} aria-hidden="true" />
-        <span>
-          Demo mode: this server has no AI model for {tool.title}, so results are labelled placeholders. To run the real
-          model, set <code>REPLICATE_API_TOKEN</code> in the server environment and restart the server.
-        </span>
+        <span>Demo mode: {tool.title} answers here with labelled sample images, not AI results.</span>
       </p>
     );
   }
@@ -81,10 +78,7 @@ function EngineNotice({ tool }: { tool: WebTool }) {
     return (
       <p className="pp-notice pp-banner pp-banner--quiet" data-testid="engine-notice">
         <Cpu size={18} aria-hidden="true" />
-        <span>
-          {tool.localEngineNote ?? 'Runs on the local engine: an open model on this server’s own processor.'} For the
-          hosted model, set <code>REPLICATE_API_TOKEN</code> in the server environment.
-        </span>
+        <span>{tool.localEngineNote ?? 'Runs on the local engine: an open model on our own server.'}</span>
       </p>
     );
   }

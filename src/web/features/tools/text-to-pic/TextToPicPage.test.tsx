@@ -261,6 +261,7 @@ describe('Text to Pic', () => {
       'Text to Pic',
     );
     const notice = await screen.findByTestId('demo-notice');
-    expect(notice.textContent).toContain('REPLICATE_API_TOKEN');
+    expect(notice.textContent).toContain('labelled sample images, not AI results');
+    expect(notice.textContent).not.toContain('REPLICATE_API_TOKEN');
   });
 });
