@@ -140,7 +140,10 @@ export function ChoiceGroup<T extends string | number>({
  * (product-spec.md section 5).
  */
 export function useImageCountField(maxAffordable?: number | null): Field<number> {
-  const [count, setCount] = useState(1);
+  const [chosen, setCount] = useState(1);
+  // A count the balance no longer covers (after spending) falls to the largest it does, so the
+  // selection and the button's price never show more than the user can pay for.
+  const count = maxAffordable == null ? chosen : Math.max(1, Math.min(chosen, maxAffordable));
   const options = Array.from({ length: MAX_IMAGES_PER_REQUEST }, (_, index) => ({
     value: index + 1,
     label: String(index + 1),
