@@ -43,9 +43,7 @@ async function main() {
 }
 
 /** Ends the process now: open handles (pools, timers) would otherwise keep a stopped server alive. */
-function endProcess(code: number): never {
-  process.exit(code);
-}
+const endProcess: (code: number) => never = process.exit.bind(process);
 
 main().catch((error) => {
   console.error('Picture Palette failed to start:', error instanceof Error ? (error.stack ?? error.message) : error);

@@ -34,7 +34,6 @@ export type ImageRules = {
 
 const MB = 1024 * 1024;
 
-export { UPLOAD_LIMIT_5MB, UPLOAD_TOO_LARGE_5MB } from '../../contract/tools';
 /** Our documented limit for the other tools' images. */
 export const DEFAULT_IMAGE_MAX_BYTES = 10 * MB;
 /** Our documented pixel limit: 40 megapixels (e.g. 8000 x 5000). */

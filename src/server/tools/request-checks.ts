@@ -5,6 +5,8 @@ import {
   IMAGE_SHAPE_LIMITS,
   type ImageToolId,
   type ToolId,
+  UPLOAD_LIMIT_5MB,
+  UPLOAD_TOO_LARGE_5MB,
   UPSCALE_MAX_INPUT,
   upscaleMaxSide,
 } from '../../contract/tools';
@@ -14,8 +16,6 @@ import {
   decodeImageField,
   type ImageRules,
   InputError,
-  UPLOAD_LIMIT_5MB,
-  UPLOAD_TOO_LARGE_5MB,
 } from '../images/image-input';
 import type { ImageInput } from '../inference/provider';
 

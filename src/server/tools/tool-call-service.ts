@@ -21,9 +21,9 @@ import type { Logger } from '../log';
 import type { FileStorage } from '../storage/storage';
 import { costOf, type PreparedTool, prepareTool } from './definitions';
 
-export const MAX_IDEMPOTENCY_KEY = 200;
+const MAX_IDEMPOTENCY_KEY = 200;
 /** When a user at the job cap may try again: jobs take seconds to a minute. */
-export const TOO_MANY_JOBS_RETRY_SECONDS = 15;
+const TOO_MANY_JOBS_RETRY_SECONDS = 15;
 
 export type ToolCallServiceDeps = {
   db: AppDb;
