@@ -1,0 +1,72 @@
+// My Creations (issue 17): what a user made, listed, deleted, shared and reused. The server answers
+// with these types and the web reads them, so the two sides cannot drift apart.
+import type { JobView } from './tool-responses';
+import type { ToolId } from './tools';
+
+/** The settings a user chose for a job, as sent (prompt, scale, aspectRatio, numOutputs...), images left out. */
+export type CreationSettings = Record<string, string | number | boolean>;
+
+/** One stored image of a creation. */
+export type CreationImage = {
+  /** The file id: send `/api/files/<id>` as a tool's image to use it again (see `storedImageRef`). */
+  id: string;
+  /** Full size, on our origin: /api/files/<id>. */
+  url: string;
+  /** A small preview (at most 512 px on its longer side), on our origin. */
+  thumbnailUrl: string;
+  width: number | null;
+  height: number | null;
+};
+
+/** One job of the user's, with what it cost and what it made. */
+export type Creation = JobView & {
+  /** Tokens taken when the job was created (0 for a free preview). */
+  charged: number;
+  /** Tokens given back (a failed job's cost). */
+  refunded: number;
+  /** True when the labelled demo served it (a free preview, not the tool's real output). */
+  demo: boolean;
+  settings: CreationSettings;
+  inputs: CreationImage[];
+  outputs: CreationImage[];
+  /** The share link's URL while sharing is on; null when off (the default). */
+  shareUrl: string | null;
+};
+
+/** GET /api/creations?tool=<id>&cursor=<next>&limit=<1..100>: newest first. */
+export type CreationList = { creations: Creation[]; next: string | null };
+
+/** GET /api/creations/usage: storage used against the quota, and the retention in force. */
+export type CreationUsage = {
+  usedBytes: number;
+  quotaBytes: number;
+  /** Uploaded images are deleted this many days after the job. */
+  uploadRetentionDays: number;
+  /** Results are deleted this many days after the job, unless the user deletes them first. */
+  resultRetentionDays: number;
+};
+
+/** POST /api/creations/:jobId/share answers this; DELETE /api/creations/:jobId/share turns it off (204). */
+export type ShareLink = { shareUrl: string };
+
+/** GET /api/shared/:token (signed out): the shared creation only, nothing else of its owner. */
+export type SharedCreation = {
+  tool: ToolId;
+  createdAt: string;
+  outputs: { url: string; width: number | null; height: number | null }[];
+  keywords: JobView['keywords'];
+  colors: JobView['colors'];
+};
+
+/** The page that shows a shared creation. */
+export const SHARED_ROUTE_PREFIX = '/shared/';
+
+const STORED_IMAGE = /^\/api\/files\/([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})$/i;
+
+/** A tool's image field may name one of the user's own stored files instead of carrying base64. */
+export const storedImageRef = (fileId: string): string => `/api/files/${fileId}`;
+
+/** The file id an image field names, or null when it carries image data. */
+export function storedImageId(image: string): string | null {
+  return STORED_IMAGE.exec(image)?.[1]?.toLowerCase() ?? null;
+}
