@@ -48,3 +48,35 @@ describe('a web-only process', () => {
     expect(body.queue.waiting['system-ping']).toBe(1);
   });
 });
+
+describe('a deep queue', () => {
+  let backend: TestBackend;
+  const queue = 'deep-queue-check';
+  beforeAll(async () => {
+    backend = await createTestBackend();
+    await backend.queue.createQueue(queue);
+    // A backlog over 50 fair-queue rounds, as a busy day leaves it (priority = -round).
+    const backlog = Array.from({ length: 3000 }, (_, i) => ({ name: queue, data: { i }, priority: -(i % 50) - 1 }));
+    await backend.queue.insert(backlog);
+    await backend.queue.send(queue, { i: 'next' }, { priority: 0 });
+    await backend.database.executeSql('analyze pgboss.job');
+  });
+  afterAll(() => backend.stop());
+
+  it("reads the next job from an index in the fetch's order instead of sorting the backlog", async () => {
+    const { rows } = await backend.database.executeSql(
+      `explain select id from pgboss.job where name = '${queue}' and state < 'active' and start_after < now()
+       order by priority desc, created_on, id limit 1 for update skip locked`,
+    );
+    const plan = rows.map((row) => Object.values(row).join(' ')).join('\n');
+    expect(plan).toMatch(/Index Scan/);
+    expect(plan).not.toMatch(/Sort/);
+  });
+
+  it('still hands out the highest priority first', async () => {
+    let job: { data: unknown } | undefined;
+    for (let tries = 0; !job && tries < 50; tries++)
+      [job] = await backend.queue.fetch(queue, { batchSize: 1, priority: true });
+    expect(job?.data).toEqual({ i: 'next' });
+  });
+});

@@ -1,0 +1,123 @@
+// bench/queue-depth: does the queue stay fast when a backlog builds up? One worker loop sends a
+// job, fetches the next one and completes it (the queue's part of a tool call), for a fixed time,
+// with 0, 1,000 and 10,000 jobs already waiting (spread over fair-queue rounds, as a busy day
+// leaves them). Prints ops/s per depth and the ratio to the empty queue, on PGlite and, when a URL
+// is given, on PostgreSQL.
+//   npm run bench:queue -- [--seconds 5] [--depths 0,1000,10000] [--postgres postgres://...]
+import { randomUUID } from 'node:crypto';
+import pg from 'pg';
+import { type Database, openPglite, openPostgres } from '../src/server/db/client';
+import { QUEUE_NAMES, QUEUE_ORDER_INDEX, startQueue, stopQueue } from '../src/server/jobs/queue';
+import { quietLogger } from '../src/server/log';
+
+const argument = (name: string) => {
+  const i = process.argv.indexOf(`--${name}`);
+  return i > 0 ? process.argv[i + 1] : undefined;
+};
+const SECONDS = Number(argument('seconds') ?? 5);
+const DEPTHS = (argument('depths') ?? '0,1000,10000').split(',').map(Number);
+const POSTGRES = argument('postgres') ?? process.env.TEST_DATABASE_URL;
+const QUEUE = QUEUE_NAMES.toolRun;
+/** A busy queue's backlog spans this many fair-queue rounds (priority = -round). */
+const ROUNDS = 50;
+
+async function fill(database: Database, depth: number): Promise<void> {
+  const boss = await startQueue(database, quietLogger());
+  try {
+    for (let sent = 0; sent < depth; sent += 1000) {
+      const batch = Array.from({ length: Math.min(1000, depth - sent) }, (_, i) => ({
+        name: QUEUE,
+        data: { jobId: randomUUID() },
+        priority: -((sent + i) % ROUNDS),
+      }));
+      await boss.insert(batch);
+    }
+  } finally {
+    await stopQueue(boss);
+  }
+}
+
+/** Send + fetch + complete, one after another, for SECONDS: the rate a lone worker drains at. */
+async function measure(database: Database): Promise<number> {
+  const boss = await startQueue(database, quietLogger());
+  try {
+    let operations = 0;
+    const end = performance.now() + SECONDS * 1000;
+    const started = performance.now();
+    while (performance.now() < end) {
+      await boss.send(QUEUE, { jobId: randomUUID() }, { priority: -(operations % ROUNDS) });
+      // A job sent this very microsecond may not be due yet (start_after < now()): ask again.
+      let job: { id: string } | undefined;
+      for (let tries = 0; !job && tries < 100; tries++)
+        [job] = await boss.fetch(QUEUE, { batchSize: 1, priority: true });
+      if (!job) throw new Error('the queue answered no job though one was just sent');
+      await boss.complete(QUEUE, job.id);
+      operations++;
+    }
+    return operations / ((performance.now() - started) / 1000);
+  } finally {
+    await stopQueue(boss);
+  }
+}
+
+type Backend = { name: string; open: () => Promise<Database & { dispose?: () => Promise<void> }> };
+
+function pgliteBackend(): Backend {
+  return { name: 'PGlite', open: () => openPglite() };
+}
+
+function postgresBackend(url: string): Backend {
+  return {
+    name: 'PostgreSQL',
+    async open() {
+      // A fresh database per run, so depths do not add up across runs.
+      const name = `bench_queue_${Date.now()}_${Math.floor(Math.random() * 1e6)}`;
+      const admin = new pg.Client({ connectionString: url });
+      await admin.connect();
+      await admin.query(`create database ${name}`);
+      await admin.end();
+      const target = new URL(url);
+      target.pathname = `/${name}`;
+      const database = await openPostgres(target.toString());
+      return {
+        ...database,
+        async dispose() {
+          await database.close();
+          const again = new pg.Client({ connectionString: url });
+          await again.connect();
+          await again.query(`drop database if exists ${name}`);
+          await again.end();
+        },
+      };
+    },
+  };
+}
+
+async function run(backend: Backend, variant: 'as shipped' | 'order index') {
+  const rates: number[] = [];
+  for (const depth of DEPTHS) {
+    const database = await backend.open();
+    try {
+      await fill(database, depth);
+      // The queue makes its order index at start; 'as shipped' measures pg-boss without it.
+      if (variant === 'as shipped') await database.executeSql(`drop index if exists pgboss.${QUEUE_ORDER_INDEX}`);
+      await database.executeSql('analyze pgboss.job');
+      const rate = await measure(database);
+      rates.push(rate);
+      const ratio = (rates[0] ?? rate) / rate;
+      console.log(
+        `${backend.name.padEnd(11)} ${variant.padEnd(12)} depth ${String(depth).padStart(6)}  ${rate.toFixed(0).padStart(5)} ops/s   empty/this ${ratio.toFixed(2)}x`,
+      );
+    } finally {
+      await (database.dispose?.() ?? database.close());
+    }
+  }
+}
+
+const backends = [pgliteBackend(), ...(POSTGRES ? [postgresBackend(POSTGRES)] : [])];
+if (!POSTGRES) console.log('(PostgreSQL skipped: pass --postgres <url> or set TEST_DATABASE_URL)');
+console.log(`send + fetch + complete, one worker, ${SECONDS} s per depth`);
+for (const backend of backends) {
+  await run(backend, 'as shipped');
+  await run(backend, 'order index');
+}
