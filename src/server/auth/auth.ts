@@ -15,6 +15,7 @@ import { passwordResetMail } from '../mail/templates';
 import { CLIENT_IP_HEADER } from './client-ip';
 import { enforceRequestRules, withNameInLimit } from './request-rules';
 import { endEarlierResetLinks, VERIFICATION_STORAGE } from './reset-tokens';
+import { createSessionReader } from './session';
 import { rememberVerifiedUser, signInAfterVerification } from './verification-sign-in';
 
 export const AUTH_BASE_PATH = '/api/auth';
@@ -44,7 +45,7 @@ export type AuthDeps = {
 export function createAuth(deps: AuthDeps) {
   const { config, database, mailer, logger, secret } = deps;
   const google = config.auth.google;
-  return betterAuth({
+  const auth = betterAuth({
     appName: 'Picture Palette',
     secret,
     baseURL: config.appUrl,
@@ -141,6 +142,7 @@ export function createAuth(deps: AuthDeps) {
         ]
       : [],
   });
+  return Object.assign(auth, { readSessionUser: createSessionReader(auth, database) });
 }
 
 export type Auth = ReturnType<typeof createAuth>;
