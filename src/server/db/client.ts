@@ -1,5 +1,6 @@
 // Opens the database: embedded PGlite in DATA_DIR by default, PostgreSQL with DATABASE_URL.
 // The same drizzle schema, queries and migrations run on both.
+import { createHash } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { PGlite } from '@electric-sql/pglite';
@@ -85,7 +86,7 @@ export async function openPostgres(url: string, options: { max?: number } = {}):
     dialect: 'postgres',
     db: drizzlePg({ client: pool, schema }) as unknown as AppDb,
     executeSql: async (text, values) => {
-      const result = await pool.query(text, values);
+      const result = await pool.query(values?.length ? { name: preparedName(text), text, values } : text);
       // A multi-statement text returns one result per statement: keep the last, as PGlite does.
       const last = Array.isArray(result) ? result.at(-1) : result;
       return { rows: last?.rows ?? [] };
@@ -106,6 +107,22 @@ export async function openPostgres(url: string, options: { max?: number } = {}):
     },
     close: () => pool.end(),
   };
+}
+
+/**
+ * The queue's and the session's statements run thousands of times with the same text; as named
+ * (prepared) statements each connection plans them once instead of on every call (planning was
+ * most of their cost). Only parameterised texts are named, and only so many: a text built with
+ * inlined values must not fill every connection with prepared statements.
+ */
+const MAX_PREPARED_STATEMENTS = 200;
+const preparedNames = new Map<string, string>();
+function preparedName(text: string): string | undefined {
+  const known = preparedNames.get(text);
+  if (known || preparedNames.size >= MAX_PREPARED_STATEMENTS) return known;
+  const name = `pp_${createHash('sha1').update(text).digest('hex').slice(0, 20)}`;
+  preparedNames.set(text, name);
+  return name;
 }
 
 export type DatabaseLocation = { kind: 'pglite'; dir: string } | { kind: 'postgres'; url: string };
