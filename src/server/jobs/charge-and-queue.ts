@@ -6,7 +6,7 @@ import { randomUUID } from 'node:crypto';
 import type { ToolId } from '../../contract/tools';
 import { type AppDb, sqlExecutorOf } from '../db/client';
 import { errorChain } from '../db/connection-errors';
-import { applyLedgerEntry } from '../ledger/ledger';
+import { applyLedgerEntryInTransaction } from '../ledger/ledger';
 import type { FileStorage } from '../storage/storage';
 import type { PreparedTool } from '../tools/definitions';
 import { claimQueueRound, queuePriority, TooManyJobsError } from './fair-queue';
@@ -71,7 +71,7 @@ export async function chargeAndQueue(
   try {
     const job = await db.transaction(async (tx) => {
       const round = await claimQueueRound(tx, userId, deps.maxActiveJobsPerUser);
-      await applyLedgerEntry(tx, { userId, delta: -request.cost, reason: 'job', reference: jobId });
+      await applyLedgerEntryInTransaction(tx, { userId, delta: -request.cost, reason: 'job', reference: jobId });
       const row = await insertJob(tx, {
         id: jobId,
         userId,

@@ -4,7 +4,8 @@
 // being served or, if they already have a job there or later, the round after their last one. So
 // each user's first waiting job runs before anyone's second. pg-boss fetches the highest priority
 // first, then the oldest, so a job is sent with priority minus its round.
-import { and, count, eq, inArray, max, ne, type SQL, sql } from 'drizzle-orm';
+import { eq, type SQL, sql } from 'drizzle-orm';
+import type { SqlRows } from '../db/client';
 import { jobs, profiles } from '../db/schema';
 import type { DbOrTx } from '../ledger/ledger';
 
@@ -15,13 +16,19 @@ export class TooManyJobsError extends Error {
   }
 }
 
+/** How many of the user's jobs are queued or running (a scalar subquery). */
+const activeJobsOf = (userId: string) =>
+  sql`(select count(*) from ${jobs} where ${jobs.userId} = ${userId} and ${jobs.status} in ('queued', 'running'))`;
+
+async function firstRow(db: DbOrTx, query: SQL): Promise<Record<string, unknown>> {
+  const result = (await db.execute(query)) as unknown as SqlRows;
+  return result.rows[0] ?? {};
+}
+
 /** Whether the user has fewer than `maxActiveJobs` jobs queued or running. */
 export async function hasRoomForJob(db: DbOrTx, userId: string, maxActiveJobs: number): Promise<boolean> {
-  const [active] = await db
-    .select({ jobs: count() })
-    .from(jobs)
-    .where(and(eq(jobs.userId, userId), inArray(jobs.status, ['queued', 'running'])));
-  return Number(active?.jobs ?? 0) < maxActiveJobs;
+  const { active } = await firstRow(db, sql`select ${activeJobsOf(userId)} as active`);
+  return Number(active ?? 0) < maxActiveJobs;
 }
 
 /**
@@ -31,18 +38,18 @@ export async function hasRoomForJob(db: DbOrTx, userId: string, maxActiveJobs: n
  */
 export async function claimQueueRound(tx: DbOrTx, userId: string, maxActiveJobs: number): Promise<number> {
   await tx.select({ userId: profiles.userId }).from(profiles).where(eq(profiles.userId, userId)).for('update');
-  if (!(await hasRoomForJob(tx, userId, maxActiveJobs))) throw new TooManyJobsError(maxActiveJobs);
-  // The round being served: the highest of the jobs that have started.
-  const [serving] = await tx
-    .select({ round: max(jobs.queueRound) })
-    .from(jobs)
-    .where(ne(jobs.status, 'queued'));
-  const [last] = await tx
-    .select({ round: max(jobs.queueRound) })
-    .from(jobs)
-    .where(eq(jobs.userId, userId));
-  const servingRound = serving?.round ?? 0;
-  return last?.round == null ? servingRound : Math.max(servingRound, last.round + 1);
+  // One statement after the lock (not in it: under READ COMMITTED a statement that waited for the
+  // lock would still count with the snapshot it started with, and miss the job just committed).
+  // The round being served is the highest of the jobs that have started.
+  const counts = await firstRow(
+    tx,
+    sql`select ${activeJobsOf(userId)} as active,
+      (select max(${jobs.queueRound}) from ${jobs} where ${jobs.status} <> 'queued') as serving,
+      (select max(${jobs.queueRound}) from ${jobs} where ${jobs.userId} = ${userId}) as last`,
+  );
+  if (Number(counts.active ?? 0) >= maxActiveJobs) throw new TooManyJobsError(maxActiveJobs);
+  const servingRound = counts.serving == null ? 0 : Number(counts.serving);
+  return counts.last == null ? servingRound : Math.max(servingRound, Number(counts.last) + 1);
 }
 
 /** pg-boss takes higher priorities first: an earlier round must come first. */

@@ -238,15 +238,24 @@ export async function registerToolWorkers(
 ) {
   // `concurrency` jobs at a time per worker process (WORKER_CONCURRENCY): one pg-boss worker each.
   for (let i = 0; i < concurrency; i++) {
+    let busy = false;
     const workerId = await queue.work<ToolJobRequest>(
       QUEUE_NAMES.toolRun,
       { pollingIntervalSeconds, includeMetadata: true },
       async ([job]) => {
         if (!job) return;
-        await runToolJob(deps, job.data.jobId, job.retryCount < job.retryLimit);
+        busy = true;
+        try {
+          await runToolJob(deps, job.data.jobId, job.retryCount < job.retryLimit);
+        } finally {
+          busy = false;
+        }
       },
     );
-    deps.signals?.onQueued(() => queue.notifyWorker(workerId));
+    deps.signals?.onQueued(() => {
+      queue.notifyWorker(workerId);
+      return !busy;
+    });
   }
   // Jobs that used up their tries, or expired because a worker died mid-job: refund them.
   await queue.work<ToolJobRequest>(QUEUE_NAMES.toolRunDead, { pollingIntervalSeconds }, async ([job]) => {

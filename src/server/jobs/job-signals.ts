@@ -6,15 +6,27 @@ import { EventEmitter } from 'node:events';
 
 export class JobSignals {
   private readonly finished = new EventEmitter().setMaxListeners(0);
-  private readonly wakers: Array<() => void> = [];
+  private readonly wakers: Array<() => boolean> = [];
+  private nextWaker = 0;
 
-  /** A worker in this process that wants to hear about new jobs. */
-  onQueued(wake: () => void) {
+  /**
+   * A worker in this process that wants to hear about new jobs. `wake` wakes it and answers whether
+   * it was idle (so it will take the job now); a busy one fetches again as soon as it is done.
+   */
+  onQueued(wake: () => boolean) {
     this.wakers.push(wake);
   }
 
+  /** Wakes one idle worker, starting from the next in turn (not all of them: all but one would find nothing). */
   queued() {
-    for (const wake of this.wakers) wake();
+    const count = this.wakers.length;
+    for (let i = 0; i < count; i++) {
+      const wake = this.wakers[(this.nextWaker + i) % count];
+      if (wake?.()) {
+        this.nextWaker = (this.nextWaker + i + 1) % count;
+        return;
+      }
+    }
   }
 
   jobFinished(jobId: string) {

@@ -38,11 +38,22 @@ export async function queuePosition(db: AppDb, job: JobRow): Promise<number | nu
 
 /**
  * Waits until the job is final or `timeoutMs` passes (a disconnecting client loses nothing): woken
- * at once by a worker in this process, else re-reading the job with a growing delay.
+ * at once by a worker in this process, else re-reading the job with a growing delay. A job this
+ * request has just queued is still queued: with signals, the first read waits for the first wake.
  */
-export async function waitForJob(db: AppDb, jobId: string, timeoutMs: number, signals?: JobSignals): Promise<JobRow> {
+export async function waitForJob(
+  db: AppDb,
+  jobId: string,
+  timeoutMs: number,
+  signals?: JobSignals,
+  options: { justQueued?: boolean } = {},
+): Promise<JobRow> {
   const deadline = Date.now() + timeoutMs;
   let delay = 100;
+  if (signals && options.justQueued) {
+    await signals.untilFinished(jobId, Math.min(delay, timeoutMs));
+    delay *= 2;
+  }
   for (;;) {
     const job = await findJob(db, jobId);
     if (!job) throw new Error(`job ${jobId} vanished`);

@@ -35,36 +35,42 @@ export type LedgerResult = { applied: boolean; balance: number };
  * A debit that would take the balance below zero throws InsufficientTokensError and writes nothing.
  * Inside the caller's transaction it is a savepoint, so the caller's whole unit rolls back with it.
  */
-export async function applyLedgerEntry(db: DbOrTx, entry: LedgerEntry): Promise<LedgerResult> {
-  if (!Number.isInteger(entry.delta) || entry.delta === 0) throw new Error('ledger delta must be a non-zero integer');
-  return db.transaction(async (tx) => {
-    const inserted = await tx
-      .insert(ledger)
-      .values({
-        userId: entry.userId,
-        delta: entry.delta,
-        reason: entry.reason,
-        reference: entry.reference,
-        note: entry.note,
-      })
-      .onConflictDoNothing({ target: [ledger.reason, ledger.reference] })
-      .returning({ id: ledger.id });
-    if (inserted.length === 0) return { applied: false, balance: await balanceOf(tx, entry.userId) };
+export function applyLedgerEntry(db: DbOrTx, entry: LedgerEntry): Promise<LedgerResult> {
+  return db.transaction((tx) => applyLedgerEntryInTransaction(tx, entry));
+}
 
-    const updated = await tx
-      .update(profiles)
-      .set({ tokens: sql`${profiles.tokens} + ${entry.delta}` })
-      .where(and(eq(profiles.userId, entry.userId), sql`${profiles.tokens} + ${entry.delta} >= 0`))
-      .returning({ tokens: profiles.tokens });
-    const row = updated[0];
-    if (!row) {
-      // No profile, or not enough tokens: undo the ledger row by failing the transaction.
-      const exists = await tx.select({ one: sql`1` }).from(profiles).where(eq(profiles.userId, entry.userId));
-      if (exists.length === 0) throw new Error(`no profile for user ${entry.userId}`);
-      throw new InsufficientTokensError(entry.userId, -entry.delta);
-    }
-    return { applied: true, balance: row.tokens };
-  });
+/**
+ * applyLedgerEntry for a caller whose own transaction ends on any error (the job charge): no
+ * savepoint of its own, two statements fewer on the hottest path. Its throw must abort the
+ * caller's transaction, or a ledger row could stay without its balance change.
+ */
+export async function applyLedgerEntryInTransaction(tx: DbOrTx, entry: LedgerEntry): Promise<LedgerResult> {
+  if (!Number.isInteger(entry.delta) || entry.delta === 0) throw new Error('ledger delta must be a non-zero integer');
+  const inserted = await tx
+    .insert(ledger)
+    .values({
+      userId: entry.userId,
+      delta: entry.delta,
+      reason: entry.reason,
+      reference: entry.reference,
+      note: entry.note,
+    })
+    .onConflictDoNothing({ target: [ledger.reason, ledger.reference] })
+    .returning({ id: ledger.id });
+  if (inserted.length === 0) return { applied: false, balance: await balanceOf(tx, entry.userId) };
+  const updated = await tx
+    .update(profiles)
+    .set({ tokens: sql`${profiles.tokens} + ${entry.delta}` })
+    .where(and(eq(profiles.userId, entry.userId), sql`${profiles.tokens} + ${entry.delta} >= 0`))
+    .returning({ tokens: profiles.tokens });
+  const row = updated[0];
+  if (!row) {
+    // No profile, or not enough tokens: undo the ledger row by failing the transaction.
+    const exists = await tx.select({ one: sql`1` }).from(profiles).where(eq(profiles.userId, entry.userId));
+    if (exists.length === 0) throw new Error(`no profile for user ${entry.userId}`);
+    throw new InsufficientTokensError(entry.userId, -entry.delta);
+  }
+  return { applied: true, balance: row.tokens };
 }
 
 export async function balanceOf(tx: DbOrTx, userId: string): Promise<number> {

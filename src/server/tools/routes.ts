@@ -106,14 +106,15 @@ export function toolRoutes(deps: ToolRoutesDeps) {
           return c.json(answer, status);
         }
         if (outcome.isNew) deps.signals?.queued();
-        return answerWithJob(c, tool, outcome.jobId, user.id);
+        return answerWithJob(c, tool, outcome.jobId, user.id, outcome.isNew);
       },
     );
   }
 
   /** Waits for the job as long as the call may, then answers its result, or 202 while it still runs. */
-  async function answerWithJob(c: Context, tool: ToolDefinition, jobId: string, userId: string) {
-    const job = await waitForJob(db, jobId, waitMsFor(c.req.header('prefer'), deps.waitMs), deps.signals);
+  async function answerWithJob(c: Context, tool: ToolDefinition, jobId: string, userId: string, justQueued: boolean) {
+    const wait = waitMsFor(c.req.header('prefer'), deps.waitMs);
+    const job = await waitForJob(db, jobId, wait, deps.signals, { justQueued });
     const balance = await balanceOf(db, userId);
     const view = viewJob(job);
     if (job.status === 'queued' || job.status === 'running') {

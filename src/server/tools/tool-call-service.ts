@@ -88,8 +88,10 @@ export async function callTool(deps: ToolCallServiceDeps, request: ToolCallReque
     const prepared = prepareTool(tool.id, body);
     const cost = costOf(tool.id, prepared);
     if (profile.tokens < cost) return refuse(402, TOOL_MESSAGES.notEnoughTokens, { balance: profile.tokens });
-    // At the cap, say so before the costly checks; the charge enforces it again under a lock.
-    if (!(await hasRoomForJob(db, user.id, deps.maxActiveJobsPerUser))) return tooManyJobs(deps.maxActiveJobsPerUser);
+    // At the cap, say so before the costly image checks (a call without images has none: the
+    // charge's own check under the lock is enough).
+    const atCap = prepared.images.length > 0 && !(await hasRoomForJob(db, user.id, deps.maxActiveJobsPerUser));
+    if (atCap) return tooManyJobs(deps.maxActiveJobsPerUser);
     const refusal = await costlyChecks(deps, request, prepared);
     if (refusal) return refusal;
 

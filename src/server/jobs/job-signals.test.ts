@@ -1,0 +1,51 @@
+import { describe, expect, it } from 'vitest';
+import { JobSignals } from './job-signals';
+
+/** Workers that record their wakes; `busy` ones answer that they cannot take the job now. */
+function workers(signals: JobSignals, busy: boolean[]) {
+  const woken = busy.map(() => 0);
+  busy.forEach((_, i) => {
+    signals.onQueued(() => {
+      woken[i] = (woken[i] ?? 0) + 1;
+      return !busy[i];
+    });
+  });
+  return woken;
+}
+
+describe('waking workers for a queued job', () => {
+  it('wakes one idle worker per job, in turn', () => {
+    const signals = new JobSignals();
+    const woken = workers(signals, [false, false, false]);
+    signals.queued();
+    expect(woken).toEqual([1, 0, 0]);
+    signals.queued();
+    signals.queued();
+    expect(woken).toEqual([1, 1, 1]);
+  });
+
+  it('passes over busy workers to an idle one', () => {
+    const signals = new JobSignals();
+    const busy = [true, false];
+    const woken = workers(signals, busy);
+    signals.queued();
+    // The busy one heard it too (it fetches again when done); the idle one takes the job.
+    expect(woken).toEqual([1, 1]);
+  });
+
+  it('tells every worker when all are busy, so the first one free fetches at once', () => {
+    const signals = new JobSignals();
+    const woken = workers(signals, [true, true]);
+    signals.queued();
+    expect(woken).toEqual([1, 1]);
+  });
+
+  it('wakes the request waiting for a job when it finishes', async () => {
+    const signals = new JobSignals();
+    const started = Date.now();
+    const waiting = signals.untilFinished('job-1', 5_000);
+    signals.jobFinished('job-1');
+    await waiting;
+    expect(Date.now() - started).toBeLessThan(1_000);
+  });
+});
