@@ -14,9 +14,8 @@ const UNCLIP_RATIO = 1.5;
 /** Regions thinner than this (map pixels) are noise. */
 const MIN_REGION_SIDE = 3;
 
-// ImageNet's statistics, per channel in the B, G, R order PaddleOCR feeds (it reads with OpenCV).
-const MEAN = [0.485, 0.456, 0.406];
-const STD = [0.229, 0.224, 0.225];
+/** ImageNet's statistics, per channel in the B, G, R order PaddleOCR feeds (it reads with OpenCV). */
+export const DETECTOR_NORMALISATION = { mean: [0.485, 0.456, 0.406], std: [0.229, 0.224, 0.225] };
 
 export type TextBox = { left: number; top: number; width: number; height: number; score: number };
 
@@ -27,46 +26,50 @@ export function detectorSize(width: number, height: number): { width: number; he
   return { width: side(width), height: side(height) };
 }
 
-/** Planar BGR floats from packed RGB pixels, ImageNet-normalised. */
-export function toDetectorInput(rgb: Buffer, width: number, height: number): Float32Array {
-  const plane = width * height;
-  const input = new Float32Array(plane * 3);
-  for (let p = 0; p < plane; p += 1) {
-    for (let c = 0; c < 3; c += 1) {
-      const value = (rgb[p * 3 + (2 - c)] ?? 0) / 255;
-      input[c * plane + p] = (value - (MEAN[c] ?? 0)) / (STD[c] ?? 1);
-    }
-  }
-  return input;
-}
-
 /**
  * Text boxes from the probability map (`width` x `height`), in the map's pixels, top to bottom then
  * left to right.
  */
 export function boxesFromMap(map: Float32Array, width: number, height: number): TextBox[] {
-  const label = new Int32Array(width * height);
+  const size = width * height;
+  // 1: text not yet visited; 0: background or visited. Typed arrays and no allocation per pixel:
+  // this runs on the main thread.
+  const open = new Uint8Array(size);
+  for (let p = 0; p < size; p += 1) open[p] = (map[p] as number) > PIXEL_THRESHOLD ? 1 : 0;
+  const stack = new Int32Array(size);
   const boxes: TextBox[] = [];
-  const stack: number[] = [];
-  let next = 0;
-  for (let start = 0; start < map.length; start += 1) {
-    if (label[start] !== 0 || (map[start] ?? 0) <= PIXEL_THRESHOLD) continue;
-    next += 1;
-    label[start] = next;
-    stack.push(start);
+  for (let start = 0; start < size; start += 1) {
+    if (open[start] === 0) continue;
+    open[start] = 0;
+    let top = 1;
+    stack[0] = start;
     let [minX, minY, maxX, maxY, sum, count] = [width, height, 0, 0, 0, 0];
-    while (stack.length > 0) {
-      const p = stack.pop() as number;
+    while (top > 0) {
+      top -= 1;
+      const p = stack[top] as number;
       const x = p % width;
       const y = (p - x) / width;
-      [minX, minY, maxX, maxY] = [Math.min(minX, x), Math.min(minY, y), Math.max(maxX, x), Math.max(maxY, y)];
-      sum += map[p] ?? 0;
+      if (x < minX) minX = x;
+      if (x > maxX) maxX = x;
+      if (y < minY) minY = y;
+      if (y > maxY) maxY = y;
+      sum += map[p] as number;
       count += 1;
-      const neighbours = [x > 0 ? p - 1 : -1, x < width - 1 ? p + 1 : -1, p - width, p + width];
-      for (const n of neighbours) {
-        if (n < 0 || n >= map.length || label[n] !== 0 || (map[n] ?? 0) <= PIXEL_THRESHOLD) continue;
-        label[n] = next;
-        stack.push(n);
+      if (x > 0 && open[p - 1] === 1) {
+        open[p - 1] = 0;
+        stack[top++] = p - 1;
+      }
+      if (x < width - 1 && open[p + 1] === 1) {
+        open[p + 1] = 0;
+        stack[top++] = p + 1;
+      }
+      if (y > 0 && open[p - width] === 1) {
+        open[p - width] = 0;
+        stack[top++] = p - width;
+      }
+      if (y < height - 1 && open[p + width] === 1) {
+        open[p + width] = 0;
+        stack[top++] = p + width;
       }
     }
     const [w, h] = [maxX - minX + 1, maxY - minY + 1];
@@ -74,10 +77,10 @@ export function boxesFromMap(map: Float32Array, width: number, height: number): 
     if (Math.min(w, h) < MIN_REGION_SIDE || score < REGION_THRESHOLD) continue;
     const grow = (w * h * UNCLIP_RATIO) / (2 * (w + h));
     const left = Math.max(0, Math.floor(minX - grow));
-    const top = Math.max(0, Math.floor(minY - grow));
+    const boxTop = Math.max(0, Math.floor(minY - grow));
     const right = Math.min(width, Math.ceil(maxX + 1 + grow));
     const bottom = Math.min(height, Math.ceil(maxY + 1 + grow));
-    boxes.push({ left, top, width: right - left, height: bottom - top, score });
+    boxes.push({ left, top: boxTop, width: right - left, height: bottom - boxTop, score });
   }
   return boxes.sort((a, b) => a.top - b.top || a.left - b.left);
 }

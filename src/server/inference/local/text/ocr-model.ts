@@ -10,11 +10,14 @@ import { type ModelThread, startModelThread } from '../model-thread';
 /** Threads of one run: the machine has two cores and the gate runs one image at a time. */
 const INTRA_OP_THREADS = 2;
 
-export type OcrNetwork = 'det' | 'rec';
-export type OcrOutput = { output: Float32Array; dims: number[]; runMs: number };
+/** Packed RGB pixels and how the network wants them normalised: (value / 255 - mean) / std. */
+export type OcrInput = { rgb: Buffer; width: number; height: number; mean: number[]; std: number[] };
 
 export type OcrModel = {
-  run(network: OcrNetwork, input: Float32Array, dims: number[]): Promise<OcrOutput>;
+  /** The detector's probability map (`dims` [1, 1, height, width]). */
+  detect(input: OcrInput): Promise<{ output: Float32Array; dims: number[]; runMs: number }>;
+  /** The recogniser's likeliest character index per step, and its probability. */
+  recognize(input: OcrInput): Promise<{ best: Int32Array; bestScore: Float32Array; runMs: number }>;
   /** The recogniser's alphabet: index 0 is CTC's blank, the last a space (PaddleOCR's layout). */
   readonly characters: string[];
 };
@@ -41,10 +44,22 @@ async function loadOcr(onStop: () => void): Promise<OcrModel> {
   );
   return {
     characters: ['', ...keys, ' '],
-    async run(network, input, dims) {
-      const reply = await thread.ask<Partial<OcrOutput>>({ network, input, dims }, [input.buffer as ArrayBuffer]);
-      if (!reply.output || !reply.dims) throw new Error(`PP-OCRv4 ${network}: unexpected reply`);
-      return { output: reply.output, dims: reply.dims, runMs: reply.runMs ?? 0 };
+    async detect(input) {
+      const reply = await thread.ask<{ output?: Float32Array; dims?: number[]; runMs: number }>({
+        network: 'det',
+        ...input,
+      });
+      if (!reply.output || !reply.dims) throw new Error('PP-OCRv4 detection: unexpected reply');
+      return { output: reply.output, dims: reply.dims, runMs: reply.runMs };
+    },
+    async recognize(input) {
+      const reply = await thread.ask<{ best?: Int32Array; bestScore?: Float32Array; runMs: number }>({
+        network: 'rec',
+        ...input,
+        bestPerStep: true,
+      });
+      if (!reply.best || !reply.bestScore) throw new Error('PP-OCRv4 recognition: unexpected reply');
+      return { best: reply.best, bestScore: reply.bestScore, runMs: reply.runMs };
     },
   };
 }

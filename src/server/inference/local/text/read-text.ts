@@ -2,9 +2,9 @@
 // image and read by the recogniser. Our own pipeline on onnxruntime-node and sharp (decision 019).
 import sharp from 'sharp';
 import { fromRaw, type RawImage } from '../raw-image';
-import { boxesFromMap, detectorSize, toDetectorInput } from './detect-text';
+import { boxesFromMap, DETECTOR_NORMALISATION, detectorSize } from './detect-text';
 import { ocrGate } from './ocr-model';
-import { ctcDecode, LINE_HEIGHT, lineWidth, toRecognizerInput } from './recognize-text';
+import { ctcDecode, LINE_HEIGHT, lineWidth, RECOGNIZER_NORMALISATION } from './recognize-text';
 
 /** At most this many lines are read, the most likely text first: a bound on a run's time. */
 const MAX_LINES = 20;
@@ -24,12 +24,7 @@ export async function readText(image: RawImage, signal?: AbortSignal): Promise<T
 
   return ocrGate().run(async (model) => {
     signal?.throwIfAborted();
-    const detected = await model.run('det', toDetectorInput(small, size.width, size.height), [
-      1,
-      3,
-      size.height,
-      size.width,
-    ]);
+    const detected = await model.detect({ rgb: small, ...size, ...DETECTOR_NORMALISATION });
     const boxes = boxesFromMap(detected.output, size.width, size.height)
       .sort((a, b) => b.score - a.score)
       .slice(0, MAX_LINES);
@@ -47,14 +42,13 @@ export async function readText(image: RawImage, signal?: AbortSignal): Promise<T
         .resize(lineWidth(width, height), LINE_HEIGHT, { fit: 'fill' })
         .raw()
         .toBuffer({ resolveWithObject: true });
-      const read = await model.run('rec', toRecognizerInput(crop.data, crop.info.width, LINE_HEIGHT), [
-        1,
-        3,
-        LINE_HEIGHT,
-        crop.info.width,
-      ]);
-      const [, steps = 0, classes = 0] = read.dims;
-      const line = ctcDecode(read.output, steps, classes, model.characters);
+      const read = await model.recognize({
+        rgb: crop.data,
+        width: crop.info.width,
+        height: LINE_HEIGHT,
+        ...RECOGNIZER_NORMALISATION,
+      });
+      const line = ctcDecode(read.best, read.bestScore, model.characters);
       if (line.text.trim() !== '') lines.push({ ...line, top, left });
     }
     return lines

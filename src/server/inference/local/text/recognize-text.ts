@@ -10,43 +10,31 @@ export const MAX_LINE_WIDTH = 1280;
 export const lineWidth = (width: number, height: number) =>
   Math.min(MAX_LINE_WIDTH, Math.max(LINE_HEIGHT / 3, Math.ceil((LINE_HEIGHT * width) / height)));
 
-/** Planar BGR floats in [-1, 1] from packed RGB pixels. */
-export function toRecognizerInput(rgb: Buffer, width: number, height: number): Float32Array {
-  const plane = width * height;
-  const input = new Float32Array(plane * 3);
-  for (let p = 0; p < plane; p += 1) {
-    for (let c = 0; c < 3; c += 1) input[c * plane + p] = (rgb[p * 3 + (2 - c)] ?? 0) / 127.5 - 1;
-  }
-  return input;
-}
+/** Values scaled to [-1, 1]. */
+export const RECOGNIZER_NORMALISATION = { mean: [0.5, 0.5, 0.5], std: [0.5, 0.5, 0.5] };
 
 /**
- * CTC greedy decoding: the likeliest character at each step, repeats merged, blanks (index 0)
- * dropped. The confidence is the mean probability of the characters kept (PaddleOCR's own).
+ * CTC greedy decoding of the likeliest character at each step (`best`, with its probability):
+ * repeats merged, blanks (index 0) dropped. The confidence is the mean probability of the
+ * characters kept (PaddleOCR's own).
  */
 export function ctcDecode(
-  probabilities: Float32Array,
-  steps: number,
-  classes: number,
+  best: Int32Array,
+  bestScore: Float32Array,
   characters: string[],
 ): { text: string; score: number } {
   let text = '';
   let total = 0;
   let kept = 0;
   let previous = -1;
-  for (let t = 0; t < steps; t += 1) {
-    let best = 0;
-    let bestP = -1;
-    for (let c = 0; c < classes; c += 1) {
-      const p = probabilities[t * classes + c] ?? 0;
-      if (p > bestP) [best, bestP] = [c, p];
-    }
-    if (best !== 0 && best !== previous) {
-      text += characters[best] ?? '';
-      total += bestP;
+  for (let t = 0; t < best.length; t += 1) {
+    const index = best[t] as number;
+    if (index !== 0 && index !== previous) {
+      text += characters[index] ?? '';
+      total += bestScore[t] as number;
       kept += 1;
     }
-    previous = best;
+    previous = index;
   }
   return { text, score: kept === 0 ? 0 : total / kept };
 }
