@@ -109,3 +109,7 @@ for (const [name, image] of textInputs) {
     `| ${name} | ${(performance.now() - started).toFixed(0)} | ${keywords.map((k) => k.keyword).join(', ')} |`,
   );
 }
+
+console.log(
+  `\nprocess RSS after the runs (Human, PP-OCRv4 and nsfwjs loaded): ${(process.memoryUsage().rss / 2 ** 20).toFixed(0)} MB`,
+);
