@@ -3,6 +3,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
+import { poster } from '../../src/server/inference/local/analyze/drawn-images';
 import { createTestBackend, type TestBackend } from '../support/test-backend';
 import { tokensOf, verifiedUser } from '../support/tool-fixtures';
 
@@ -41,4 +42,14 @@ it('answers keywords and a named palette for an uploaded photo', async () => {
       percentage: expect.any(Number),
     });
   expect(colors.reduce((sum, c) => sum + c.percentage, 0)).toBe(100);
+}, 60_000);
+
+it('reads the words on an uploaded poster and calls it an illustration', async () => {
+  const user = await verifiedUser(backend, 20);
+  const image = (await poster('SUMMER SALE')).bytes.toString('base64');
+  const response = await user.client.post<Analysis>('/api/analyze-image', { image });
+  expect(response.status).toBe(200);
+  expect(response.body.keywords.map((k) => k.keyword)).toEqual(
+    expect.arrayContaining(['summer', 'sale', 'illustration']),
+  );
 }, 60_000);

@@ -1,7 +1,16 @@
+import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
-import { fixtureImage } from '../../inference/local/faces/fixture-image';
+import { fixtureImage, imageInputFrom } from '../../inference/local/faces/fixture-image';
 import { explicitScore, NSFW_CLASSES } from './image-moderation';
 import { createNsfwjsClassifier } from './nsfw-classifier';
+
+const resizedFixture = async (file: string, width: number) =>
+  imageInputFrom(
+    await sharp((await fixtureImage(file)).bytes)
+      .resize(width)
+      .jpeg()
+      .toBuffer(),
+  );
 
 describe('nsfwjs classifier (the real model)', () => {
   const classifier = createNsfwjsClassifier();
@@ -19,8 +28,9 @@ describe('nsfwjs classifier (the real model)', () => {
   );
 
   it('leaves the event loop free while it classifies', async () => {
-    const image = await fixtureImage('grace_hopper.jpg');
-    await classifier.classify(image); // the model loads on first use: not what is measured
+    await classifier.classify(await fixtureImage('grace_hopper.jpg')); // the model loads on first use
+    // Three images it has not seen: a check it remembers would not run the model.
+    const images = await Promise.all([300, 301, 302].map((width) => resizedFixture('grace_hopper.jpg', width)));
     // A timer that should fire every 5 ms: the longest gap between its ticks is how long the
     // server could not answer anything else.
     let last = performance.now();
@@ -31,10 +41,22 @@ describe('nsfwjs classifier (the real model)', () => {
       last = now;
     }, 5);
     try {
-      for (let i = 0; i < 3; i++) await classifier.classify(image);
+      for (const image of images) await classifier.classify(image);
     } finally {
       clearInterval(probe);
     }
     expect(longestGap).toBeLessThan(30);
+  }, 60_000);
+
+  it('answers a check of an image it has just seen from memory (the analyzer reuses the upload check)', async () => {
+    await classifier.classify(await fixtureImage('coffee.png')); // the model loads on first use
+    const image = await resizedFixture('chelsea.png', 401);
+    const started = performance.now();
+    const first = await classifier.classify(image);
+    const modelMs = performance.now() - started;
+    const again = performance.now();
+    const second = await classifier.classify({ ...image, bytes: Buffer.from(image.bytes) });
+    expect(second).toEqual(first);
+    expect(performance.now() - again).toBeLessThan(modelMs / 5);
   }, 60_000);
 });

@@ -1,6 +1,7 @@
 // The real explicit-content classifier: nsfwjs's MobileNetV2 (weights bundled in the package) on
 // TensorFlow.js's wasm backend, in its own thread (nsfw-worker.mjs) so that a check never blocks
 // the event loop; loaded once on first use and run one image at a time.
+import { createHash } from 'node:crypto';
 import sharp from 'sharp';
 import { createModelGate, type ModelGate } from '../../inference/local/model-gate';
 import { type ModelThread, startModelThread } from '../../inference/local/model-thread';
@@ -10,6 +11,17 @@ import { NSFW_CLASSES, type NsfwClass, type NsfwClassifier, type NsfwScores } fr
 const MODEL_SIDE = 224;
 
 type Prediction = { className: NsfwClass; probability: number };
+
+/** The scores of the last few images, by content: the Image Analyzer reuses the upload check's. */
+const REMEMBERED_IMAGES = 8;
+const recentScores = new Map<string, NsfwScores>();
+
+function remember(key: string, scores: NsfwScores) {
+  recentScores.delete(key);
+  recentScores.set(key, scores);
+  const oldest = recentScores.keys().next().value;
+  if (recentScores.size > REMEMBERED_IMAGES && oldest !== undefined) recentScores.delete(oldest);
+}
 
 let gate: ModelGate<ModelThread> | undefined;
 
@@ -38,6 +50,9 @@ export const runNsfwModel = (thread: ModelThread, pixels: Uint8Array) =>
 export function createNsfwjsClassifier(): NsfwClassifier {
   return {
     async classify(image, signal) {
+      const key = createHash('sha256').update(image.bytes).digest('hex');
+      const known = recentScores.get(key);
+      if (known) return { ...known };
       // Resized here, where it is cheap (libvips works off the main thread), rather than as a
       // tensor of a 40-megapixel upload; flattened on white because what counts is what a viewer
       // sees, not pixels hidden under transparency.
@@ -50,7 +65,8 @@ export function createNsfwjsClassifier(): NsfwClassifier {
       const { predictions } = await nsfwGate().run((thread) => runNsfwModel(thread, data), signal);
       const scores = Object.fromEntries(NSFW_CLASSES.map((c) => [c, 0])) as NsfwScores;
       for (const p of predictions) scores[p.className] = p.probability;
-      return scores;
+      remember(key, scores);
+      return { ...scores };
     },
   };
 }

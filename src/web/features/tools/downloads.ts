@@ -8,7 +8,11 @@ import { INLINE_MESSAGES } from './tool-rules';
 export async function downloadFile(url: string, fileName: string): Promise<void> {
   const response = await fetch(url, { credentials: 'same-origin' });
   if (!response.ok) throw new Error(`${url} answered ${response.status}`);
-  const blob = await response.blob();
+  saveBlob(await response.blob(), fileName);
+}
+
+/** Hands `blob` to the browser as a download named `fileName`, through a temporary link. */
+export function saveBlob(blob: Blob, fileName: string): void {
   const href = URL.createObjectURL(blob);
   const link = document.createElement('a');
   link.href = href;

@@ -3,7 +3,14 @@ import { describe, expect, it } from 'vitest';
 import { fixtureImage, imageInputFrom } from '../faces/fixture-image';
 import { createLocalProvider } from '../local-provider';
 import type { RawImage } from '../raw-image';
-import { analyzeImage, mergeKeywords } from './analyze-image';
+import { type AnalyzerModels, analyzeImage, mergeKeywords } from './analyze-image';
+
+/** Models that find nothing and call everything a photo: for what the pixels alone give. */
+const noModels: AnalyzerModels = {
+  vision: async () => [],
+  text: async () => [],
+  classifier: { classify: async () => ({ Drawing: 0, Hentai: 0, Neutral: 1, Porn: 0, Sexy: 0 }) },
+};
 
 describe('Image Analyzer (local engine)', () => {
   it('answers keywords from the vision models and the pixels, and a palette, for a portrait photo', async () => {
@@ -14,7 +21,8 @@ describe('Image Analyzer (local engine)', () => {
     if (result.kind !== 'analysis') throw new Error(`expected an analysis, got ${result.kind}`);
 
     const words = result.keywords.map((k) => k.keyword);
-    expect(words).toEqual(expect.arrayContaining(['portrait orientation', 'face', 'person']));
+    expect(words).toEqual(expect.arrayContaining(['portrait orientation', 'face', 'person', 'photo']));
+    expect(words).not.toContain('illustration');
     expect(new Set(words).size).toBe(words.length);
     expect(result.keywords.length).toBeLessThanOrEqual(12);
     const scores = result.keywords.map((k) => k.score);
@@ -34,7 +42,7 @@ describe('Image Analyzer (local engine)', () => {
     const clear = await sharp({ create: { width: 30, height: 10, channels: 4, background: '#ff000000' } })
       .png()
       .toBuffer();
-    const result = await analyzeImage(await imageInputFrom(clear), undefined, noVision);
+    const result = await analyzeImage(await imageInputFrom(clear), undefined, { ...noModels, vision: noVision });
     expect(result).toEqual({
       kind: 'analysis',
       keywords: [
@@ -57,7 +65,7 @@ describe('Image Analyzer (local engine)', () => {
       .withMetadata({ orientation: 6 })
       .jpeg()
       .toBuffer();
-    const result = await analyzeImage(await imageInputFrom(sideways), undefined, recordVision);
+    const result = await analyzeImage(await imageInputFrom(sideways), undefined, { ...noModels, vision: recordVision });
     expect(seen.map(({ width, height, channels }) => ({ width, height, channels }))).toEqual([
       { width: 1024, height: 410, channels: 3 },
     ]);

@@ -1,30 +1,53 @@
 // The local Image Analyzer (product-spec.md, "Analysis response"): keywords with scores 0-1 and a
-// named palette. Keywords are the image's measured properties plus what the vision models see.
+// named palette. Keywords are the image's measured properties, what the vision models see, the
+// words written in it, and whether it is a photo or an illustration.
 
+import type { NsfwClassifier } from '../../../images/moderation/image-moderation';
+import { createNsfwjsClassifier } from '../../../images/moderation/nsfw-classifier';
 import type { ImageAnalyzerInput } from '../../../tools/image-analyzer';
 import type { LocalEngine } from '../../../tools/server-tool';
 import type { ImageInput, Keyword, ToolResult } from '../../provider';
 import { visionKeywords } from '../faces/vision-keywords';
 import type { RawImage } from '../raw-image';
+import { textKeywords } from '../text/text-keywords';
 import { decodeForAnalysis } from './analysis-pixels';
 import { imageProperties } from './image-properties';
 import { extractPalette } from './palette';
+import { pictureKind } from './picture-kind';
 
 /** Enough to read at a glance; the weakest are dropped. */
 const MAX_KEYWORDS = 12;
 
-/** What the vision models see in the decoded upload. */
+/** Keywords a model finds in the decoded upload. */
 export type KeywordSource = (image: RawImage, signal?: AbortSignal) => Promise<Keyword[]>;
+
+/** The models behind the keywords (tests put fakes in their place). */
+export type AnalyzerModels = { vision: KeywordSource; text: KeywordSource; classifier: NsfwClassifier };
+
+let localModels: AnalyzerModels | undefined;
+const defaultModels = () => {
+  localModels ??= { vision: visionKeywords, text: textKeywords, classifier: createNsfwjsClassifier() };
+  return localModels;
+};
 
 export async function analyzeImage(
   image: ImageInput,
   signal?: AbortSignal,
-  vision: KeywordSource = visionKeywords,
+  models: Partial<AnalyzerModels> = {},
 ): Promise<Extract<ToolResult, { kind: 'analysis' }>> {
+  const { vision, text, classifier } = { ...defaultModels(), ...models };
   const { image: decoded, pixels } = await decodeForAnalysis(image.bytes);
   signal?.throwIfAborted();
-  const [seen, colors] = await Promise.all([vision(decoded, signal), extractPalette(pixels, signal)]);
-  return { kind: 'analysis', keywords: mergeKeywords([...imageProperties(pixels), ...seen]), colors };
+  // Each model has its own gate (and, but for Human, its own thread): they run side by side. The
+  // upload check has usually classified these bytes already; the classifier remembers them.
+  const [seen, written, scores, colors] = await Promise.all([
+    vision(decoded, signal),
+    text(decoded, signal),
+    classifier.classify(image, signal),
+    extractPalette(pixels, signal),
+  ]);
+  const keywords = [...imageProperties(pixels), ...pictureKind(pixels, scores), ...seen, ...written];
+  return { kind: 'analysis', keywords: mergeKeywords(keywords), colors };
 }
 
 /** Each keyword once (its best score), best first, at most MAX_KEYWORDS. */

@@ -17,5 +17,5 @@ export const imageAnalyzer = defineWebTool('image-analyzer', {
   busyLabel: BUSY_LABEL.process,
   result: { kind: 'analysis' },
   localEngineNote:
-    'Local engine: keywords come from object, face and expression models running on this server; colours are measured from the pixels.',
+    'Local engine: keywords come from object, face, expression and text-reading models running on this server, and whether it is a photo or an illustration; colours are measured from the pixels.',
 });

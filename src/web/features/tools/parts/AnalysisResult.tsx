@@ -1,5 +1,7 @@
 import { type ReactNode, useId } from 'react';
 import type { Analysis } from '../../../../contract/tool-responses';
+import { CopyKeywordsButton } from './CopyKeywordsButton';
+import { PaletteExports } from './PaletteExports';
 
 /** A score from 0 to 1 as a whole percent. */
 export const percent = (score: number) => `${Math.round(Math.min(1, Math.max(0, score)) * 100)}%`;
@@ -7,17 +9,19 @@ export const percent = (score: number) => `${Math.round(Math.min(1, Math.max(0, 
 /** A percentage the server already gives in percent (0 to 100), rounded to one decimal when needed. */
 const share = (percentage: number) => `${Math.round(percentage * 10) / 10}%`;
 
-/** One titled list of the analysis, or a line saying it is empty. */
+/** One titled list of the analysis and what can be done with it, or a line saying it is empty. */
 function AnalysisList<T>({
   title,
   items,
   testId,
   render,
+  actions,
 }: {
   title: 'Keywords' | 'Colors';
   items: T[];
   testId: string;
   render: (item: T) => ReactNode;
+  actions: ReactNode;
 }) {
   const titleId = useId();
   return (
@@ -28,9 +32,12 @@ function AnalysisList<T>({
       {items.length === 0 ? (
         <p className="pp-panel__text">No {title.toLowerCase()} found.</p>
       ) : (
-        <ul className={`pp-${testId}`} data-testid={testId}>
-          {items.map(render)}
-        </ul>
+        <>
+          <ul className={`pp-${testId}`} data-testid={testId}>
+            {items.map(render)}
+          </ul>
+          {actions}
+        </>
       )}
     </section>
   );
@@ -44,6 +51,7 @@ export function AnalysisResult({ analysis }: { analysis: Analysis }) {
         title="Keywords"
         items={analysis.keywords}
         testId="keywords"
+        actions={<CopyKeywordsButton keywords={analysis.keywords.map((k) => k.keyword)} />}
         render={({ keyword, score }) => (
           <li key={keyword} className="pp-keywords__item">
             <span className="pp-keywords__word">{keyword}</span>
@@ -58,6 +66,7 @@ export function AnalysisResult({ analysis }: { analysis: Analysis }) {
         title="Colors"
         items={analysis.colors}
         testId="colors"
+        actions={<PaletteExports colors={analysis.colors} />}
         render={({ hex, name, percentage }) => (
           <li key={`${hex}-${name}`} className="pp-colors__item">
             <span className="pp-colors__swatch" style={{ background: hex }} aria-hidden="true" />
