@@ -1,6 +1,6 @@
 // Fix a Face on the local engine (inference.md: "face-aware local enhancement"): the whole image
 // is enlarged 2x with lanczos, and each detected face, with a margin around it, is enlarged by the
-// super-resolution network instead, sharpened, and blended in through a feathered oval so that no
+// super-resolution network instead (Real-ESRGAN x4fast), and blended in through a feathered oval so that no
 // edge shows. There is no face-restoration network (GFPGAN, CodeFormer) on npm; this is the honest
 // local equivalent and is labelled local.
 import { exceedsUpscaleLimit, UPSCALE_MAX_INPUT } from '../../../../contract/tools';
@@ -8,7 +8,7 @@ import type { FixAFaceInput } from '../../../tools/fix-a-face';
 import type { LocalEngine } from '../../../tools/server-tool';
 import { ProviderError } from '../../provider';
 import { decodeRgb, fromRaw, type RawImage } from '../raw-image';
-import { superResolve } from '../upscale/super-resolve';
+import { restore4x } from '../upscale/super-resolve';
 import { detectFaces, type FaceBox } from './detect-faces';
 
 const NO_FACE_MESSAGE = 'No face found in this image. Please try a photo with a clear, front-facing face.';
@@ -69,7 +69,10 @@ export function faceRegion(face: FaceBox, image: { width: number; height: number
   };
 }
 
-/** The region super-resolved to exactly 2x its size, then sharpened (the network stays soft on texture). */
+/**
+ * The region restored by Real-ESRGAN's compact network (4x, deblurred, JPEG blocks gone), brought
+ * back to exactly 2x its size with Lanczos.
+ */
 async function enhanceRegion(image: RawImage, region: Region, signal?: AbortSignal): Promise<RawImage> {
   const shrink = Math.min(1, MAX_REGION_SIDE / Math.max(region.width, region.height));
   const crop = await toRaw(
@@ -80,13 +83,13 @@ async function enhanceRegion(image: RawImage, region: Region, signal?: AbortSign
         fit: 'fill',
       }),
   );
-  const resolved = await superResolve(crop, SCALE, signal);
+  const resolved = await restore4x(crop, 'x4fast', signal);
   const target = { width: region.width * SCALE, height: region.height * SCALE };
   let pipeline = fromRaw(resolved);
   if (resolved.width !== target.width || resolved.height !== target.height) {
     pipeline = pipeline.resize(target.width, target.height, { kernel: 'lanczos3', fit: 'fill' });
   }
-  return toRaw(pipeline.sharpen({ sigma: 0.8, m1: 0.5, m2: 2 }));
+  return toRaw(pipeline);
 }
 
 async function toRaw(pipeline: ReturnType<typeof fromRaw>): Promise<RawImage> {
