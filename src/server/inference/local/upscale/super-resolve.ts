@@ -10,7 +10,8 @@ import type { RawImage } from '../raw-image';
 import { getTf } from '../tfjs-runtime';
 import { type EsrganSize, loadEsrgan, type SrScale } from './esrgan-model';
 import { loadEsrganOnnx, ONNX_INPUT, ONNX_OUTPUT } from './esrgan-onnx';
-import { loadRealEsrgan, type RealEsrganModel, realEsrganAvailable } from './real-esrgan';
+import { realEsrganOnnx } from './real-esrgan';
+import { type RealEsrganModel, realEsrganAvailable } from './real-esrgan-files';
 
 /** One run of a network: NHWC pixels (0..255 floats) of one window in, the enlarged window out. */
 export type SrNetwork = (pixels: Float32Array, width: number, height: number) => Promise<Float32Array>;
@@ -26,7 +27,14 @@ export async function loadSrNetwork(scale: SrScale, size: EsrganSize, runtime: S
 
 /** One of Real-ESRGAN's 4x networks (real-esrgan.ts) as an SrNetwork. */
 export async function loadRealEsrganNetwork(model: RealEsrganModel): Promise<SrNetwork> {
-  return onnxNetwork(await loadRealEsrgan(model));
+  // As esrgan-onnx.ts: two cores, one run at a time.
+  const session = await ort.InferenceSession.create(await realEsrganOnnx(model), {
+    intraOpNumThreads: 2,
+    interOpNumThreads: 1,
+    executionMode: 'sequential',
+    graphOptimizationLevel: 'all',
+  });
+  return onnxNetwork(session);
 }
 
 function onnxNetwork(session: ort.InferenceSession): SrNetwork {
