@@ -6,6 +6,7 @@ import { FIXTURE_IMAGES, imageInputFrom } from '../faces/fixture-image';
 import { createLocalProvider } from '../local-provider';
 import { decodeRgb, fromRaw } from '../raw-image';
 import { degraded, laplacianVariance, ssim } from './sharpness';
+import { networkInputSize } from './upscale-engines';
 
 const SLOW = 60_000;
 
@@ -99,6 +100,15 @@ describe('Image Upscaler (local engine)', () => {
     cancelled.abort();
     const image = await astronautUpload(30, 20);
     await expect(run({ tool: 'image-upscaler', image, scale: 2 }, cancelled.signal)).rejects.toThrow(/abort/i);
+  });
+});
+
+describe('network pixel budget', () => {
+  it('reduces only uploads whose network pass would take more than about a minute', () => {
+    expect(networkInputSize({ width: 1024, height: 1024 }, 'x4fast')).toEqual({ width: 1024, height: 1024 });
+    expect(networkInputSize({ width: 2048, height: 2048 }, 'x4fast')).toEqual({ width: 1448, height: 1448 });
+    expect(networkInputSize({ width: 400, height: 400 }, 'x4plus')).toEqual({ width: 400, height: 400 });
+    expect(networkInputSize({ width: 1600, height: 400 }, 'x4plus')).toEqual({ width: 800, height: 200 });
   });
 });
 

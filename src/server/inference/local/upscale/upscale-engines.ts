@@ -7,9 +7,19 @@ import type { ImageUpscalerInput } from '../../../tools/image-upscaler';
 import type { LocalEngine } from '../../../tools/server-tool';
 import { type ImageInput, type OutputImage, ProviderError, type ToolResult } from '../../provider';
 import { decodeUpright, fromRaw, type RawImage, splitAlpha } from '../raw-image';
+import type { RealEsrganModel } from './real-esrgan-files';
 import { restore4x } from './super-resolve';
 
 export type UpscaleFactor = 2 | 4 | 6;
+
+/**
+ * Input pixels each network is given at most, so that a job stays within about a minute on this
+ * machine's two cores (bench/quality, quiet machine: x4fast ~24 s and x4plus ~370 s per input
+ * megapixel with REAL_ESRGAN_TILING). A larger upload is reduced (Lanczos) before the network, whose
+ * 4x output is then more than enough for the asked size: x4fast's budget only touches 2x uploads
+ * over 1448 x 1448 (the 2x limit is 2048 x 2048, reduced to 0.71x at worst).
+ */
+export const NETWORK_PIXEL_BUDGET: Record<RealEsrganModel, number> = { x4fast: 1448 * 1448, x4plus: 400 * 400 };
 
 /**
  * The image enlarged `factor` times: Real-ESRGAN's compact network (x4fast) gives 4x, which Lanczos
@@ -17,15 +27,28 @@ export type UpscaleFactor = 2 | 4 | 6;
  * bench/quality (SSIM), and costs the same per input pixel.
  */
 export async function upscaleBy(image: RawImage, factor: UpscaleFactor, signal?: AbortSignal): Promise<RawImage> {
-  return resizedTo(await restore4x(image, 'x4fast', signal), image.width * factor, image.height * factor);
+  return restoredTo(image, 'x4fast', factor, signal);
 }
 
 /**
  * The Creative Upscaler's 2x: Real-ESRGAN's large network (x4plus, RRDBNet, ~15x slower than x4fast),
- * which redraws texture (fur, hair, foliage) where the compact one smooths it, reduced to 2x.
+ * which redraws texture (fur, hair, skin) where the compact one smooths it, reduced to 2x.
  */
 export async function creativeUpscale(image: RawImage, signal?: AbortSignal): Promise<RawImage> {
-  return resizedTo(await restore4x(image, 'x4plus', signal), image.width * 2, image.height * 2);
+  return restoredTo(image, 'x4plus', 2, signal);
+}
+
+/** `image` restored by `model` within its pixel budget, resized to exactly `factor` times its size. */
+async function restoredTo(image: RawImage, model: RealEsrganModel, factor: number, signal?: AbortSignal) {
+  const { width, height } = networkInputSize(image, model);
+  const input = await resizedTo(image, width, height);
+  return resizedTo(await restore4x(input, model, signal), image.width * factor, image.height * factor);
+}
+
+/** The size `model` is given for an image: its own, or reduced to fit NETWORK_PIXEL_BUDGET. */
+export function networkInputSize({ width, height }: { width: number; height: number }, model: RealEsrganModel) {
+  const shrink = Math.min(1, Math.sqrt(NETWORK_PIXEL_BUDGET[model] / (width * height)));
+  return { width: Math.max(1, Math.floor(width * shrink)), height: Math.max(1, Math.floor(height * shrink)) };
 }
 
 /** The image resized with Lanczos to exactly width x height (as it is, if it already is). */
