@@ -1,7 +1,7 @@
 // Fix a Face on the local engine (inference.md: "face-aware local enhancement"): the whole image
 // is enlarged 2x with lanczos, and each detected face, with a margin around it, is enlarged by the
-// super-resolution network instead (Real-ESRGAN x4fast), and blended in through a feathered oval so that no
-// edge shows. There is no face-restoration network (GFPGAN, CodeFormer) on npm; this is the honest
+// super-resolution network instead (Real-ESRGAN x4fast: deblurred, JPEG blocks removed), and
+// blended in through a feathered oval so that no edge shows. There is no face-restoration network (GFPGAN, CodeFormer) on npm; this is the honest
 // local equivalent and is labelled local.
 import { exceedsUpscaleLimit, UPSCALE_MAX_INPUT } from '../../../../contract/tools';
 import type { FixAFaceInput } from '../../../tools/fix-a-face';
@@ -19,9 +19,9 @@ const MAX_INPUT = UPSCALE_MAX_INPUT[SCALE];
 /** Context kept around each face box, as a share of its size per side: hair, chin, ears. */
 const FACE_MARGIN = 0.35;
 /**
- * The network's time grows with the pixels it sees (~1 s for a 250 px region, ~3 s for 500 px:
- * bench/local-models/faces.bench.ts): larger face regions are reduced to this side first, then the
- * network's output is resized to the region's 2x.
+ * The network's time grows with the pixels it sees (x4fast: ~24 s per megapixel on a quiet machine,
+ * so ~6 s for a 512 px region; bench/quality's portrait took 1.9 s in all): larger face regions are
+ * reduced to this side first, then the network's 4x output is resized to the region's 2x.
  */
 const MAX_REGION_SIDE = 512;
 /** Inside this share of the oval's radius the enhanced face is kept whole; beyond it, it fades out. */
