@@ -1,8 +1,8 @@
 // Fix a Face on the local engine (inference.md: "face-aware local enhancement"): the whole image
 // is enlarged 2x with lanczos, and each detected face, with a margin around it, is enlarged by the
 // super-resolution network instead (Real-ESRGAN x4fast: deblurred, JPEG blocks removed), and
-// blended in through a feathered oval so that no edge shows. There is no face-restoration network (GFPGAN, CodeFormer) on npm; this is the honest
-// local equivalent and is labelled local.
+// blended in through a feathered oval so that no edge shows. There is no face-restoration network
+// (GFPGAN, CodeFormer) on npm; this is the honest local equivalent and is labelled local.
 import { exceedsUpscaleLimit, UPSCALE_MAX_INPUT } from '../../../../contract/tools';
 import type { FixAFaceInput } from '../../../tools/fix-a-face';
 import type { LocalEngine } from '../../../tools/server-tool';
