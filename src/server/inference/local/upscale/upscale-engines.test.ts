@@ -107,8 +107,8 @@ describe('network pixel budget', () => {
   it('reduces only uploads whose network pass would take more than about a minute', () => {
     expect(networkInputSize({ width: 1024, height: 1024 }, 'x4fast')).toEqual({ width: 1024, height: 1024 });
     expect(networkInputSize({ width: 2048, height: 2048 }, 'x4fast')).toEqual({ width: 1448, height: 1448 });
-    expect(networkInputSize({ width: 400, height: 400 }, 'x4plus')).toEqual({ width: 400, height: 400 });
-    expect(networkInputSize({ width: 1600, height: 400 }, 'x4plus')).toEqual({ width: 800, height: 200 });
+    expect(networkInputSize({ width: 256, height: 256 }, 'x4plus')).toEqual({ width: 256, height: 256 });
+    expect(networkInputSize({ width: 1600, height: 400 }, 'x4plus')).toEqual({ width: 512, height: 128 });
   });
 });
 

@@ -14,12 +14,14 @@ export type UpscaleFactor = 2 | 4 | 6;
 
 /**
  * Input pixels each network is given at most, so that a job stays within about a minute on this
- * machine's two cores (bench/quality, quiet machine: x4fast ~24 s and x4plus ~370 s per input
- * megapixel with REAL_ESRGAN_TILING). A larger upload is reduced (Lanczos) before the network, whose
- * 4x output is then more than enough for the asked size: x4fast's budget only touches 2x uploads
- * over 1448 x 1448 (the 2x limit is 2048 x 2048, reduced to 0.71x at worst).
+ * machine's two cores (quiet machine: x4fast ~24 s and x4plus ~300 s per input megapixel with
+ * REAL_ESRGAN_TILING; 3-6x that while other work loads the cores). A larger upload is reduced
+ * (Lanczos) before the network, whose 4x output is then resized to the asked size. x4fast's budget
+ * (~50 s) only touches 2x uploads over 1448 x 1448 (reduced to 0.71x at worst); x4plus's (~20 s)
+ * keeps the 70-token Creative Upscaler near the browser's 30 s wait, at the cost of reducing uploads
+ * over 256 x 256 (a 451 x 300 cat to 0.71x; still 2.8x of network enlargement).
  */
-export const NETWORK_PIXEL_BUDGET: Record<RealEsrganModel, number> = { x4fast: 1448 * 1448, x4plus: 400 * 400 };
+export const NETWORK_PIXEL_BUDGET: Record<RealEsrganModel, number> = { x4fast: 1448 * 1448, x4plus: 256 * 256 };
 
 /**
  * The image enlarged `factor` times: Real-ESRGAN's compact network (x4fast) gives 4x, which Lanczos
