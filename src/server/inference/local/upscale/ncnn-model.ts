@@ -47,7 +47,7 @@ function parseLayer(line: string): NcnnLayer {
   return { type, name, inputs: rest.slice(0, nIn), outputs: rest.slice(nIn, nIn + nOut), params };
 }
 
-export function intParam(layer: NcnnLayer, id: number, fallback: number): number {
+export function numberParam(layer: NcnnLayer, id: number, fallback: number): number {
   const v = layer.params.get(id);
   if (v === undefined) return fallback;
   if (typeof v !== 'number') throw new Error(`ncnn: parameter ${id} of ${layer.name} is an array`);

@@ -3,7 +3,7 @@
 // networks themselves work on NCHW in 0..1, so the graph transposes and scales at its ends).
 // ncnn blobs have no batch axis: a channel axis 0 there is ONNX's axis 1.
 import { ONNX_INPUT, ONNX_OUTPUT } from './esrgan-onnx';
-import { arrayParam, intParam, type NcnnLayer, NcnnWeights } from './ncnn-model';
+import { arrayParam, type NcnnLayer, NcnnWeights, numberParam } from './ncnn-model';
 import type { OnnxGraph, OnnxNode, OnnxTensor } from './onnx-writer';
 
 export function ncnnOnnxGraph(layers: NcnnLayer[], bin: Buffer): OnnxGraph {
@@ -42,7 +42,7 @@ export function ncnnOnnxGraph(layers: NcnnLayer[], bin: Buffer): OnnxGraph {
         convolution(layer, input, out, weights, nodes, constant);
         break;
       case 'PReLU': {
-        const count = intParam(layer, 0, 0);
+        const count = numberParam(layer, 0, 0);
         const slope = weights.float32(count);
         nodes.push({
           op: 'PRelu',
@@ -56,11 +56,11 @@ export function ncnnOnnxGraph(layers: NcnnLayer[], bin: Buffer): OnnxGraph {
           op: 'Concat',
           inputs,
           outputs: [out],
-          attributes: { axis: channelAxis(layer, intParam(layer, 0, 0)) },
+          attributes: { axis: channelAxis(layer, numberParam(layer, 0, 0)) },
         });
         break;
       case 'Eltwise': {
-        if (intParam(layer, 0, 1) !== 1) throw new Error(`ncnn to ONNX: Eltwise ${layer.name} is not a sum`);
+        if (numberParam(layer, 0, 1) !== 1) throw new Error(`ncnn to ONNX: Eltwise ${layer.name} is not a sum`);
         const coeffs = arrayParam(layer, 1);
         const terms = inputs.map((from, i) => {
           const c = coeffs[i] ?? 1;
@@ -76,15 +76,15 @@ export function ncnnOnnxGraph(layers: NcnnLayer[], bin: Buffer): OnnxGraph {
         break;
       }
       case 'BinaryOp': {
-        const op = BINARY_OPS[intParam(layer, 0, 0)];
-        if (!op) throw new Error(`ncnn to ONNX: BinaryOp ${layer.name} of type ${intParam(layer, 0, 0)}`);
-        const other = intParam(layer, 1, 0) ? constant(`${out}/b`, [1], [intParam(layer, 2, 0)]) : second;
+        const op = BINARY_OPS[numberParam(layer, 0, 0)];
+        if (!op) throw new Error(`ncnn to ONNX: BinaryOp ${layer.name} of type ${numberParam(layer, 0, 0)}`);
+        const other = numberParam(layer, 1, 0) ? constant(`${out}/b`, [1], [numberParam(layer, 2, 0)]) : second;
         nodes.push({ op, inputs: [input, other], outputs: [out] });
         break;
       }
       case 'Interp': {
-        if (intParam(layer, 0, 0) !== 1) throw new Error(`ncnn to ONNX: Interp ${layer.name} is not nearest`);
-        const scales = constant(`${out}/scales`, [4], [1, 1, intParam(layer, 1, 1), intParam(layer, 2, 1)]);
+        if (numberParam(layer, 0, 0) !== 1) throw new Error(`ncnn to ONNX: Interp ${layer.name} is not nearest`);
+        const scales = constant(`${out}/scales`, [4], [1, 1, numberParam(layer, 1, 1), numberParam(layer, 2, 1)]);
         nodes.push({
           op: 'Resize',
           inputs: [input, '', scales],
@@ -100,7 +100,7 @@ export function ncnnOnnxGraph(layers: NcnnLayer[], bin: Buffer): OnnxGraph {
           op: 'DepthToSpace',
           inputs: [input],
           outputs: [out],
-          attributes: { blocksize: intParam(layer, 0, 1), mode: intParam(layer, 1, 0) === 0 ? 'CRD' : 'DCR' },
+          attributes: { blocksize: numberParam(layer, 0, 1), mode: numberParam(layer, 1, 0) === 0 ? 'CRD' : 'DCR' },
         });
         break;
       default:
@@ -140,27 +140,27 @@ function convolution(
   nodes: OnnxNode[],
   constant: (name: string, dims: number[], values: Float32Array | number[]) => string,
 ) {
-  const outputs = intParam(layer, 0, 0);
-  const kw = intParam(layer, 1, 0);
-  const kh = intParam(layer, 11, kw);
-  const stride = [intParam(layer, 13, intParam(layer, 3, 1)), intParam(layer, 3, 1)];
-  const dilation = [intParam(layer, 12, intParam(layer, 2, 1)), intParam(layer, 2, 1)];
-  const padW = intParam(layer, 4, 0);
+  const outputs = numberParam(layer, 0, 0);
+  const kw = numberParam(layer, 1, 0);
+  const kh = numberParam(layer, 11, kw);
+  const stride = [numberParam(layer, 13, numberParam(layer, 3, 1)), numberParam(layer, 3, 1)];
+  const dilation = [numberParam(layer, 12, numberParam(layer, 2, 1)), numberParam(layer, 2, 1)];
+  const padW = numberParam(layer, 4, 0);
   const pads = [
-    intParam(layer, 14, padW),
+    numberParam(layer, 14, padW),
     padW,
-    intParam(layer, 16, intParam(layer, 14, padW)),
-    intParam(layer, 15, padW),
+    numberParam(layer, 16, numberParam(layer, 14, padW)),
+    numberParam(layer, 15, padW),
   ];
-  const size = intParam(layer, 6, 0);
+  const size = numberParam(layer, 6, 0);
   const inputs = size / (outputs * kh * kw);
   if (!Number.isInteger(inputs) || pads.some((p) => p < 0) || [...stride, ...dilation].some((s) => s !== 1)) {
     throw new Error(`ncnn to ONNX: unsupported convolution ${layer.name}`);
   }
   // ncnn kernels are already [out][in][h][w], ONNX's order.
   const conv = [input, constant(`${out}/kernel`, [outputs, inputs, kh, kw], weights.tagged(size))];
-  if (intParam(layer, 5, 0)) conv.push(constant(`${out}/bias`, [outputs], weights.float32(outputs)));
-  const activation = intParam(layer, 9, 0);
+  if (numberParam(layer, 5, 0)) conv.push(constant(`${out}/bias`, [outputs], weights.float32(outputs)));
+  const activation = numberParam(layer, 9, 0);
   const linear = activation === 0 ? out : `${out}/linear`;
   nodes.push({ op: 'Conv', inputs: conv, outputs: [linear], attributes: { kernel_shape: [kh, kw], pads } });
   if (activation === 1) nodes.push({ op: 'Relu', inputs: [linear], outputs: [out] });
