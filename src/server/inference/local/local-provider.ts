@@ -6,14 +6,19 @@ import type { ToolId } from '../../../contract/tools';
 import { serverTool } from '../../tools/registry';
 import type { LocalEngine } from '../../tools/server-tool';
 import type { InferenceProvider, ToolInput } from '../provider';
+import { setRealEsrganCacheDir } from './upscale/real-esrgan-files';
 
-/** Configuration of the local engines (config.ts `local`). */
-export type LocalEngineOptions = { backgroundModel: 'small' | 'medium' };
+/**
+ * Configuration of the local engines (config.ts `local`); modelDir: where converted models are
+ * cached (DATA_DIR/models; unset: converted in memory at each start).
+ */
+export type LocalEngineOptions = { backgroundModel: 'small' | 'medium'; modelDir?: string };
 
 /** medium: full precision is faster than the quantized small network on this CPU (decision 011). */
 const DEFAULT_OPTIONS: LocalEngineOptions = { backgroundModel: 'medium' };
 
 export function createLocalProvider(options = DEFAULT_OPTIONS): InferenceProvider {
+  setRealEsrganCacheDir(options.modelDir ?? null);
   return {
     name: 'local',
     supports: (tool: ToolId) => serverTool(tool).local !== undefined,

@@ -1,5 +1,5 @@
-// Creative Upscaler: 2x with invented detail (clarity-upscaler on Replicate; locally the ESRGAN
-// graph and a detail pass, said so on the page).
+// Creative Upscaler: 2x with invented detail (clarity-upscaler on Replicate; locally Real-ESRGAN's
+// large x4plus network, which redraws texture, said so on the page).
 import { resizedUpload } from '../../inference/demo/demo-images';
 import type { ImageInput } from '../../inference/provider';
 import { ANY_FORM_IMAGE, prepareOneImage, upscaleInputRules } from '../request-checks';

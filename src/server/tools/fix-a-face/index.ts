@@ -1,5 +1,5 @@
 // Fix a Face: restore faces in a portrait, at 2x (GFPGAN on Replicate; locally face detection and
-// ESRGAN on the face regions, said so on the page).
+// Real-ESRGAN x4fast on the face regions, said so on the page).
 import { resizedUpload } from '../../inference/demo/demo-images';
 import type { ImageInput } from '../../inference/provider';
 import { ANY_FORM_IMAGE, prepareOneImage, upscaleInputRules } from '../request-checks';

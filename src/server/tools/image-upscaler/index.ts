@@ -1,4 +1,4 @@
-// Image Upscaler: 2x, 4x or 6x (Real-ESRGAN on Replicate; the ESRGAN graph on this machine).
+// Image Upscaler: 2x, 4x or 6x (Real-ESRGAN on Replicate; locally Real-ESRGAN's compact x4fast network).
 import { decodeImageField } from '../../images/image-input';
 import { resizedUpload } from '../../inference/demo/demo-images';
 import type { ImageInput } from '../../inference/provider';

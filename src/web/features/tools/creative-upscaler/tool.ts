@@ -16,5 +16,6 @@ export const creativeUpscaler = defineWebTool('creative-upscaler', {
   checksAccountFlags: true,
   busyLabel: BUSY_LABEL.process,
   result: { kind: 'images', fileName: () => 'creative-upscaled.webp' },
-  localEngineNote: 'Local engine: a super-resolution model plus detail enhancement, not the hosted Clarity upscaler.',
+  localEngineNote:
+    'Local engine: a large restoration model (Real-ESRGAN x4plus) that redraws texture, not the hosted Clarity upscaler.',
 });

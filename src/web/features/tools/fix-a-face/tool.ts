@@ -13,5 +13,5 @@ export const fixAFace = defineWebTool('fix-a-face', {
   busyLabel: BUSY_LABEL.process,
   result: { kind: 'images', fileName: () => 'fixed-face.webp' },
   localEngineNote:
-    'Local engine, not GFPGAN: faces are found, sharpened at twice the size and blended back into a 2x upscale.',
+    'Local engine, not GFPGAN: faces are found, restored by a super-resolution model at twice the size and blended back into a 2x upscale.',
 });
