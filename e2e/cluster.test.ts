@@ -11,6 +11,7 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type FakeS3, startFakeS3 } from '../test/support/fake-s3';
 import { databaseUrl, dropPostgresDatabases } from '../test/support/template-db';
+import { PAID_CALL, PAID_TOOL_ENV } from './support/paid-call';
 import { cookieHeaderFrom, type ServerProcess, startServerProcess } from './support/server';
 
 const ADMIN_URL = process.env.TEST_DATABASE_URL;
@@ -43,9 +44,10 @@ describe.runIf(ADMIN_URL)('cluster mode: 2 web + 2 worker processes on PostgreSQ
       MAX_ACTIVE_JOBS_PER_USER: '100',
       QUEUE_POLL_SECONDS: '0.5',
       QUEUE_MAINTENANCE_SECONDS: '2',
-      // Text to Pic on the instant demo; the upscaler on the local engine, slow enough to be killed.
+      // The upscaler on the local engine: paid, quick on a tiny image, slow enough at 6x to be killed.
+      // The other tools on the demo (free previews, unused here).
       INFERENCE_PROVIDER: 'demo',
-      INFERENCE_TOOLS: 'image-upscaler=local',
+      ...PAID_TOOL_ENV,
       NSFW_POLICY: 'allow',
     };
     // The first process migrates; the others start together on the migrated database.
@@ -104,7 +106,7 @@ describe.runIf(ADMIN_URL)('cluster mode: 2 web + 2 worker processes on PostgreSQ
     const answers = await Promise.all(
       users.flatMap((u) =>
         Array.from({ length: 25 }, (_, i) =>
-          u.call(web[i % 2] as ServerProcess, '/generate-image', { prompt: `cluster ${i}`, numOutputs: 1 }),
+          u.call(web[i % 2] as ServerProcess, PAID_CALL.path.slice('/api'.length), PAID_CALL.body),
         ),
       ),
     );

@@ -9,6 +9,7 @@ import pg from 'pg';
 import { describe, expect, it } from 'vitest';
 import { QUEUE_NAMES } from '../src/server/jobs/queue';
 import { databaseUrl, dropPostgresDatabases } from '../test/support/template-db';
+import { PAID_CALL, PAID_TOOL_ENV } from './support/paid-call';
 import { cookieHeaderFrom, type ServerProcess, startServerProcess } from './support/server';
 
 const ADMIN_URL = process.env.TEST_DATABASE_URL;
@@ -35,6 +36,7 @@ describe.runIf(ADMIN_URL)('2 web + 2 worker processes started together on an emp
         LOG_LEVEL: 'info',
         QUEUE_POLL_SECONDS: '0.5',
         INFERENCE_PROVIDER: 'demo',
+        ...PAID_TOOL_ENV,
         NSFW_POLICY: 'allow',
       };
       const started = await Promise.allSettled(
@@ -66,10 +68,10 @@ describe.runIf(ADMIN_URL)('2 web + 2 worker processes started together on an emp
         await db.query('update "user" set email_verified = true where email = $1', [email]);
         const cookie = cookieHeaderFrom(signUp);
         for (const server of web as ServerProcess[]) {
-          const answer = await fetch(`${server.url}/api/generate-image`, {
+          const answer = await fetch(`${server.url}${PAID_CALL.path}`, {
             method: 'POST',
             headers: { origin: ORIGIN, 'content-type': 'application/json', cookie },
-            body: JSON.stringify({ prompt: `round ${round} via ${server.url}` }),
+            body: JSON.stringify(PAID_CALL.body),
           });
           expect(answer.status, `round ${round} via ${server.url}`).toBe(200);
           expect(((await answer.json()) as { balance: number }).balance).toBeLessThan(20);

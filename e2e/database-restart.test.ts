@@ -7,6 +7,7 @@ import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { PAID_CALL, PAID_TOOL_ENV } from './support/paid-call';
 import { cookieHeaderFrom, freePort, type ServerProcess, startServerProcess } from './support/server';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
@@ -38,6 +39,8 @@ describe.runIf(hasPostgres)('a database restart during traffic', () => {
         DATABASE_URL: url,
         BETTER_AUTH_SECRET: SECRET,
         INFERENCE_PROVIDER: 'demo',
+        // A paid tool: the test counts debits and refunds (the demo's previews are free).
+        ...PAID_TOOL_ENV,
         NSFW_POLICY: 'allow',
         TRUST_PROXY_HOPS: '1',
         QUEUE_POLL_SECONDS: '0.5',
@@ -84,9 +87,7 @@ describe.runIf(hasPostgres)('a database restart during traffic', () => {
     let running = true;
     const traffic = (async () => {
       while (running) {
-        const answer = await post('/api/generate-image', { prompt: 'restart', numOutputs: 1 }, cookie).catch(
-          () => null,
-        );
+        const answer = await post(PAID_CALL.path, PAID_CALL.body, cookie).catch(() => null);
         statuses.push(answer?.status ?? 0);
         if (answer && answer.status !== 200) {
           const body = (await answer.json().catch(() => ({}))) as { error?: string };

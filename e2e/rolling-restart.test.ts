@@ -9,6 +9,7 @@ import path from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { databaseUrl, dropPostgresDatabases } from '../test/support/template-db';
+import { PAID_CALL, PAID_TOOL_ENV } from './support/paid-call';
 import { cookieHeaderFrom, type ServerProcess, startServerProcess } from './support/server';
 
 const ADMIN_URL = process.env.TEST_DATABASE_URL;
@@ -39,6 +40,8 @@ describe.runIf(ADMIN_URL)('rolling restart of web and worker processes under tra
       TRUST_PROXY_HOPS: '1',
       QUEUE_POLL_SECONDS: '0.5',
       INFERENCE_PROVIDER: 'demo',
+      // A paid tool: the test counts debits (the demo's previews are free).
+      ...PAID_TOOL_ENV,
       NSFW_POLICY: 'allow',
       // Steady machine-made traffic, not what the per-account limit is for.
       TOOL_CALLS_PER_MINUTE: '100000',
@@ -90,7 +93,7 @@ describe.runIf(ADMIN_URL)('rolling restart of web and worker processes under tra
         const key = `rolling-${n}-${i}`;
         const send = () => {
           const via = rotation[(i + n) % rotation.length] as ServerProcess;
-          return fetch(`${via.url}/api/generate-image`, {
+          return fetch(`${via.url}${PAID_CALL.path}`, {
             method: 'POST',
             headers: {
               origin: ORIGIN,
@@ -99,7 +102,7 @@ describe.runIf(ADMIN_URL)('rolling restart of web and worker processes under tra
               cookie: u.cookie,
               'idempotency-key': key,
             },
-            body: JSON.stringify({ prompt: `rolling ${n} ${i}` }),
+            body: JSON.stringify(PAID_CALL.body),
           });
         };
         let retried = false;

@@ -19,7 +19,12 @@ export type JobView = {
   id: string;
   tool: ToolId;
   status: JobStatus;
+  /** The tool's price for the request. */
   cost: number;
+  /** Tokens taken when the job was created: the cost, or 0 for a free preview. */
+  charged: number;
+  /** True when the labelled demo served it (or, while queued, will): a free preview, not AI. */
+  demo: boolean;
   /** ISO 8601. */
   createdAt: string;
   finishedAt: string | null;

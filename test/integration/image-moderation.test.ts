@@ -7,7 +7,7 @@ import { jobs, ledger } from '../../src/server/db/schema';
 import type { NsfwClassifier, NsfwScores } from '../../src/server/images/moderation/image-moderation';
 import { findLedgerMismatches } from '../../src/server/ledger/ledger';
 import { createTestBackend, type TestBackend } from '../support/test-backend';
-import { dataUrl, pngBytes, tokensOf, verifiedUser } from '../support/tool-fixtures';
+import { dataUrl, instantProvider, pngBytes, routerWith, tokensOf, verifiedUser } from '../support/tool-fixtures';
 
 const MESSAGE = 'This image cannot be processed because it appears to contain explicit content.';
 
@@ -36,7 +36,12 @@ const imageOf = async (width: number) => dataUrl(await pngBytes(width, 40));
 
 async function backendWith(env: Record<string, string>) {
   const fake = fakeClassifier();
-  const backend = await createTestBackend({ env, nsfwClassifier: fake.classifier });
+  // A paid provider: what is charged and what is not is the point here (the demo would be free).
+  const backend = await createTestBackend({
+    env,
+    nsfwClassifier: fake.classifier,
+    inference: routerWith(instantProvider()),
+  });
   return { backend, seen: fake.seen };
 }
 

@@ -4,15 +4,18 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TOOL_MESSAGES, toolById } from '../../src/contract/tools';
 import { jobs, ledger } from '../../src/server/db/schema';
 import { createImageModeration } from '../../src/server/images/moderation/image-moderation';
+import { createDemoProvider } from '../../src/server/inference/demo/demo-provider';
+import { createInferenceRouter } from '../../src/server/inference/routing';
 import { quietLogger } from '../../src/server/log';
 import { callTool, type ToolCallServiceDeps } from '../../src/server/tools/tool-call-service';
 import { createTestBackend, NEUTRAL_CLASSIFIER, type TestBackend } from '../support/test-backend';
-import { dataUrl, pngBytes, verifiedUser } from '../support/tool-fixtures';
+import { dataUrl, instantProvider, pngBytes, routerWith, verifiedUser } from '../support/tool-fixtures';
 
 let backend: TestBackend;
 let deps: ToolCallServiceDeps;
 beforeAll(async () => {
-  backend = await createTestBackend();
+  // A paid provider, so that the money below is real (the demo's free previews: the last test).
+  backend = await createTestBackend({ inference: routerWith(instantProvider()) });
   deps = {
     db: backend.database.db,
     queue: backend.queue,
@@ -76,5 +79,32 @@ describe('callTool', () => {
     });
     const debits = await backend.database.db.select().from(ledger).where(eq(ledger.userId, id));
     expect(debits.filter((row) => row.reason === 'job').map((row) => row.delta)).toEqual([-1]);
+  });
+
+  it('queues a free preview where the demo serves the tool, yet refuses a balance below the price (decision 020)', async () => {
+    const demoOnly = createInferenceRouter({ default: 'demo', perTool: {} }, {}, createDemoProvider());
+    const onDemo = { ...deps, inference: demoOnly };
+    const rich = await verifiedUser(backend, 20);
+    const preview = await callTool(onDemo, {
+      user: { id: rich.id, emailVerified: true },
+      tool: textToPic,
+      body: { prompt: 'a fox' },
+      rawBody: '{"prompt":"a fox"}',
+    });
+    expect(preview).toMatchObject({ kind: 'job', isNew: true });
+    const [job] = await backend.database.db.select().from(jobs).where(eq(jobs.userId, rich.id));
+    expect(job).toMatchObject({ cost: 1, charged: 0, provider: 'demo' });
+    const rows = await backend.database.db.select().from(ledger).where(eq(ledger.userId, rich.id));
+    expect(rows.filter((row) => row.reason === 'job')).toEqual([]);
+
+    const broke = await verifiedUser(backend, 0);
+    expect(
+      await callTool(onDemo, {
+        user: { id: broke.id, emailVerified: true },
+        tool: textToPic,
+        body: { prompt: 'a fox' },
+        rawBody: '{"prompt":"a fox"}',
+      }),
+    ).toEqual({ kind: 'refused', status: 402, error: TOOL_MESSAGES.notEnoughTokens, balance: 0 });
   });
 });

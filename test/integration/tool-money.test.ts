@@ -1,9 +1,11 @@
 // Money: a tool call is charged exactly once, never below zero, refunded when it fails, and a
-// crash between the debit and the result loses nothing. The ledger invariant holds after each test.
+// crash between the debit and the result loses nothing; a result the demo served costs nothing. The ledger invariant holds after each test.
 import { eq } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { jobs, ledger } from '../../src/server/db/schema';
+import { createDemoProvider } from '../../src/server/inference/demo/demo-provider';
 import { ProviderError } from '../../src/server/inference/provider';
+import { createInferenceRouter } from '../../src/server/inference/routing';
 import { findLedgerMismatches } from '../../src/server/ledger/ledger';
 import { quietLogger } from '../../src/server/log';
 import { startBackend } from '../../src/server/system';
@@ -182,4 +184,53 @@ describe('a worker that dies mid-job', () => {
       await first.database.drop();
     }
   }, 60_000);
+});
+
+describe('a paid job the demo ends up serving', () => {
+  it('is refunded when it finishes: users pay only for real results', async () => {
+    // The web process queues on a paid provider; the worker, started with other settings, no longer
+    // has it and falls back to the demo (the routing changed between queueing and running).
+    const queuedOn = routerWith(instantProvider());
+    const workerHas = createInferenceRouter({ default: 'demo', perTool: {} }, {}, createDemoProvider());
+    const backend = await createTestBackend({
+      inference: { ...queuedOn, providerForJob: workerHas.providerForJob },
+    });
+    try {
+      const { client, id } = await verifiedUser(backend, 20);
+      const response = await client.post<{ success: boolean; balance: number; jobId: string }>(
+        '/api/generate-image',
+        generate,
+      );
+      expect(response.status).toBe(200);
+      expect(response.body).toMatchObject({ success: true, balance: 20 });
+      expect(await tokensOf(client)).toBe(20);
+      const rows = await backend.database.db.select().from(ledger).where(eq(ledger.userId, id));
+      expect(rows.map((r) => `${r.reason} ${r.delta}`).sort()).toEqual(['job -1', 'refund 1', 'signup 20']);
+      const history = await client.get<{ jobs: Record<string, unknown>[] }>('/api/jobs');
+      expect(history.body.jobs).toEqual([
+        expect.objectContaining({ id: response.body.jobId, cost: 1, charged: 1, demo: true }),
+      ]);
+      expect(await findLedgerMismatches(backend.database.db)).toEqual([]);
+    } finally {
+      await backend.stop();
+    }
+  });
+});
+
+describe('a free preview that fails', () => {
+  it('gives nothing back, as it took nothing', async () => {
+    const failingDemo = { ...instantProvider({ fail: true }), name: 'demo' as const };
+    const backend = await createTestBackend({ inference: routerWith(failingDemo) });
+    try {
+      const { client, id } = await verifiedUser(backend, 20);
+      const response = await client.post<Record<string, unknown>>('/api/generate-image', generate);
+      expect(response.status).toBe(502);
+      expect(response.body).toMatchObject({ success: false, balance: 20 });
+      const rows = await backend.database.db.select().from(ledger).where(eq(ledger.userId, id));
+      expect(rows.map((r) => `${r.reason} ${r.delta}`)).toEqual(['signup 20']);
+      expect(await findLedgerMismatches(backend.database.db)).toEqual([]);
+    } finally {
+      await backend.stop();
+    }
+  });
 });

@@ -1,11 +1,13 @@
 // The ten tool calls through the API on the demo provider: the spec's request bodies, the
-// response fields, the charge, the stored outputs served to their owner only.
+// response fields, a free preview (balance and ledger untouched), the stored outputs served to
+// their owner only. The same bodies on a paid provider (a fake Replicate) charge the spec's cost.
 import { eq } from 'drizzle-orm';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TOOLS, toolById } from '../../src/contract/tools';
 import { ledger } from '../../src/server/db/schema';
 import { findLedgerMismatches } from '../../src/server/ledger/ledger';
+import { type FakeReplicate, routerOnFake, startFakeReplicate } from '../support/fake-replicate';
 import { TestClient } from '../support/http-client';
 import { createTestBackend, type TestBackend } from '../support/test-backend';
 import { dataUrl, pngBytes, tokensOf, verifiedUser } from '../support/tool-fixtures';
@@ -83,7 +85,7 @@ async function bodies() {
 
 describe('every tool on the demo provider', () => {
   it.each(TOOLS.map((t) => [t.id]))(
-    '%s: charges its cost, answers the spec fields, stores the outputs',
+    '%s: a free preview: answers the spec fields, stores the outputs, takes no token',
     async (toolId) => {
       const tool = toolById(toolId);
       const cases = await bodies();
@@ -92,9 +94,9 @@ describe('every tool on the demo provider', () => {
       const response = await client.post<Record<string, unknown>>(`/api${tool.apiPath}`, { ...body, userId: id });
       expect(response.status, JSON.stringify(response.body)).toBe(200);
       expect(response.body.success).toBe(true);
-      expect(response.body.balance).toBe(200 - cost);
+      expect(response.body.balance).toBe(200);
       expect(typeof response.body.jobId).toBe('string');
-      expect(await tokensOf(client)).toBe(200 - cost);
+      expect(await tokensOf(client)).toBe(200);
 
       if (check === null) {
         const colors = response.body.colors as { hex: string; percentage: number }[];
@@ -114,8 +116,47 @@ describe('every tool on the demo provider', () => {
         const meta = await sharp(first).metadata();
         expect([meta.width, meta.height]).toEqual([check.width, check.height]);
       }
+      // No ledger row at all (only the signup grant), and the history shows a free preview.
       const rows = await backend.database.db.select().from(ledger).where(eq(ledger.userId, id));
+      expect(rows.filter((r) => r.reason === 'job' || r.reason === 'refund')).toEqual([]);
+      const history = await client.get<{ jobs: Record<string, unknown>[] }>('/api/jobs');
+      expect(history.body.jobs).toEqual([
+        expect.objectContaining({ id: response.body.jobId, status: 'succeeded', cost, charged: 0, demo: true }),
+      ]);
+    },
+  );
+});
+
+describe('every tool Replicate serves, on a paid provider (a fake Replicate on 127.0.0.1)', () => {
+  let fake: FakeReplicate;
+  let paid: TestBackend;
+  beforeAll(async () => {
+    fake = await startFakeReplicate();
+    paid = await createTestBackend({ inference: routerOnFake(fake) });
+  });
+  afterAll(async () => {
+    await paid.stop();
+    await fake.stop();
+  });
+
+  // The analyzer has no Replicate model: its paid path is the local engine (image-analyzer-local.test.ts).
+  it.each(TOOLS.filter((t) => t.id !== 'image-analyzer').map((t) => [t.id]))(
+    '%s: charges its cost once, in the answer, the balance, the ledger and the history',
+    async (toolId) => {
+      const tool = toolById(toolId);
+      const { body, cost, check } = (await bodies())[tool.id];
+      const { client, id } = await verifiedUser(paid, 200);
+      const response = await client.post<Record<string, unknown>>(`/api${tool.apiPath}`, { ...body, userId: id });
+      expect(response.status, JSON.stringify(response.body)).toBe(200);
+      expect(response.body.balance).toBe(200 - cost);
+      expect(await tokensOf(client)).toBe(200 - cost);
+      const output = response.body.output;
+      expect(Array.isArray(output) ? output.length : 1).toBe(check?.count);
+      const rows = await paid.database.db.select().from(ledger).where(eq(ledger.userId, id));
       expect(rows.filter((r) => r.reason === 'job').map((r) => r.delta)).toEqual([-cost]);
+      const history = await client.get<{ jobs: Record<string, unknown>[] }>('/api/jobs');
+      expect(history.body.jobs).toEqual([expect.objectContaining({ cost, charged: cost, demo: false })]);
+      expect(await findLedgerMismatches(paid.database.db)).toEqual([]);
     },
   );
 });

@@ -181,9 +181,16 @@ export const jobs = pgTable(
       .references(() => user.id, { onDelete: 'cascade' }),
     tool: text('tool').notNull(),
     status: text('status', { enum: JOB_STATUSES }).notNull().default('queued'),
+    /** The tool's price for this request (price × units), also for a free preview. */
     cost: integer('cost').notNull(),
+    /**
+     * Tokens debited when it was queued: the cost, or 0 for a job the demo serves (a free preview).
+     * Refunds (ledger, reference the job id) give back what was charged, never more.
+     */
+    charged: integer('charged').notNull(),
     /** The request without its image bytes (those are in `files`, kind input). */
     input: jsonb('input').notNull(),
+    /** The provider it was queued for; once it has run, the one that served it (demo: a free preview). */
     provider: text('provider').notNull(),
     providerRef: text('provider_ref'),
     /** Succeeded: { files: [ids] } for image tools, { keywords, colors } for the analyzer. */
@@ -213,6 +220,7 @@ export const jobs = pgTable(
     uniqueIndex('jobs_user_idempotency_key_unique').on(t.userId, t.idempotencyKey),
     check('jobs_status_known', sql`${t.status} in ('queued', 'running', 'succeeded', 'failed')`),
     check('jobs_cost_positive', sql`${t.cost} > 0`),
+    check('jobs_charged_within_cost', sql`${t.charged} >= 0 and ${t.charged} <= ${t.cost}`),
   ],
 );
 

@@ -1,7 +1,7 @@
 // A tool call becomes a job here, charged exactly once: the input images are written to storage,
 // then ONE transaction takes the user's place in the fair queue, debits the ledger (reason job,
-// reference the job id, unique), inserts the job and its input files, and sends the queue's job on
-// the same transaction. If anything fails, nothing is charged and the stored inputs are removed.
+// reference the job id, unique; nothing for a free preview: free-preview.ts), inserts the job and
+// its input files, and sends the queue's job on the same transaction. If anything fails, nothing is charged and the stored inputs are removed.
 import { randomUUID } from 'node:crypto';
 import type { ToolId } from '../../contract/tools';
 import { type AppDb, sqlExecutorOf } from '../db/client';
@@ -10,6 +10,7 @@ import { applyLedgerEntryInTransaction } from '../ledger/ledger';
 import type { FileStorage } from '../storage/storage';
 import type { PreparedTool } from '../tools/definitions';
 import { claimQueueRound, queuePriority, TooManyJobsError } from './fair-queue';
+import { chargeFor } from './free-preview';
 import { removeFiles, storeInputs } from './job-files';
 import { findJobByIdempotencyKey, insertFiles, insertJob, type JobRow } from './jobs-repository';
 import { QUEUE_NAMES, type Queue } from './queue';
@@ -46,6 +47,7 @@ export type CreateJobInput = {
   userId: string;
   tool: ToolId;
   prepared: PreparedTool;
+  /** The tool's price for the request; charged unless the provider gives free previews. */
   cost: number;
   provider: string;
   idempotencyKey?: string;
@@ -64,6 +66,7 @@ export async function chargeAndQueue(
   const { db, storage } = deps;
   const { userId, idempotencyKey } = request;
   const jobId = randomUUID();
+  const charged = chargeFor(request.provider, request.cost);
   const { stored: input, images } = toStoredInput(request.prepared.input);
   // Input images go to storage first (the worker may be another process); their rows commit with
   // the job, and the bytes are removed again if the charge does not go through.
@@ -71,12 +74,15 @@ export async function chargeAndQueue(
   try {
     const job = await db.transaction(async (tx) => {
       const round = await claimQueueRound(tx, userId, deps.maxActiveJobsPerUser);
-      await applyLedgerEntryInTransaction(tx, { userId, delta: -request.cost, reason: 'job', reference: jobId });
+      if (charged > 0) {
+        await applyLedgerEntryInTransaction(tx, { userId, delta: -charged, reason: 'job', reference: jobId });
+      }
       const row = await insertJob(tx, {
         id: jobId,
         userId,
         tool: request.tool,
         cost: request.cost,
+        charged,
         input,
         provider: request.provider,
         idempotencyKey: idempotencyKey ?? null,

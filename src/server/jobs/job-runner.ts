@@ -1,7 +1,8 @@
 // The worker side of a tool job: run the tool's provider, then finish the job exactly once:
 // outputs stored and the job marked succeeded (a per-image tool that got fewer images refunds the
-// missing ones), or the job failed and refunded in one transaction. The ledger's unique (reason,
-// reference) makes the refund happen at most once per job id. A provider may answer `pending`
+// missing ones), or the job failed and refunded in one transaction. A paid job the demo served
+// (free-preview.ts) is refunded as it succeeds. The ledger's unique (reason, reference) makes the
+// refund happen at most once per job id. A provider may answer `pending`
 // instead (Replicate's webhook mode): the job keeps running with its provider_ref and is finished
 // later by completeToolJob, from the webhook or from the backstop (pending-jobs.ts).
 import { type ToolId, toolById } from '../../contract/tools';
@@ -14,6 +15,7 @@ import { applyLedgerEntry } from '../ledger/ledger';
 import type { Logger } from '../log';
 import type { FileStorage } from '../storage/storage';
 import type { ToolJobRequest } from './charge-and-queue';
+import { isFreePreview } from './free-preview';
 import { loadInputImages, removeFiles, storeOutputs } from './job-files';
 import type { JobSignals } from './job-signals';
 import {
@@ -32,12 +34,14 @@ import { fromStoredInput, imagesAsked } from './stored-input';
 
 export type { JobRun } from './jobs-repository';
 
-/** Marks a job failed and refunds it, once: a job already final (or taken from `run`) is left as it is. */
+/** Marks a job failed and refunds what it was charged, once: a job already final (or taken from `run`) is left as it is. */
 export async function failAndRefund(db: AppDb, jobId: string, message: string, run: JobRun = null): Promise<boolean> {
   return db.transaction(async (tx) => {
     const failed = await markFailed(tx, jobId, message, run);
     if (!failed) return false;
-    await applyLedgerEntry(tx, { userId: failed.userId, delta: failed.cost, reason: 'refund', reference: jobId });
+    if (failed.charged > 0) {
+      await applyLedgerEntry(tx, { userId: failed.userId, delta: failed.charged, reason: 'refund', reference: jobId });
+    }
     return true;
   });
 }
@@ -73,8 +77,10 @@ export async function runToolJob(deps: ToolJobDeps, jobId: string, retriesLeft: 
   const run: JobRun = { attempt: job.attempts };
   const tool = toolById(job.tool as ToolId);
   let outcome: JobOutcome;
+  let servedBy = job.provider;
   try {
     const provider = deps.providerFor(tool.id, job.provider);
+    servedBy = provider.name;
     const images = await durably(() => loadInputImages(db, storage, job));
     const input = fromStoredInput(tool.id, job.input, images);
     const result = await provider.run(input, AbortSignal.timeout(deps.runTimeoutMs));
@@ -92,7 +98,7 @@ export async function runToolJob(deps: ToolJobDeps, jobId: string, retriesLeft: 
     }
     outcome = { error };
   }
-  await durably(() => finishJob(deps, job, outcome, run));
+  await durably(() => finishJob(deps, job, outcome, run, servedBy));
 }
 
 /** How long a worker holding a job waits for an unreachable database before leaving the job to its expiry. */
@@ -134,18 +140,22 @@ async function completedByProvider(deps: JobCompletionDeps, job: JobRow, payload
 
 type FinalResult = Exclude<ToolResult, { kind: 'pending' }>;
 
-/** The one way a running job ends: succeeded with its outputs, or failed and refunded; then signalled. */
+/**
+ * The one way a running job ends: succeeded with its outputs, or failed and refunded; then
+ * signalled. `servedBy`: the provider that answered (the recorded one for a pending job's answer).
+ */
 async function finishJob(
   deps: JobCompletionDeps,
   job: JobRow,
   outcome: JobOutcome,
   run: JobRun = null,
+  servedBy = job.provider,
 ): Promise<boolean> {
   const tool = toolById(job.tool as ToolId);
   const checked = usableOutcome(tool.id, outcome);
   let done: boolean;
   if ('result' in checked) {
-    done = await storeResult(deps, job, checked.result, run);
+    done = await storeResult(deps, job, checked.result, run, servedBy);
   } else {
     const { error } = checked;
     deps.logger.warn('tool job failed', { jobId: job.id, tool: tool.id, error });
@@ -162,7 +172,13 @@ async function finishJob(
 }
 
 /** Stores a result and marks the job succeeded, once: false if it was no longer running (in `run`). */
-async function storeResult(deps: JobCompletionDeps, job: JobRow, result: FinalResult, run: JobRun): Promise<boolean> {
+async function storeResult(
+  deps: JobCompletionDeps,
+  job: JobRow,
+  result: FinalResult,
+  run: JobRun,
+  servedBy: string,
+): Promise<boolean> {
   const tool = toolById(job.tool as ToolId);
   const outputRows = result.kind === 'images' ? await storeOutputs(deps.storage, job, result.images) : [];
   const succeeded = await deps.db.transaction(async (tx) => {
@@ -171,12 +187,23 @@ async function storeResult(deps: JobCompletionDeps, job: JobRow, result: FinalRe
         ? { files: outputRows.map((r) => r.id) }
         : { keywords: result.keywords, colors: result.colors };
     // Someone else finished it first (a duplicate delivery, the webhook racing the backstop).
-    if (!(await markSucceeded(tx, job.id, stored, run))) return false;
+    if (!(await markSucceeded(tx, job.id, stored, run, servedBy))) return false;
     await insertFiles(tx, outputRows);
+    // Queued for a paid provider, served by the demo (the routing changed meanwhile): a free preview.
+    if (isFreePreview(servedBy) && job.charged > 0) {
+      await applyLedgerEntry(tx, {
+        userId: job.userId,
+        delta: job.charged,
+        reason: 'refund',
+        reference: job.id,
+        note: 'served by the demo: a free preview',
+      });
+      return true;
+    }
     // Fewer images than paid for (a model's safety filter may drop some): refund the missing ones.
     const asked = imagesAsked(job.input);
-    if (result.kind === 'images' && tool.costPer === 'image' && result.images.length < asked) {
-      const unit = job.cost / asked;
+    if (result.kind === 'images' && tool.costPer === 'image' && result.images.length < asked && job.charged > 0) {
+      const unit = job.charged / asked;
       await applyLedgerEntry(tx, {
         userId: job.userId,
         delta: unit * (asked - result.images.length),

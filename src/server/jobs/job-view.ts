@@ -3,6 +3,7 @@
 import type { JobView } from '../../contract/tool-responses';
 import type { ToolId } from '../../contract/tools';
 import type { AppDb } from '../db/client';
+import { isFreePreview } from './free-preview';
 import type { JobSignals } from './job-signals';
 import { countQueuedAhead, findJob, type JobRow } from './jobs-repository';
 
@@ -18,6 +19,8 @@ export function viewJob(job: JobRow): JobView {
     tool: job.tool as ToolId,
     status: job.status,
     cost: job.cost,
+    charged: job.charged,
+    demo: isFreePreview(job.provider),
     createdAt: job.createdAt.toISOString(),
     finishedAt: job.finishedAt?.toISOString() ?? null,
     error: job.error,

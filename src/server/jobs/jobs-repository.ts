@@ -111,11 +111,20 @@ export async function markFailed(tx: DbOrTx, jobId: string, message: string, run
   return row ?? null;
 }
 
-/** Marks a running job succeeded with its result; false if someone else finished it (or took it from `run`). */
-export async function markSucceeded(tx: DbOrTx, jobId: string, result: unknown, run: JobRun): Promise<boolean> {
+/**
+ * Marks a running job succeeded with its result and the provider that served it; false if someone
+ * else finished it (or took it from `run`).
+ */
+export async function markSucceeded(
+  tx: DbOrTx,
+  jobId: string,
+  result: unknown,
+  run: JobRun,
+  provider: string,
+): Promise<boolean> {
   const [done] = await tx
     .update(jobs)
-    .set({ status: 'succeeded', result, finishedAt: sql`now()`, error: null })
+    .set({ status: 'succeeded', result, provider, finishedAt: sql`now()`, error: null })
     .where(and(eq(jobs.id, jobId), eq(jobs.status, 'running'), heldBy(run)))
     .returning({ id: jobs.id });
   return done !== undefined;

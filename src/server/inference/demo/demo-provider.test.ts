@@ -74,3 +74,80 @@ describe('demo cards with an upload (Metamorphose, Background Swap)', () => {
     }
   });
 });
+
+describe('every Metamorphose size, with a tall and a wide upload', () => {
+  /** Rows (fractions of the height) holding a pixel of the pure-red upload. */
+  async function redRows(input: ToolInput): Promise<{ first: number; last: number }> {
+    const result = await demo.run(input, signal);
+    if (result.kind !== 'images') throw new Error(`expected images, got ${result.kind}`);
+    const { data, info } = await sharp(result.images[0]?.bytes)
+      .removeAlpha()
+      .raw()
+      .toBuffer({ resolveWithObject: true });
+    let first = 1;
+    let last = 0;
+    for (let y = 0; y < info.height; y++) {
+      for (let x = 0; x < info.width; x++) {
+        const i = (y * info.width + x) * 3;
+        if ((data[i] ?? 0) > 220 && (data[i + 1] ?? 0) < 40 && (data[i + 2] ?? 0) < 40) {
+          first = Math.min(first, y / info.height);
+          last = Math.max(last, y / info.height);
+          break;
+        }
+      }
+    }
+    return { first, last };
+  }
+
+  it('lays the upload out below the words and above the footer, covering neither', async () => {
+    for (const [w, h] of [
+      [200, 900],
+      [900, 200],
+    ]) {
+      const bytes = await sharp({ create: { width: w ?? 1, height: h ?? 1, channels: 3, background: '#ff0000' } })
+        .png()
+        .toBuffer();
+      const red: ImageInput = { bytes, mime: 'image/png', width: w ?? 1, height: h ?? 1 };
+      for (const [width, height] of [
+        [1024, 1024],
+        [768, 1344],
+        [1344, 768],
+      ]) {
+        const rows = await redRows({
+          tool: 'metamorphose',
+          prompt: 'a long prompt that wraps onto a second line of the card',
+          image: red,
+          width: width ?? 0,
+          height: height ?? 0,
+          numOutputs: 1,
+          outputQuality: 33,
+        } as ToolInput);
+        const where = `${w}x${h} upload on ${width}x${height}`;
+        expect(rows.last, `${where}: on the card`).toBeGreaterThan(rows.first);
+        // DEMO, the title and two prompt lines end above 0.38; the footer line starts below 0.92.
+        expect(rows.first, `${where}: below the words`).toBeGreaterThanOrEqual(0.38);
+        expect(rows.last, `${where}: above the footer`).toBeLessThanOrEqual(0.9);
+      }
+    }
+  });
+});
+
+describe('the demo Colorizer on photos taken in every EXIF orientation', () => {
+  it('answers the upright size, never stretched', async () => {
+    for (const orientation of [1, 2, 3, 4, 5, 6, 7, 8]) {
+      const bytes = await sharp({ create: { width: 300, height: 120, channels: 3, background: '#556677' } })
+        .jpeg()
+        .withMetadata({ orientation })
+        .toBuffer();
+      const turned = orientation >= 5;
+      const result = await demo.run(
+        { tool: 'colorizer', image: { bytes, mime: 'image/jpeg', width: 300, height: 120 } },
+        signal,
+      );
+      if (result.kind !== 'images') throw new Error(`expected images, got ${result.kind}`);
+      const meta = await sharp(result.images[0]?.bytes).metadata();
+      const upright = meta.autoOrient;
+      expect(`${upright.width}x${upright.height}`, `orientation ${orientation}`).toBe(turned ? '120x300' : '300x120');
+    }
+  });
+});

@@ -160,6 +160,15 @@ describe('LandingPage', () => {
     expect(text).toContain('Widescreen (16:9)');
   });
 
+  it('says that results are what is paid for, and that a free preview takes no tokens', async () => {
+    await openLanding();
+    const text = screen.getByTestId('faq').textContent ?? '';
+    expect(text).toContain('You only pay for results.');
+    expect(text).toContain(
+      'Where a tool shows “Free preview: a labelled sample, not AI”, its sample is free: it takes no tokens.',
+    );
+  });
+
   it('scrolls back to the top from the closing call to action', async () => {
     const scrollTo = vi.fn();
     vi.stubGlobal('scrollTo', scrollTo);

@@ -66,7 +66,8 @@ export const FAQ: readonly FaqItem[] = [
   },
   {
     question: 'What happens if a tool fails?',
-    answer: 'You only pay for results. If a job fails, its tokens go straight back to your balance.',
+    answer:
+      'You only pay for results. If a job fails, its tokens go straight back to your balance. Where a tool shows “Free preview: a labelled sample, not AI”, its sample is free: it takes no tokens.',
   },
   {
     question: 'Which images can I upload?',

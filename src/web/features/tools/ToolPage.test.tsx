@@ -100,4 +100,17 @@ describe('tool page frame', () => {
     expect(notice.textContent).not.toContain('REPLICATE_API_TOKEN');
     expect(screen.queryByTestId('demo-notice')).toBeNull();
   });
+
+  it('says beside the button of a tool the demo serves that it is a free preview, not AI', async () => {
+    installFakeApi({
+      ...signedInRoutes(),
+      'GET /api/tools': { body: { tools: [{ id: 'colorizer', provider: 'demo', demo: true }] } },
+    });
+    await openTool('/colorizer', 'Colorizer');
+    const notice = await screen.findByTestId('demo-notice');
+    expect(notice.textContent).toBe('Free preview: a labelled sample, not AI. It takes no tokens.');
+    expect(notice.closest('form')?.contains(screen.getByTestId('tool-action'))).toBe(true);
+    expect(screen.queryByTestId('engine-notice')).toBeNull();
+    expect(document.body.textContent).not.toContain('REPLICATE_API_TOKEN');
+  });
 });

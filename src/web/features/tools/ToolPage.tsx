@@ -1,6 +1,6 @@
 import './tools.css';
-import { CircleAlert, Coins, Cpu, FlaskConical, LogIn, MailWarning } from 'lucide-react';
-import { type ReactNode, useEffect, useState } from 'react';
+import { CircleAlert, Coins, Cpu, LogIn, MailWarning } from 'lucide-react';
+import type { ReactNode } from 'react';
 import { Link } from 'react-router';
 import { ROUTES } from '../../../contract/routes';
 import { TOOL_MESSAGES } from '../../../contract/tools';
@@ -10,7 +10,7 @@ import { formatCost } from '../../lib/format-cost';
 import { useAuth } from '../../lib/session/auth-context';
 import { useDocumentTitle } from '../../lib/use-document-title';
 import { accessOf } from './tool-access';
-import { providerOf } from './tool-api';
+import { useProvider } from './use-provider';
 import type { WebTool } from './web-tool';
 
 /** The header line of a visitor (product-spec.md section 8: "Please log in to use the ..."). */
@@ -52,28 +52,11 @@ function AccountBanner({ title }: { title: string }) {
 }
 
 /**
- * Says which engine serves the tool when it is not the hosted one: the labelled demo provider, or
- * the local engine (real models on this server's processor), and how to get the hosted model.
+ * Says when the local engine serves the tool (real models on this server's processor). A tool the
+ * demo serves says so beside its button instead (FreePreviewNotice, in the workspace).
  */
 function EngineNotice({ tool }: { tool: WebTool }) {
-  const [provider, setProvider] = useState<string | null>(null);
-  useEffect(() => {
-    let live = true;
-    void providerOf(tool.id).then((value) => {
-      if (live) setProvider(value);
-    });
-    return () => {
-      live = false;
-    };
-  }, [tool.id]);
-  if (provider === 'demo') {
-    return (
-      <p className="pp-notice pp-banner pp-banner--quiet" data-testid="demo-notice">
-        <FlaskConical size={18} aria-hidden="true" />
-        <span>Demo mode: {tool.title} answers here with labelled sample images, not AI results.</span>
-      </p>
-    );
-  }
+  const provider = useProvider(tool.id);
   if (provider === 'local') {
     return (
       <p className="pp-notice pp-banner pp-banner--quiet" data-testid="engine-notice">

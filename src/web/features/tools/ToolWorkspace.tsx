@@ -2,10 +2,12 @@ import { type ReactNode, useCallback, useId, useState } from 'react';
 import type { Analysis } from '../../../contract/tool-responses';
 import { type ToolId, UPLOAD_LIMIT_5MB } from '../../../contract/tools';
 import { AnalysisResult } from './parts/AnalysisResult';
+import { FreePreviewNotice } from './parts/FreePreviewNotice';
 import { ActionButton } from './parts/fields';
 import { ImageDropZone, type ImageSize, type PickedImage } from './parts/ImageDropZone';
 import { ImageResults, ResultPanel } from './parts/ResultPanel';
 import { ToolPage } from './ToolPage';
+import { useProvider } from './use-provider';
 import type { SubmitRequest, ToolBody, ToolRunner } from './use-tool-runner';
 import { UPLOAD_5MB_HINT } from './workspace';
 
@@ -59,8 +61,9 @@ type Props<Id extends ToolId> = {
 };
 
 /**
- * A whole tool page: the frame (title, price, account and demo notices), the form (image, inputs,
- * priced action and its message line) and the result panel.
+ * A whole tool page: the frame (title, price, account and engine notices), the form (image, inputs,
+ * the free-preview notice where the demo serves the tool, priced action and its message line) and
+ * the result panel.
  */
 export function ToolWorkspace<Id extends ToolId>({
   runner,
@@ -77,6 +80,7 @@ export function ToolWorkspace<Id extends ToolId>({
   const titleId = useId();
   const off = runner.locked || runner.busy;
   const problem = upload?.image ? upload.problem : null;
+  const freePreview = useProvider(tool.id) === 'demo';
   return (
     <ToolPage tool={tool}>
       <div className="pp-workspace">
@@ -112,6 +116,7 @@ export function ToolWorkspace<Id extends ToolId>({
               {children}
             </fieldset>
           ) : null}
+          {freePreview ? <FreePreviewNotice /> : null}
           <ActionButton
             label={action}
             cost={request.cost}

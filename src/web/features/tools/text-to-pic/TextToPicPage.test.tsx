@@ -257,14 +257,16 @@ describe('Text to Pic', () => {
     expect(action().disabled).toBe(true);
   });
 
-  it('says when the tool runs in demo mode and how to run the real one', async () => {
+  it('says before the click, beside the button, that the demo gives a free preview, keeping the priced label', async () => {
     await open(
       '/text-to-pic',
       signedIn({}, { 'GET /api/tools': { body: { tools: [{ id: 'text-to-pic', provider: 'demo', demo: true }] } } }),
       'Text to Pic',
     );
     const notice = await screen.findByTestId('demo-notice');
-    expect(notice.textContent).toContain('labelled sample images, not AI results');
-    expect(notice.textContent).not.toContain('REPLICATE_API_TOKEN');
+    expect(notice.textContent).toBe('Free preview: a labelled sample, not AI. It takes no tokens.');
+    expect(notice.nextElementSibling?.contains(action())).toBe(true);
+    expect(action().textContent).toBe('Generate1 token');
+    expect(document.body.textContent).not.toContain('REPLICATE_API_TOKEN');
   });
 });

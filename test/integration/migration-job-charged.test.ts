@@ -1,0 +1,48 @@
+// Migration 0007 (jobs.charged): jobs queued before it were all charged their full cost, and keep
+// saying so; a free preview (charged 0) is allowed, more than the cost is not.
+import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { migrate } from 'drizzle-orm/pglite/migrator';
+import { afterAll, describe, expect, it } from 'vitest';
+import { MIGRATIONS_DIR, openPglite } from '../../src/server/db/client';
+
+const before0007 = mkdtempSync(path.join(os.tmpdir(), 'pp-migrations-'));
+afterAll(() => rmSync(before0007, { recursive: true, force: true }));
+
+/** The migrations folder as it was before 0007. */
+function migrationsBefore0007(): string {
+  cpSync(MIGRATIONS_DIR, before0007, { recursive: true });
+  const journalPath = path.join(before0007, 'meta/_journal.json');
+  const journal = JSON.parse(readFileSync(journalPath, 'utf8')) as { entries: { idx: number }[] };
+  journal.entries = journal.entries.filter((entry) => entry.idx < 7);
+  writeFileSync(journalPath, JSON.stringify(journal));
+  return before0007;
+}
+
+describe('migration 0007: jobs.charged', () => {
+  it('marks earlier jobs charged their cost, and allows 0 up to the cost', async () => {
+    const database = await openPglite();
+    try {
+      await migrate(database.db as never, { migrationsFolder: migrationsBefore0007() });
+      await database.executeSql(
+        `insert into "user" (id, name, email, updated_at) values ('u1', 'U', 'u1@example.com', now())`,
+      );
+      await database.executeSql(
+        `insert into jobs (user_id, tool, cost, input, provider, request_hash) values ('u1', 'colorizer', 6, '{}', 'replicate', 'h')`,
+      );
+      await migrate(database.db as never, { migrationsFolder: MIGRATIONS_DIR });
+      expect(await database.executeSql('select cost, charged from jobs')).toMatchObject({
+        rows: [{ cost: 6, charged: 6 }],
+      });
+      const insert = (charged: number) =>
+        database.executeSql(
+          `insert into jobs (user_id, tool, cost, charged, input, provider, request_hash) values ('u1', 'colorizer', 6, ${charged}, '{}', 'demo', 'h')`,
+        );
+      await insert(0);
+      await expect(insert(7)).rejects.toThrow(/jobs_charged_within_cost/);
+    } finally {
+      await database.close();
+    }
+  });
+});
