@@ -4,6 +4,7 @@ import { type ToolId, UPLOAD_LIMIT_5MB } from '../../../contract/tools';
 import { AnalysisResult } from './parts/AnalysisResult';
 import { ActionButton } from './parts/fields';
 import { ImageDropZone, type ImageSize, type PickedImage } from './parts/ImageDropZone';
+import { JobProgress } from './parts/JobProgress';
 import { ImageResults, ResultPanel } from './parts/ResultPanel';
 import { ToolPage } from './ToolPage';
 import type { SubmitRequest, ToolBody, ToolRunner } from './use-tool-runner';
@@ -121,6 +122,13 @@ export function ToolWorkspace<Id extends ToolId>({
             message={runner.message}
             detail={runner.messageDetail}
           />
+          {job.phase === 'running' ? (
+            // On a phone the result panel is below the fold: the progress shows by the button too
+            // (the panel's line is the one announced).
+            <p className="pp-action__progress" aria-hidden="true">
+              <JobProgress job={job} />
+            </p>
+          ) : null}
         </form>
         <ResultPanel
           title={resultTitle ?? copy.resultTitle}

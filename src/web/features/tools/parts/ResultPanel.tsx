@@ -4,6 +4,7 @@ import { FormMessage } from '../../../components/FormMessage';
 import { PlaceholderPanel } from '../../../components/PlaceholderPanel';
 import { useDownloads } from '../downloads';
 import type { JobState } from '../use-tool-runner';
+import { JobProgress } from './JobProgress';
 
 const PROGRESS_TEXT = {
   sending: 'Sending your request…',
@@ -62,7 +63,9 @@ export function ResultPanel({ title, job, icon, emptyText, children }: Props) {
       {running ? (
         <div className="pp-panel__body" role="status">
           <LoaderCircle className="pp-spinner" size={32} aria-hidden="true" />
-          <p className="pp-panel__text">{progressText(job)}</p>
+          <p className="pp-panel__text" data-testid="job-progress">
+            <JobProgress job={job} />
+          </p>
         </div>
       ) : (
         <div className="pp-result">{children}</div>
