@@ -144,6 +144,8 @@ export function ToolWorkspace<Id extends ToolId>({
               fileName={tool.result.fileName}
               alt={(n) => resultAlt(n, job.request)}
               clickToDownload={tool.result.clickToDownload}
+              before={tool.result.compare ? (upload?.image?.dataUrl ?? job.before) : null}
+              cutout={tool.result.compare === 'cutout'}
             />
           )}
         </ResultPanel>

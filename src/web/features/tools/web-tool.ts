@@ -15,6 +15,8 @@ export type ResultView =
       fileName: (n: number) => string;
       /** Text to Pic: a click on an image downloads it (else it opens full size). */
       clickToDownload?: boolean;
+      /** An image-to-image tool: the result is compared with its input ('cutout': shown on a chosen backdrop). */
+      compare?: 'photo' | 'cutout';
     }
   | { kind: 'analysis' };
 

@@ -11,5 +11,5 @@ export const backgroundRemover = defineWebTool('background-remover', {
   submitChecks: singleImageChecks('Please log in to remove background.'),
   checksAccountFlags: true,
   busyLabel: BUSY_LABEL.process,
-  result: { kind: 'images', fileName: () => 'background-removed.png' },
+  result: { kind: 'images', fileName: () => 'background-removed.png', compare: 'cutout' },
 });

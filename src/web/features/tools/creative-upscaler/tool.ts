@@ -15,6 +15,6 @@ export const creativeUpscaler = defineWebTool('creative-upscaler', {
   submitChecks: singleImageChecks('Please log in to upscale images.'),
   checksAccountFlags: true,
   busyLabel: BUSY_LABEL.process,
-  result: { kind: 'images', fileName: () => 'creative-upscaled.webp' },
+  result: { kind: 'images', fileName: () => 'creative-upscaled.webp', compare: 'photo' },
   localEngineNote: 'Local engine: a super-resolution model plus detail enhancement, not the hosted Clarity upscaler.',
 });

@@ -4,6 +4,7 @@ import { FormMessage } from '../../../components/FormMessage';
 import { PlaceholderPanel } from '../../../components/PlaceholderPanel';
 import { useDownloads } from '../downloads';
 import type { JobState } from '../use-tool-runner';
+import { CompareView } from './CompareView';
 import { JobProgress } from './JobProgress';
 
 const PROGRESS_TEXT = {
@@ -82,10 +83,21 @@ type ImageResultsProps = {
   alt: (n: number) => string;
   /** Text to Pic: a click on the image downloads it (else it opens full size). */
   clickToDownload?: boolean;
+  /** The input of an image-to-image tool: each result is shown against it (slider and 1:1 zoom). */
+  before?: string | null;
+  /** The results are cut-outs, previewed on a chosen backdrop. */
+  cutout?: boolean;
 };
 
 /** Result images, each with a one-click Download; a failed download says so under the grid. */
-export function ImageResults({ images, fileName, alt, clickToDownload = false }: ImageResultsProps) {
+export function ImageResults({
+  images,
+  fileName,
+  alt,
+  clickToDownload = false,
+  before = null,
+  cutout = false,
+}: ImageResultsProps) {
   const { download, pending, error } = useDownloads();
   if (images.length === 0) return <p className="pp-panel__text">The server sent no image back.</p>;
   return (
@@ -97,7 +109,9 @@ export function ImageResults({ images, fileName, alt, clickToDownload = false }:
           const busy = pending === url;
           return (
             <li key={url} className="pp-image-grid__item">
-              {clickToDownload ? (
+              {before ? (
+                <CompareView before={before} after={url} alt={alt(n)} cutout={cutout} />
+              ) : clickToDownload ? (
                 <button
                   type="button"
                   className="pp-image-grid__frame"
