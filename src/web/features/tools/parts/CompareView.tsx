@@ -40,12 +40,12 @@ export function CompareView({ before, after, alt, cutout = false }: Props) {
     <div className="pp-compare-view" style={style} data-backdrop={cutout ? backdrop : undefined}>
       {zoomed ? (
         <div className="pp-compare pp-compare--zoomed" data-testid="zoom-view">
-          <img src={after} alt={`${alt}, at full size`} />
+          <img className="pp-compare__image" src={after} alt={`${alt}, at full size`} />
         </div>
       ) : (
         <div className="pp-compare" data-testid="compare-view">
-          <img className="pp-compare__after" src={after} alt={alt} />
-          <img className="pp-compare__before" src={before} alt="" aria-hidden="true" />
+          <img className="pp-compare__image" src={after} alt={alt} />
+          <img className="pp-compare__image pp-compare__before" src={before} alt="" aria-hidden="true" />
           <span className="pp-compare__divider" aria-hidden="true" />
           <input
             type="range"
