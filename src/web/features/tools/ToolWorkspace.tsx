@@ -1,18 +1,31 @@
 import { type ReactNode, useCallback, useId, useState } from 'react';
+import { useSearchParams } from 'react-router';
 import type { Analysis } from '../../../contract/tool-responses';
 import { type ToolId, UPLOAD_LIMIT_5MB } from '../../../contract/tools';
+import { sentImageRef } from '../../lib/creations/send-to';
 import { AnalysisResult } from './parts/AnalysisResult';
 import { ActionButton } from './parts/fields';
 import { ImageDropZone, type ImageSize, type PickedImage } from './parts/ImageDropZone';
 import { JobProgress } from './parts/JobProgress';
 import { ImageResults, ResultPanel } from './parts/ResultPanel';
+import { sendTargetsFrom } from './send-targets';
 import { ToolPage } from './ToolPage';
 import type { SubmitRequest, ToolBody, ToolRunner } from './use-tool-runner';
 import { UPLOAD_5MB_HINT } from './workspace';
 
-/** The page's image: a new one (or ×) drops the previous result and any call still out. */
+/** The name shown for an image another tool's result sent here. */
+export const SENT_IMAGE_NAME = 'Result from another tool';
+
+/**
+ * The page's image: a new one (or ×) drops the previous result and any call still out. It starts as
+ * the stored file another tool sent here ("Send to ..."), whose reference goes out as the image.
+ */
 export function useUpload({ reset }: Pick<ToolRunner, 'reset'>) {
-  const [image, setImage] = useState<PickedImage | null>(null);
+  const [search] = useSearchParams();
+  const [image, setImage] = useState<PickedImage | null>(() => {
+    const sent = sentImageRef(search);
+    return sent ? { dataUrl: sent, name: SENT_IMAGE_NAME, size: 0 } : null;
+  });
   const [size, setSize] = useState<ImageSize | null>(null);
   const onImage = useCallback(
     (next: PickedImage | null) => {
@@ -146,6 +159,7 @@ export function ToolWorkspace<Id extends ToolId>({
               clickToDownload={tool.result.clickToDownload}
               before={tool.result.compare ? (upload?.image?.dataUrl ?? job.before) : null}
               cutout={tool.result.compare === 'cutout'}
+              sendTargets={sendTargetsFrom(tool.id)}
             />
           )}
         </ResultPanel>

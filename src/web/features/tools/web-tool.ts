@@ -40,6 +40,8 @@ export type WebTool<Id extends ToolId = ToolId> = ToolDefinition & {
    */
   failureText?: { fallback: string; network: string };
   result: ResultView;
+  /** "Send to <sendLabel>": results of other tools can open here as the image (a stored file, no download). */
+  sendLabel?: string;
   /** What the local engine does for this tool, where it differs from the hosted model a user may expect. */
   localEngineNote?: string;
 };

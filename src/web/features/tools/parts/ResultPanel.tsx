@@ -3,9 +3,11 @@ import { type ReactNode, useEffect, useId, useRef } from 'react';
 import { FormMessage } from '../../../components/FormMessage';
 import { PlaceholderPanel } from '../../../components/PlaceholderPanel';
 import { useDownloads } from '../downloads';
+import type { SendTarget } from '../send-targets';
 import type { JobState } from '../use-tool-runner';
 import { CompareView } from './CompareView';
 import { JobProgress } from './JobProgress';
+import { SendToLinks } from './SendToLinks';
 
 const PROGRESS_TEXT = {
   sending: 'Sending your request…',
@@ -87,6 +89,8 @@ type ImageResultsProps = {
   before?: string | null;
   /** The results are cut-outs, previewed on a chosen backdrop. */
   cutout?: boolean;
+  /** The tools a result can be sent to, as their image. */
+  sendTargets?: readonly SendTarget[];
 };
 
 /** Result images, each with a one-click Download; a failed download says so under the grid. */
@@ -97,6 +101,7 @@ export function ImageResults({
   clickToDownload = false,
   before = null,
   cutout = false,
+  sendTargets = [],
 }: ImageResultsProps) {
   const { download, pending, error } = useDownloads();
   if (images.length === 0) return <p className="pp-panel__text">The server sent no image back.</p>;
@@ -137,6 +142,7 @@ export function ImageResults({
                   <Download size={16} aria-hidden="true" />
                   Download
                 </button>
+                <SendToLinks url={url} targets={sendTargets} />
               </div>
             </li>
           );
