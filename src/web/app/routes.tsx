@@ -63,6 +63,13 @@ export const routesFor = (tools: readonly ToolRoute[]): RouteObject[] => [
             (tool): RouteObject => ({ path: tool.route, lazy: page(tool.loadPage, (Component) => Component) }),
           ),
           {
+            path: ROUTES.creations,
+            lazy: page(
+              () => import('../features/tools/creations/CreationsPage'),
+              (m) => m.CreationsPage,
+            ),
+          },
+          {
             path: ROUTES.userSettings,
             lazy: page(
               () => import('../features/settings/UserSettingsPage'),
