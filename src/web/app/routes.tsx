@@ -1,6 +1,7 @@
 import type { ComponentType } from 'react';
 import type { RouteObject } from 'react-router';
 import { ACCOUNT_ROUTES } from '../../contract/accounts';
+import { SHARED_ROUTE_PREFIX } from '../../contract/creations';
 import { ROUTES } from '../../contract/routes';
 import { WEB_TOOLS } from '../features/tools/registry';
 import type { WebTool } from '../features/tools/web-tool';
@@ -46,6 +47,13 @@ export const routesFor = (tools: readonly ToolRoute[]): RouteObject[] => [
         lazy: page(
           () => import('../features/auth/ResetPasswordPage'),
           (m) => m.ResetPasswordPage,
+        ),
+      },
+      {
+        path: `${SHARED_ROUTE_PREFIX}:token`,
+        lazy: page(
+          () => import('../features/shared-creation/SharedCreationPage'),
+          (m) => m.SharedCreationPage,
         ),
       },
       {
