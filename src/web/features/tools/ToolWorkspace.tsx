@@ -3,6 +3,7 @@ import { useSearchParams } from 'react-router';
 import type { Analysis } from '../../../contract/tool-responses';
 import { type ToolId, UPLOAD_LIMIT_5MB } from '../../../contract/tools';
 import { sentImageRef } from '../../lib/creations/send-to';
+import { DESKTOP_QUERY, useMediaQuery } from '../../lib/use-media-query';
 import { AnalysisResult } from './parts/AnalysisResult';
 import { ActionButton } from './parts/fields';
 import { ImageDropZone, type ImageSize, type PickedImage } from './parts/ImageDropZone';
@@ -90,6 +91,7 @@ export function ToolWorkspace<Id extends ToolId>({
   const copy = tool.workspace;
   const titleId = useId();
   const off = runner.locked || runner.busy;
+  const isDesktop = useMediaQuery(DESKTOP_QUERY);
   const problem = upload?.image ? upload.problem : null;
   return (
     <ToolPage tool={tool}>
@@ -135,8 +137,8 @@ export function ToolWorkspace<Id extends ToolId>({
             message={runner.message}
             detail={runner.messageDetail}
           />
-          {job.phase === 'running' ? (
-            // On a phone the result panel is below the fold: the progress shows by the button too
+          {job.phase === 'running' && !isDesktop ? (
+            // On a phone the result panel is below the form: the progress shows by the button too
             // (the panel's line is the one announced).
             <p className="pp-action__progress" aria-hidden="true">
               <JobProgress job={job} />

@@ -2,6 +2,7 @@
 // its tool, and a job left running is followed by the app shell, which says when it finishes.
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { beforeEach, describe, expect, it } from 'vitest';
+import { setViewportWidth } from '../../app/test-utils';
 import { forgetWatchedJobs } from '../../lib/jobs/job-watch';
 import { creation, creationList, storedImage } from '../../test-support/creation-fixtures';
 import { deferred } from '../../test-support/fake-api';
@@ -95,5 +96,25 @@ describe('a job left running', () => {
     fireEvent.click(within(toast).getByRole('link', { name: 'View it' }));
     await screen.findByRole('heading', { level: 1, name: 'Background Remover' });
     expect(screen.queryByTestId('job-toast')).toBeNull();
+  });
+});
+
+describe('on a phone', () => {
+  it('shows the progress by the button too, where the eye is (the result panel is below the form)', async () => {
+    const running = creation({ status: 'queued', output: null, outputs: [], createdAt: new Date().toISOString() });
+    setViewportWidth(390);
+    await open(
+      '/background-remover',
+      signedIn(
+        {},
+        {
+          'GET /api/creations': creationList(running),
+          'GET /api/jobs/job-7': { body: { ...running, queuePosition: 2 } },
+        },
+      ),
+      'Background Remover',
+    );
+    const form = action().closest('form') as HTMLElement;
+    await waitFor(() => expect(within(form).getByText(/Queued/).textContent).toMatch(/elapsed/));
   });
 });
