@@ -1,3 +1,4 @@
+import './compare.css';
 import { ZoomIn, ZoomOut } from 'lucide-react';
 import { type CSSProperties, useId, useState } from 'react';
 
