@@ -99,6 +99,31 @@ describe('a job left running', () => {
   });
 });
 
+describe('a page left while its call is still out', () => {
+  it('hands the job the answer names to the shell, which toasts how it ended', async () => {
+    const answer = deferred<{ body: unknown }>();
+    const { router } = await open(
+      '/background-remover',
+      signedIn(
+        {},
+        {
+          'GET /api/creations': creationList(),
+          'POST /api/remove-background': () => answer.promise,
+          'GET /api/jobs/job-7': { body: { ...creation(), queuePosition: null } },
+        },
+      ),
+      'Background Remover',
+    );
+    await chooseImage();
+    fireEvent.click(action());
+    await act(() => router.navigate('/tokens'));
+    await screen.findByRole('heading', { level: 1, name: 'Tokens' });
+    answer.resolve({ body: { success: true, output: storedImage(2).url, jobId: 'job-7', balance: 18 } });
+    const toast = await screen.findByTestId('job-toast', {}, SLOW);
+    expect(toast.textContent).toContain('Your Background Remover result is ready.');
+  });
+});
+
 describe('on a phone', () => {
   it('shows the progress by the button too, where the eye is (the result panel is below the form)', async () => {
     const running = creation({ status: 'queued', output: null, outputs: [], createdAt: new Date().toISOString() });

@@ -218,8 +218,12 @@ export function useToolRunner<Id extends ToolId>(tool: WebTool<Id>) {
         return;
       }
       applyServerBalance(answer.data);
-      if (mine !== ticket.current) return;
       const data = answer.data;
+      if (mine !== ticket.current) {
+        // Left (or reset) while the call was out: the shell follows the job it started, and says how it ended.
+        if (data && 'jobId' in data) watchJob({ id: data.jobId, title: tool.title, route: tool.route });
+        return;
+      }
 
       if (answer.status === 202 && data && isPending(data)) {
         setJob((current) => ({
