@@ -15,6 +15,7 @@ export const ICON_NAMES = [
   'replace',
   'maximize-2',
   'scan-search',
+  'images',
 ] as const;
 
 export type IconName = (typeof ICON_NAMES)[number];

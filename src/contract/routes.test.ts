@@ -16,12 +16,13 @@ describe('the menu', () => {
       'Background Swap',
       'Image Upscaler',
       'Image Analyzer',
+      'My Creations',
       'Tokens',
       'User Settings',
     ]);
   });
 
-  it('is built from the tool list: an 11th tool shows up before Tokens, with its route and icon', () => {
+  it('is built from the tool list: an 11th tool shows up before My Creations, with its route and icon', () => {
     const eleventh: ToolDefinition = {
       ...TOOLS[0],
       id: 'sketch-maker' as ToolId,
@@ -33,13 +34,13 @@ describe('the menu', () => {
     } as ToolDefinition;
     const menu = menuOf([...TOOLS, eleventh]);
     expect(menu).toHaveLength(MENU.length + 1);
-    expect(menu.at(-3)).toEqual({
+    expect(menu.at(-4)).toEqual({
       label: 'Sketch Maker',
       to: '/sketch-maker',
       icon: 'paintbrush',
       toolId: 'sketch-maker',
     });
-    expect(menu.at(-2)?.label).toBe('Tokens');
+    expect(menu.at(-3)?.label).toBe('My Creations');
   });
 
   it('sends a signed-in user to Text to Pic', () => {

@@ -5,6 +5,8 @@ import { TOOLS, type ToolDefinition, type ToolId } from './tools';
 export const ROUTES = {
   home: '/',
   tokens: '/tokens',
+  /** "My Creations" (issue 17): what the user made. */
+  creations: '/creations',
   userSettings: '/user-settings',
 } as const;
 
@@ -12,15 +14,20 @@ export const ALL_ROUTES: readonly string[] = [
   ROUTES.home,
   ROUTES.tokens,
   ...TOOLS.map((t) => t.route),
+  ROUTES.creations,
   ROUTES.userSettings,
 ];
 
 export type MenuItem = { label: string; to: string; icon: IconName; toolId?: ToolId };
 
-/** "Menu labels: Home, Text to Pic, Metamorphose, ... Tokens, User Settings": the tools in the list's order. */
+/**
+ * "Menu labels: Home, Text to Pic, Metamorphose, ... Tokens, User Settings": the tools in the list's
+ * order, then My Creations (issue 17: next to the tools whose results it holds, before the account's items).
+ */
 export const menuOf = (tools: readonly ToolDefinition[]): MenuItem[] => [
   { label: 'Home', to: ROUTES.home, icon: 'house' },
   ...tools.map((tool) => ({ label: tool.menuLabel, to: tool.route, icon: tool.icon, toolId: tool.id })),
+  { label: 'My Creations', to: ROUTES.creations, icon: 'images' },
   { label: 'Tokens', to: ROUTES.tokens, icon: 'coins' },
   { label: 'User Settings', to: ROUTES.userSettings, icon: 'settings' },
 ];

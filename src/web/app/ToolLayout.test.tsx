@@ -14,6 +14,7 @@ const MENU_LABELS = [
   'Background Swap',
   'Image Upscaler',
   'Image Analyzer',
+  'My Creations',
   'Tokens',
   'User Settings',
 ];

@@ -7,6 +7,7 @@ import { TokenBalance } from '../components/TokenBalance';
 import { Wordmark } from '../components/Wordmark';
 import { VerifiedElsewhereNotice } from '../features/auth/VerifiedElsewhereNotice';
 import { DESKTOP_QUERY, useMediaQuery } from '../lib/use-media-query';
+import { JobToasts } from './JobToasts';
 
 const SIDEBAR_ID = 'app-sidebar';
 
@@ -129,6 +130,7 @@ export function ToolLayout() {
           <div className="pp-container">© {new Date().getFullYear()} Picture Palette</div>
         </footer>
       </div>
+      <JobToasts />
     </div>
   );
 }

@@ -35,6 +35,7 @@ describe('routes', () => {
     ['/text-lab', 'Text Lab'],
     ['/background-swap', 'Background Swap'],
     ['/image-analyzer', 'Image Analyzer'],
+    ['/creations', 'My Creations'],
     ['/user-settings', 'User Settings'],
     ['/reset-password?token=abc', 'Choose a new password'],
   ])('%s loads its page with the heading "%s"', async (path, heading) => {

@@ -1,6 +1,7 @@
 import type { ComponentType } from 'react';
 import type { RouteObject } from 'react-router';
 import { ACCOUNT_ROUTES } from '../../contract/accounts';
+import { SHARED_ROUTE_PREFIX } from '../../contract/creations';
 import { ROUTES } from '../../contract/routes';
 import { WEB_TOOLS } from '../features/tools/registry';
 import type { WebTool } from '../features/tools/web-tool';
@@ -49,6 +50,13 @@ export const routesFor = (tools: readonly ToolRoute[]): RouteObject[] => [
         ),
       },
       {
+        path: `${SHARED_ROUTE_PREFIX}:token`,
+        lazy: page(
+          () => import('../features/shared-creation/SharedCreationPage'),
+          (m) => m.SharedCreationPage,
+        ),
+      },
+      {
         id: 'tool-layout',
         Component: ToolLayout,
         children: [
@@ -62,6 +70,13 @@ export const routesFor = (tools: readonly ToolRoute[]): RouteObject[] => [
           ...tools.map(
             (tool): RouteObject => ({ path: tool.route, lazy: page(tool.loadPage, (Component) => Component) }),
           ),
+          {
+            path: ROUTES.creations,
+            lazy: page(
+              () => import('../features/tools/creations/CreationsPage'),
+              (m) => m.CreationsPage,
+            ),
+          },
           {
             path: ROUTES.userSettings,
             lazy: page(

@@ -3,6 +3,7 @@ import {
   Eraser,
   House,
   ImagePlus,
+  Images,
   LetterText,
   type LucideIcon,
   Maximize2,
@@ -31,4 +32,5 @@ export const ICONS: Record<IconName, LucideIcon> = {
   replace: Replace,
   'maximize-2': Maximize2,
   'scan-search': ScanSearch,
+  images: Images,
 };

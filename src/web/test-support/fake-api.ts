@@ -4,7 +4,8 @@
 import { vi } from 'vitest';
 import type { Profile, PublicConfig } from '../../contract/accounts';
 
-export type FakeRequest = { method: string; path: string; body: unknown };
+/** `search`: the query string, with its '?' ('' when none); routes match on the path alone. */
+export type FakeRequest = { method: string; path: string; search: string; body: unknown };
 export type FakeReply = { status?: number; body?: unknown } | 'network-error';
 export type FakeHandler = FakeReply | ((request: FakeRequest) => FakeReply | Promise<FakeReply>);
 export type FakeRoutes = Record<string, FakeHandler | FakeHandler[]>;
@@ -84,6 +85,7 @@ export function installFakeApi(routes: FakeRoutes = signedOutRoutes()): FakeApi 
     const request: FakeRequest = {
       method,
       path: url.pathname,
+      search: url.search,
       body: typeof init.body === 'string' ? JSON.parse(init.body) : undefined,
     };
     calls.push(request);

@@ -11,6 +11,7 @@ import { formatTokens } from '../../lib/format-cost';
 import { sendVerificationEmail } from '../../lib/session/auth-api';
 import { useAuth, usePublicConfig } from '../../lib/session/auth-context';
 import { useDocumentTitle } from '../../lib/use-document-title';
+import { YourDataCard } from './YourDataCard';
 
 export const SETTINGS_TEXT = {
   verified: 'Email verified',
@@ -190,6 +191,11 @@ function AccountCard() {
   );
 }
 
+function SignedInDataCard() {
+  const { user, profile } = useAuth();
+  return <YourDataCard email={profile?.email ?? user?.email ?? ''} />;
+}
+
 function LoadingCard() {
   return (
     <div className="pp-card pp-account" data-testid="settings-loading" aria-busy="true">
@@ -212,12 +218,15 @@ export function UserSettingsPage() {
       <PageHeader
         icon={Settings}
         title="User Settings"
-        summary="Your account’s email address, token balance and email verification."
+        summary="Your account’s email address, token balance and email verification; your data to download or delete."
       />
       {status === 'loading' ? (
         <LoadingCard />
       ) : status === 'signed-in' ? (
-        <AccountCard />
+        <>
+          <AccountCard />
+          <SignedInDataCard />
+        </>
       ) : (
         <SignInPromptCard
           title={SETTINGS_TEXT.signedOutTitle}

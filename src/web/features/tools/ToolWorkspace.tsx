@@ -1,19 +1,34 @@
 import { type ReactNode, useCallback, useId, useState } from 'react';
+import { useSearchParams } from 'react-router';
 import type { Analysis } from '../../../contract/tool-responses';
 import { type ToolId, UPLOAD_LIMIT_5MB } from '../../../contract/tools';
+import { sentImageRef } from '../../lib/creations/send-to';
+import { DESKTOP_QUERY, useMediaQuery } from '../../lib/use-media-query';
 import { AnalysisResult } from './parts/AnalysisResult';
 import { FreePreviewNotice } from './parts/FreePreviewNotice';
 import { ActionButton } from './parts/fields';
 import { ImageDropZone, type ImageSize, type PickedImage } from './parts/ImageDropZone';
+import { JobProgress } from './parts/JobProgress';
 import { ImageResults, ResultPanel } from './parts/ResultPanel';
+import { sendTargetsFrom } from './send-targets';
 import { ToolPage } from './ToolPage';
 import { useProvider } from './use-provider';
 import type { SubmitRequest, ToolBody, ToolRunner } from './use-tool-runner';
 import { UPLOAD_5MB_HINT } from './workspace';
 
-/** The page's image: a new one (or ×) drops the previous result and any call still out. */
+/** The name shown for an image another tool's result sent here. */
+export const SENT_IMAGE_NAME = 'Result from another tool';
+
+/**
+ * The page's image: a new one (or ×) drops the previous result and any call still out. It starts as
+ * the stored file another tool sent here ("Send to ..."), whose reference goes out as the image.
+ */
 export function useUpload({ reset }: Pick<ToolRunner, 'reset'>) {
-  const [image, setImage] = useState<PickedImage | null>(null);
+  const [search] = useSearchParams();
+  const [image, setImage] = useState<PickedImage | null>(() => {
+    const sent = sentImageRef(search);
+    return sent ? { dataUrl: sent, name: SENT_IMAGE_NAME, size: 0 } : null;
+  });
   const [size, setSize] = useState<ImageSize | null>(null);
   const onImage = useCallback(
     (next: PickedImage | null) => {
@@ -79,6 +94,7 @@ export function ToolWorkspace<Id extends ToolId>({
   const copy = tool.workspace;
   const titleId = useId();
   const off = runner.locked || runner.busy;
+  const isDesktop = useMediaQuery(DESKTOP_QUERY);
   const problem = upload?.image ? upload.problem : null;
   const freePreview = useProvider(tool.id) === 'demo';
   return (
@@ -126,6 +142,13 @@ export function ToolWorkspace<Id extends ToolId>({
             message={runner.message}
             detail={runner.messageDetail}
           />
+          {job.phase === 'running' && !isDesktop ? (
+            // On a phone the result panel is below the form: the progress shows by the button too
+            // (the panel's line is the one announced).
+            <p className="pp-action__progress" aria-hidden="true">
+              <JobProgress job={job} />
+            </p>
+          ) : null}
         </form>
         <ResultPanel
           title={resultTitle ?? copy.resultTitle}
@@ -141,6 +164,9 @@ export function ToolWorkspace<Id extends ToolId>({
               fileName={tool.result.fileName}
               alt={(n) => resultAlt(n, job.request)}
               clickToDownload={tool.result.clickToDownload}
+              before={tool.result.compare ? (upload?.image?.dataUrl ?? job.before) : null}
+              cutout={tool.result.compare === 'cutout'}
+              sendTargets={sendTargetsFrom(tool.id)}
             />
           )}
         </ResultPanel>

@@ -1,5 +1,6 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
-import { useNavigate } from 'react-router';
+import { useNavigate, useSearchParams } from 'react-router';
+import type { Creation } from '../../../contract/creations';
 import { ROUTES } from '../../../contract/routes';
 import type { ToolRequest } from '../../../contract/tool-requests';
 import {
@@ -13,6 +14,9 @@ import {
 } from '../../../contract/tool-responses';
 import type { ToolId } from '../../../contract/tools';
 import { type ApiResult, errorMessage } from '../../lib/api';
+import { listCreations } from '../../lib/creations/creations-api';
+import { SENT_IMAGE_PARAM } from '../../lib/creations/send-to';
+import { unwatchJob, watchJob } from '../../lib/jobs/job-watch';
 import { useAuth } from '../../lib/session/auth-context';
 import { type Access, accessOf } from './tool-access';
 import { callTool, getJob, JOB_POLL_MS } from './tool-api';
@@ -24,10 +28,23 @@ export type ToolBody<Id extends ToolId> = Omit<ToolRequest<Id>, 'userId'>;
 
 export type JobState<Id extends ToolId = ToolId> =
   | { phase: 'idle' }
-  /** 'sending': the call is out; 'queued' and 'running': the server is still working (202). */
-  | { phase: 'running'; status: 'sending' | 'queued' | 'running'; queuePosition?: number | null }
-  /** `request`: the body that was sent (the Image Upscaler titles its result with the scale asked for). */
-  | { phase: 'done'; images: string[]; analysis: Analysis | null; request: ToolBody<Id> };
+  /**
+   * 'sending': the call is out; 'queued' and 'running': the server is still working (202).
+   * `startedAt`: when the job was asked for (ms since the epoch), for the elapsed time.
+   */
+  | { phase: 'running'; status: 'sending' | 'queued' | 'running'; queuePosition?: number | null; startedAt: number }
+  /**
+   * `request`: the body that was sent, or the settings of a job shown again (the Image Upscaler titles
+   * its result with the scale asked for). `before`: the input image of a job shown again (a fresh
+   * job's input is the page's own image), for the before/after comparison.
+   */
+  | {
+      phase: 'done';
+      images: string[];
+      analysis: Analysis | null;
+      request: ToolBody<Id>;
+      before: string | null;
+    };
 
 export type SubmitRequest<Id extends ToolId = ToolId> = {
   /** Tokens this call costs. */
@@ -36,6 +53,12 @@ export type SubmitRequest<Id extends ToolId = ToolId> = {
   /** The request body without userId (built only when the checks pass). */
   body: () => ToolBody<Id>;
 };
+
+/** The newest job of this tool, shown again when the page opens (null: none, or not signed in). */
+async function latestCreation(tool: ToolId): Promise<Creation | null> {
+  const answer = await listCreations({ tool, limit: 1 });
+  return (answer.ok && answer.data?.creations[0]) || null;
+}
 
 /** What the page reads of a finished job. */
 type FinalJob = Pick<JobView, 'status' | 'output' | 'keywords' | 'colors' | 'error'>;
@@ -60,12 +83,23 @@ export function useToolRunner<Id extends ToolId>(tool: WebTool<Id>) {
   /** Why a single-image job failed, when the server knows more than the spec's message says. */
   const [messageDetail, setMessageDetail] = useState<string | null>(null);
   const ticket = useRef(0);
+  /** The server's job this page follows now: when the page lets go of it, the app shell follows it. */
+  const following = useRef<string | null>(null);
+  const [search] = useSearchParams();
+  const imageWasSent = search.has(SENT_IMAGE_PARAM);
+
+  /** Hands a job still running to the app shell, which says when it finishes. */
+  const letGo = useCallback(() => {
+    if (following.current) watchJob({ id: following.current, title: tool.title, route: tool.route });
+    following.current = null;
+  }, [tool.title, tool.route]);
 
   useEffect(
     () => () => {
       ticket.current++;
+      letGo();
     },
-    [],
+    [letGo],
   );
 
   const access: Access = accessOf(status, profile);
@@ -101,31 +135,81 @@ export function useToolRunner<Id extends ToolId>(tool: WebTool<Id>) {
       const position = view.data.queuePosition ?? null;
       setJob((current) =>
         current.phase === 'running' && (current.status !== next || (current.queuePosition ?? null) !== position)
-          ? { phase: 'running', status: next, queuePosition: position }
+          ? { ...current, status: next, queuePosition: position }
           : current,
       );
     }
   }, []);
 
+  const fail = useCallback((text: string, serverError?: string | null) => {
+    setJob(IDLE);
+    setMessage(text);
+    // The spec's message stays; a reason it does not give ("No face found…") goes under it.
+    setMessageDetail(serverError && serverError !== text ? serverError : null);
+  }, []);
+
+  const finish = useCallback(
+    (
+      request: ToolBody<Id>,
+      images: string[],
+      keywords?: Keyword[] | null,
+      colors?: Color[] | null,
+      before: string | null = null,
+    ) =>
+      setJob({
+        phase: 'done',
+        images,
+        analysis: tool.result.kind === 'analysis' ? { keywords: keywords ?? [], colors: colors ?? [] } : null,
+        request,
+        before,
+      }),
+    [tool.result.kind],
+  );
+
+  /** Follows a job the server is still running to its end; false when this call was dropped meanwhile. */
+  const followToEnd = useCallback(
+    async (jobId: string, mine: number, request: ToolBody<Id>, before: string | null = null) => {
+      following.current = jobId;
+      const view = await follow(jobId, mine);
+      if (!view) return;
+      following.current = null;
+      void refreshProfile(); // charged, or refunded after a failure: the server's number
+      if (view.status === 'succeeded') finish(request, view.output ?? [], view.keywords, view.colors, before);
+      else fail(failureText ? (view.error ?? failureText.fallback) : tool.failureMessage, view.error);
+    },
+    [follow, refreshProfile, finish, fail, failureText, tool.failureMessage],
+  );
+
+  // Opening the page shows the user's running or latest job of this tool (not when an image was sent here).
+  const userId = status === 'signed-in' ? user?.id : undefined;
+  useEffect(() => {
+    if (!userId || imageWasSent) return;
+    const mine = ticket.current;
+    latestCreation(tool.id).then(
+      (latest) => {
+        if (!latest || mine !== ticket.current) return; // left, or the user started something meanwhile
+        const request = latest.settings as unknown as ToolBody<Id>;
+        const before = latest.inputs[0]?.url ?? null;
+        if (latest.status === 'queued' || latest.status === 'running') {
+          unwatchJob(latest.id);
+          setJob({ phase: 'running', status: latest.status, startedAt: Date.parse(latest.createdAt) || Date.now() });
+          void followToEnd(latest.id, mine, request, before);
+        } else if (latest.status === 'succeeded') {
+          const images = latest.outputs.length > 0 ? latest.outputs.map((image) => image.url) : asList(latest.output);
+          finish(request, images, latest.keywords, latest.colors, before);
+        }
+      },
+      () => {}, // offline: the page starts empty, as before
+    );
+  }, [userId, imageWasSent, tool.id, followToEnd, finish]);
+
   const run = useCallback(
     async (body: ToolBody<Id>) => {
       const mine = ++ticket.current;
+      letGo();
       setMessage(null);
       setMessageDetail(null);
-      setJob({ phase: 'running', status: 'sending' });
-      const fail = (text: string, serverError?: string | null) => {
-        setJob(IDLE);
-        setMessage(text);
-        // The spec's message stays; a reason it does not give ("No face found…") goes under it.
-        setMessageDetail(serverError && serverError !== text ? serverError : null);
-      };
-      const finish = (images: string[], keywords?: Keyword[] | null, colors?: Color[] | null) =>
-        setJob({
-          phase: 'done',
-          images,
-          analysis: tool.result.kind === 'analysis' ? { keywords: keywords ?? [], colors: colors ?? [] } : null,
-          request: body,
-        });
+      setJob({ phase: 'running', status: 'sending', startedAt: Date.now() });
       let answer: ApiResult<ToolAnswer>;
       try {
         answer = await callTool(tool, body, user?.id);
@@ -134,32 +218,33 @@ export function useToolRunner<Id extends ToolId>(tool: WebTool<Id>) {
         return;
       }
       applyServerBalance(answer.data);
-      if (mine !== ticket.current) return;
       const data = answer.data;
+      if (mine !== ticket.current) {
+        // Left (or reset) while the call was out: the shell follows the job it started, and says how it ended.
+        if (data && 'jobId' in data) watchJob({ id: data.jobId, title: tool.title, route: tool.route });
+        return;
+      }
 
       if (answer.status === 202 && data && isPending(data)) {
-        setJob({
+        setJob((current) => ({
           phase: 'running',
           status: data.status,
           queuePosition: data.queuePosition ?? null,
-        });
-        const view = await follow(data.jobId, mine);
-        if (!view) return;
-        void refreshProfile(); // charged, or refunded after a failure: the server's number
-        if (view.status === 'succeeded') finish(view.output ?? [], view.keywords, view.colors);
-        else fail(failureText ? (view.error ?? failureText.fallback) : tool.failureMessage, view.error);
+          startedAt: current.phase === 'running' ? current.startedAt : Date.now(),
+        }));
+        await followToEnd(data.jobId, mine, body);
         return;
       }
       if (answer.ok && data && isSuccess(data)) {
-        if ('output' in data) finish(asList(data.output));
-        else finish([], data.keywords, data.colors);
+        if ('output' in data) finish(body, asList(data.output));
+        else finish(body, [], data.keywords, data.colors);
         return;
       }
       // Signed out or flagged meanwhile: let the page catch up with the server.
       if (answer.status === 401 || answer.status === 403) void refreshProfile();
       fail(answerFailure(answer), answer.status >= 500 ? errorMessage(answer.data) : null);
     },
-    [tool, user?.id, applyServerBalance, refreshProfile, follow, answerFailure, failureText],
+    [tool, user?.id, applyServerBalance, refreshProfile, answerFailure, letGo, followToEnd, finish, fail],
   );
 
   const submit = useCallback(
@@ -188,10 +273,11 @@ export function useToolRunner<Id extends ToolId>(tool: WebTool<Id>) {
   /** Drops the result, the message and any call still out (a new image, or ×). */
   const reset = useCallback(() => {
     ticket.current++;
+    letGo();
     setJob(IDLE);
     setMessage(null);
     setMessageDetail(null);
-  }, []);
+  }, [letGo]);
 
   const busy = job.phase === 'running';
   const flagsBlock = tool.checksAccountFlags && access !== 'ready' && access !== 'signed-out';

@@ -15,6 +15,8 @@ export type ResultView =
       fileName: (n: number) => string;
       /** Text to Pic: a click on an image downloads it (else it opens full size). */
       clickToDownload?: boolean;
+      /** An image-to-image tool: the result is compared with its input ('cutout': shown on a chosen backdrop). */
+      compare?: 'photo' | 'cutout';
     }
   | { kind: 'analysis' };
 
@@ -38,6 +40,8 @@ export type WebTool<Id extends ToolId = ToolId> = ToolDefinition & {
    */
   failureText?: { fallback: string; network: string };
   result: ResultView;
+  /** "Send to <sendLabel>": results of other tools can open here as the image (a stored file, no download). */
+  sendLabel?: string;
   /** What the local engine does for this tool, where it differs from the hosted model a user may expect. */
   localEngineNote?: string;
 };

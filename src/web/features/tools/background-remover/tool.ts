@@ -11,5 +11,6 @@ export const backgroundRemover = defineWebTool('background-remover', {
   submitChecks: singleImageChecks('Please log in to remove background.'),
   checksAccountFlags: true,
   busyLabel: BUSY_LABEL.process,
-  result: { kind: 'images', fileName: () => 'background-removed.png' },
+  sendLabel: 'Background Remover',
+  result: { kind: 'images', fileName: () => 'background-removed.png', compare: 'cutout' },
 });

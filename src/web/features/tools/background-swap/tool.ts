@@ -16,7 +16,8 @@ export const backgroundSwap = defineWebTool('background-swap', {
   checksAccountFlags: false,
   busyLabel: BUSY_LABEL.generate,
   failureText: { fallback: 'Failed to generate images', network: 'Failed to generate images' },
-  result: { kind: 'images', fileName: (n) => `background-swap-${n}.webp` },
+  sendLabel: 'Background Swap',
+  result: { kind: 'images', fileName: (n) => `background-swap-${n}.webp`, compare: 'photo' },
   localEngineNote:
     'Local engine: your subject is cut out by a real model, but the new backgrounds are simple scenes drawn from your description and marked DEMO.',
 });

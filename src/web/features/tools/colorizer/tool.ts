@@ -15,5 +15,5 @@ export const colorizer = defineWebTool('colorizer', {
   submitChecks: singleImageChecks('Please log in to colorize images.'),
   checksAccountFlags: true,
   busyLabel: BUSY_LABEL.process,
-  result: { kind: 'images', fileName: () => 'colorized-image.webp' },
+  result: { kind: 'images', fileName: () => 'colorized-image.webp', compare: 'photo' },
 });

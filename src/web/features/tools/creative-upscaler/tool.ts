@@ -15,7 +15,7 @@ export const creativeUpscaler = defineWebTool('creative-upscaler', {
   submitChecks: singleImageChecks('Please log in to upscale images.'),
   checksAccountFlags: true,
   busyLabel: BUSY_LABEL.process,
-  result: { kind: 'images', fileName: () => 'creative-upscaled.webp' },
+  result: { kind: 'images', fileName: () => 'creative-upscaled.webp', compare: 'photo' },
   localEngineNote:
     'Local engine: a large restoration model (Real-ESRGAN x4plus) that redraws texture, not the hosted Clarity upscaler.',
 });

@@ -11,7 +11,7 @@ export const fixAFace = defineWebTool('fix-a-face', {
   submitChecks: singleImageChecks('Please log in to fix faces.'),
   checksAccountFlags: true,
   busyLabel: BUSY_LABEL.process,
-  result: { kind: 'images', fileName: () => 'fixed-face.webp' },
+  result: { kind: 'images', fileName: () => 'fixed-face.webp', compare: 'photo' },
   localEngineNote:
     'Local engine, not GFPGAN: faces are found, restored by a super-resolution model at twice the size and blended back into a 2x upscale.',
 });

@@ -1,5 +1,6 @@
 import { useState } from 'react';
 import { ChoiceGroup } from '../parts/fields';
+import { useRunAgainSetting } from '../parts/run-again';
 import { SingleImageTool } from '../SingleImageTool';
 import { type UpscaleScale, upscaleHint, upscaleProblem } from '../upscale-limits';
 import { imageUpscaler } from './tool';
@@ -11,7 +12,7 @@ const UPSCALE_HINT = upscaleHint(SCALES);
 
 /** Route '/image-upscaler': its own lazily loaded chunk. 2x, 4x or 6x; the result is titled "Upscaled (Nx)". */
 export function ImageUpscalerPage() {
-  const [scale, setScale] = useState<UpscaleScale>(2);
+  const [scale, setScale] = useState<UpscaleScale>(useRunAgainSetting(['scale'], SCALES, 2));
   return (
     <SingleImageTool
       tool={imageUpscaler}

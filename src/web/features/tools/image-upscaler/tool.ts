@@ -11,5 +11,6 @@ export const imageUpscaler = defineWebTool('image-upscaler', {
   submitChecks: singleImageChecks('Please log in to upscale images.'),
   checksAccountFlags: true,
   busyLabel: BUSY_LABEL.process,
-  result: { kind: 'images', fileName: () => 'upscaled-image.webp' },
+  sendLabel: 'Upscaler',
+  result: { kind: 'images', fileName: () => 'upscaled-image.webp', compare: 'photo' },
 });

@@ -172,7 +172,7 @@ export function ImageDropZone({ label, hint, image, onImage, onMeasured, disable
               <span className="pp-dropzone__name">{image.name}</span>
               <span className="pp-tabular">
                 {size ? `${size.width} × ${size.height} px · ` : ''}
-                {formatBytes(image.size)}
+                {image.size > 0 ? formatBytes(image.size) : ''}
               </span>
             </figcaption>
             <button

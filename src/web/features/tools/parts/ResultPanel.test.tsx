@@ -5,15 +5,19 @@ import { progressText, ResultPanel } from './ResultPanel';
 
 describe('a running job', () => {
   it('says where a waiting job stands in the line', () => {
-    expect(progressText({ phase: 'running', status: 'queued', queuePosition: 1 })).toBe('Queued: yours is next…');
-    expect(progressText({ phase: 'running', status: 'queued', queuePosition: 2 })).toBe(
+    expect(progressText({ phase: 'running', startedAt: 0, status: 'queued', queuePosition: 1 })).toBe(
+      'Queued: yours is next…',
+    );
+    expect(progressText({ phase: 'running', startedAt: 0, status: 'queued', queuePosition: 2 })).toBe(
       'Queued: 1 job ahead of yours…',
     );
-    expect(progressText({ phase: 'running', status: 'queued', queuePosition: 5 })).toBe(
+    expect(progressText({ phase: 'running', startedAt: 0, status: 'queued', queuePosition: 5 })).toBe(
       'Queued: 4 jobs ahead of yours…',
     );
-    expect(progressText({ phase: 'running', status: 'queued' })).toBe('Queued: waiting for a free worker…');
-    expect(progressText({ phase: 'running', status: 'running', queuePosition: null })).toBe(
+    expect(progressText({ phase: 'running', startedAt: 0, status: 'queued' })).toBe(
+      'Queued: waiting for a free worker…',
+    );
+    expect(progressText({ phase: 'running', startedAt: 0, status: 'running', queuePosition: null })).toBe(
       'Working on it: this can take a minute…',
     );
   });
@@ -22,11 +26,25 @@ describe('a running job', () => {
     render(
       <ResultPanel
         title="Result"
-        job={{ phase: 'running', status: 'queued', queuePosition: 3 }}
+        job={{ phase: 'running', startedAt: 0, status: 'queued', queuePosition: 3 }}
         icon={ImageIcon}
         emptyText="Your result appears here"
       />,
     );
     expect(screen.getByRole('status').textContent).toContain('Queued: 2 jobs ahead of yours…');
+  });
+});
+
+describe('the elapsed time', () => {
+  it('counts minutes and seconds since the job was asked for', () => {
+    render(
+      <ResultPanel
+        title="Result"
+        job={{ phase: 'running', status: 'running', startedAt: Date.now() - 83_000 }}
+        icon={ImageIcon}
+        emptyText="Your result appears here"
+      />,
+    );
+    expect(screen.getByRole('status').textContent).toContain('1:23 elapsed');
   });
 });

@@ -3,7 +3,11 @@ import { type ReactNode, useEffect, useId, useRef } from 'react';
 import { FormMessage } from '../../../components/FormMessage';
 import { PlaceholderPanel } from '../../../components/PlaceholderPanel';
 import { useDownloads } from '../downloads';
+import type { SendTarget } from '../send-targets';
 import type { JobState } from '../use-tool-runner';
+import { CompareView } from './CompareView';
+import { JobProgress } from './JobProgress';
+import { SendToLinks } from './SendToLinks';
 
 const PROGRESS_TEXT = {
   sending: 'Sending your request…',
@@ -62,7 +66,9 @@ export function ResultPanel({ title, job, icon, emptyText, children }: Props) {
       {running ? (
         <div className="pp-panel__body" role="status">
           <LoaderCircle className="pp-spinner" size={32} aria-hidden="true" />
-          <p className="pp-panel__text">{progressText(job)}</p>
+          <p className="pp-panel__text" data-testid="job-progress">
+            <JobProgress job={job} />
+          </p>
         </div>
       ) : (
         <div className="pp-result">{children}</div>
@@ -79,10 +85,24 @@ type ImageResultsProps = {
   alt: (n: number) => string;
   /** Text to Pic: a click on the image downloads it (else it opens full size). */
   clickToDownload?: boolean;
+  /** The input of an image-to-image tool: each result is shown against it (slider and 1:1 zoom). */
+  before?: string | null;
+  /** The results are cut-outs, previewed on a chosen backdrop. */
+  cutout?: boolean;
+  /** The tools a result can be sent to, as their image. */
+  sendTargets?: readonly SendTarget[];
 };
 
 /** Result images, each with a one-click Download; a failed download says so under the grid. */
-export function ImageResults({ images, fileName, alt, clickToDownload = false }: ImageResultsProps) {
+export function ImageResults({
+  images,
+  fileName,
+  alt,
+  clickToDownload = false,
+  before = null,
+  cutout = false,
+  sendTargets = [],
+}: ImageResultsProps) {
   const { download, pending, error } = useDownloads();
   if (images.length === 0) return <p className="pp-panel__text">The server sent no image back.</p>;
   return (
@@ -94,7 +114,9 @@ export function ImageResults({ images, fileName, alt, clickToDownload = false }:
           const busy = pending === url;
           return (
             <li key={url} className="pp-image-grid__item">
-              {clickToDownload ? (
+              {before ? (
+                <CompareView before={before} after={url} alt={alt(n)} cutout={cutout} />
+              ) : clickToDownload ? (
                 <button
                   type="button"
                   className="pp-image-grid__frame"
@@ -120,6 +142,7 @@ export function ImageResults({ images, fileName, alt, clickToDownload = false }:
                   <Download size={16} aria-hidden="true" />
                   Download
                 </button>
+                <SendToLinks url={url} targets={sendTargets} />
               </div>
             </li>
           );

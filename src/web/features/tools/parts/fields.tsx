@@ -5,6 +5,10 @@ import { type ReactElement, type ReactNode, useId, useState } from 'react';
 import { ASPECT_RATIOS, type AspectRatio, MAX_IMAGES_PER_REQUEST } from '../../../../contract/tools';
 import { FormMessage } from '../../../components/FormMessage';
 import { formatTokens } from '../../../lib/format-cost';
+import { useRunAgainSetting } from './run-again';
+
+/** The image counts a call may ask for: 1 to the spec's maximum. */
+const IMAGE_COUNTS = Array.from({ length: MAX_IMAGES_PER_REQUEST }, (_, index) => index + 1);
 
 /** A field's current value and its element, for a page's request body and its form. */
 export type Field<T> = { value: T; field: ReactElement };
@@ -24,7 +28,7 @@ function LabelledField({ label, children }: { label: string; children: (id: stri
 
 /** A prompt's value and its required field (product-spec.md section 5: prompts are required). */
 export function usePromptField(label: string, placeholder: string): Field<string> {
-  const [prompt, setPrompt] = useState('');
+  const [prompt, setPrompt] = useState(useRunAgainSetting<string>(['prompt'], null, ''));
   const field = (
     <LabelledField label={label}>
       {(id) => (
@@ -82,7 +86,9 @@ const ASPECT_OPTIONS = ASPECT_RATIOS.map((ratio) => ({ value: ratio, label: `${r
 
 /** The aspect ratio (default 1:1) and its select. */
 export function useAspectRatioField(): Field<AspectRatio> {
-  const [ratio, setRatio] = useState<AspectRatio>('1:1');
+  const [ratio, setRatio] = useState<AspectRatio>(
+    useRunAgainSetting(['aspectRatio', 'aspect_ratio'], ASPECT_RATIOS, '1:1'),
+  );
   return {
     value: ratio,
     field: <SelectField label="Aspect ratio" value={ratio} options={ASPECT_OPTIONS} onChange={setRatio} />,
@@ -140,7 +146,7 @@ export function ChoiceGroup<T extends string | number>({
  * (product-spec.md section 5).
  */
 export function useImageCountField(maxAffordable?: number | null): Field<number> {
-  const [chosen, setCount] = useState(1);
+  const [chosen, setCount] = useState(useRunAgainSetting(['numOutputs', 'num_outputs'], IMAGE_COUNTS, 1));
   // A count the balance no longer covers (after spending) falls to the largest it does, so the
   // selection and the button's price never show more than the user can pay for.
   const count = maxAffordable == null ? chosen : Math.max(1, Math.min(chosen, maxAffordable));

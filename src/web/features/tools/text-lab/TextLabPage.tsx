@@ -2,6 +2,7 @@ import { useState } from 'react';
 import { TEXT_ASSIST_OPTIONS, type TextAssist } from '../../../../contract/tools';
 import { ChoiceGroup, useAspectRatioField, usePromptField } from '../parts/fields';
 import { promptAlt } from '../parts/prompt-alt';
+import { useRunAgainSetting } from '../parts/run-again';
 import { ToolWorkspace } from '../ToolWorkspace';
 import { useToolRunner } from '../use-tool-runner';
 import { textLab } from './tool';
@@ -16,7 +17,9 @@ export function TextLabPage() {
     'A retro concert poster that says "Summer Nights" in bold neon letters',
   );
   const { value: aspectRatio, field: aspectRatioField } = useAspectRatioField();
-  const [textAssist, setTextAssist] = useState<TextAssist>('Auto');
+  const [textAssist, setTextAssist] = useState<TextAssist>(
+    useRunAgainSetting(['textAssist'], TEXT_ASSIST_OPTIONS, 'Auto'),
+  );
 
   return (
     <ToolWorkspace

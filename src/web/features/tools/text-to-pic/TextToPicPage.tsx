@@ -2,6 +2,7 @@ import { useState } from 'react';
 import { OUTPUT_QUALITY, QUALITIES, type Quality } from '../../../../contract/tools';
 import { ChoiceGroup, useAspectRatioField, useImageCountField, usePromptField } from '../parts/fields';
 import { promptAlt } from '../parts/prompt-alt';
+import { useRunAgainSetting } from '../parts/run-again';
 import { ToolWorkspace } from '../ToolWorkspace';
 import { type ToolBody, useToolRunner } from '../use-tool-runner';
 import { textToPic } from './tool';
@@ -18,7 +19,7 @@ export function TextToPicPage() {
   );
   const { value: aspectRatio, field: aspectRatioField } = useAspectRatioField();
   const { value: count, field: countField } = useImageCountField(runner.balance);
-  const [quality, setQuality] = useState<Quality>('high');
+  const [quality, setQuality] = useState<Quality>(useRunAgainSetting(['quality'], QUALITIES, 'high'));
   const cost = runner.tool.cost * count;
   const body = (): ToolBody<'text-to-pic'> => ({
     prompt,

@@ -1,0 +1,130 @@
+// My Creations in a real browser against the real server (issue 17), at 390 and 1280 px: a result
+// survives a reload, the compare slider answers the keyboard, a result is sent to another tool
+// without a download, the /creations page lists, shares (a signed-out visitor sees the creation
+// only) and deletes (the file answers 404 afterwards). Needs the server side of issue 17.
+import path from 'node:path';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { DESKTOP, launchBrowser, newVisitorContext, PHONE } from './support/browser';
+import { shownBalance as balance, newAccount } from './support/visitors';
+
+const baseUrl = inject('baseUrl');
+const CAT = path.resolve(import.meta.dirname, 'fixtures/chelsea.png');
+
+describe.runIf(inject('browserAvailable'))('My Creations in the browser', () => {
+  let browser: Browser;
+  const contexts: BrowserContext[] = [];
+  beforeAll(async () => {
+    browser = await launchBrowser();
+  });
+  afterAll(async () => {
+    for (const context of contexts) await context.close();
+    await browser?.close();
+  });
+
+  async function signedInAt(viewport: { width: number; height: number }): Promise<Page> {
+    const { page } = await newAccount(browser, baseUrl, { verified: true, prefix: 'creations', viewport });
+    contexts.push(page.context());
+    await expect.poll(() => balance(page)).toBe(20);
+    return page;
+  }
+
+  async function openRoute(page: Page, route: string, title: string) {
+    await page.goto(`${baseUrl}${route}`);
+    await page.getByRole('heading', { level: 1, name: title }).waitFor();
+  }
+
+  /** Removes a background (2 tokens) and waits for the result's slider. */
+  async function removeBackground(page: Page) {
+    await openRoute(page, '/background-remover', 'Background Remover');
+    await page.getByTestId('image-input').setInputFiles(CAT);
+    await page.getByRole('img', { name: 'Your image: chelsea.png' }).waitFor();
+    await page.getByTestId('tool-action').click();
+    await page.getByRole('slider', { name: 'Before and after' }).waitFor({ timeout: 60_000 });
+  }
+
+  for (const viewport of [PHONE, DESKTOP]) {
+    it(`keeps a result across a reload, and the slider answers the arrow keys (${viewport.width} px)`, async () => {
+      const page = await signedInAt(viewport);
+      await removeBackground(page);
+      await page.reload();
+      const slider = page.getByRole('slider', { name: 'Before and after' });
+      await slider.waitFor({ timeout: 15_000 });
+      expect(await slider.getAttribute('aria-valuetext')).toBe('50% before, 50% after');
+      await slider.focus();
+      await page.keyboard.press('ArrowRight');
+      await page.keyboard.press('ArrowRight');
+      expect(await slider.getAttribute('aria-valuetext')).toBe('52% before, 48% after');
+      await page.getByRole('radio', { name: 'Black' }).check();
+      await page.getByRole('button', { name: 'Zoom 1:1' }).click();
+      await page.getByTestId('zoom-view').waitFor();
+      await page.screenshot({ path: `.tmp/e2e-remover-${viewport.width}.png`, fullPage: true });
+    });
+
+    it(`sends a result to the Image Upscaler without a download (${viewport.width} px)`, async () => {
+      const page = await signedInAt(viewport);
+      await removeBackground(page);
+      await page.getByRole('link', { name: 'Send to Upscaler' }).click();
+      await page.getByRole('heading', { level: 1, name: 'Image Upscaler' }).waitFor();
+      await page.getByRole('img', { name: 'Your image: Result from another tool' }).waitFor();
+      const before = await balance(page);
+      await page.getByTestId('tool-action').click();
+      await page.getByRole('slider', { name: 'Before and after' }).waitFor({ timeout: 60_000 });
+      await expect.poll(() => balance(page)).toBeLessThan(before ?? 0);
+    });
+
+    it(`lists, shares and deletes on /creations (${viewport.width} px)`, async () => {
+      const page = await signedInAt(viewport);
+      await removeBackground(page);
+      await openRoute(page, '/creations', 'My Creations');
+      const card = page.getByTestId('creation').first();
+      await card.waitFor();
+      expect(await page.getByTestId('creations-usage').textContent()).toMatch(/used\. Uploaded images are deleted/);
+      const [download] = await Promise.all([
+        page.waitForEvent('download'),
+        card.getByRole('button', { name: 'Download background-removed.png' }).click(),
+      ]);
+      expect(download.suggestedFilename()).toBe('background-removed.png');
+
+      await card.getByRole('switch', { name: 'Share link' }).check();
+      const shareUrl = await card.getByRole('textbox', { name: 'Share link' }).inputValue();
+      const stranger = await newVisitorContext(browser, viewport);
+      contexts.push(stranger);
+      const visitor = await stranger.newPage();
+      await visitor.goto(shareUrl);
+      await visitor.getByRole('heading', { level: 1, name: 'Made with Background Remover' }).waitFor();
+      const sharedImage = await visitor.getByRole('img', { name: 'Background Remover result 1' }).getAttribute('src');
+      expect(sharedImage).toBeTruthy();
+      await page.screenshot({ path: `.tmp/e2e-creations-${viewport.width}.png`, fullPage: true });
+      await visitor.screenshot({ path: `.tmp/e2e-shared-${viewport.width}.png`, fullPage: true });
+
+      await card.getByRole('switch', { name: 'Share link' }).uncheck();
+      await expect
+        .poll(async () => (await visitor.request.get(shareUrl.replace('/shared/', '/api/shared/'))).status())
+        .toBe(404);
+
+      const output = await card.locator('img').getAttribute('src');
+      await card.getByRole('button', { name: 'Delete' }).click();
+      await card.getByRole('button', { name: 'Delete for good' }).click();
+      await page.getByTestId('creations-empty').waitFor();
+      const fileAnswer = await page.request.get(`${baseUrl}${output?.split('?')[0]}`);
+      expect(fileAnswer.status()).toBe(404);
+    });
+  }
+
+  it('says when a job left running finishes elsewhere in the app, with a link back', async () => {
+    const page = await signedInAt(DESKTOP);
+    await openRoute(page, '/background-remover', 'Background Remover');
+    await page.getByTestId('image-input').setInputFiles(CAT);
+    await page.getByRole('img', { name: 'Your image: chelsea.png' }).waitFor();
+    await page.getByTestId('tool-action').click();
+    // Leave at once: the job goes on on the server, and the shell follows it.
+    await page.getByRole('link', { name: 'My Creations' }).click();
+    await page.getByRole('heading', { level: 1, name: 'My Creations' }).waitFor();
+    const toast = page.getByTestId('job-toast');
+    await toast.waitFor({ timeout: 60_000 });
+    expect(await toast.textContent()).toContain('Your Background Remover result is ready.');
+    await toast.getByRole('link', { name: 'View it' }).click();
+    await page.getByRole('slider', { name: 'Before and after' }).waitFor({ timeout: 15_000 });
+  });
+});

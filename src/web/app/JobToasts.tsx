@@ -1,0 +1,79 @@
+import { CircleAlert, CircleCheck, X } from 'lucide-react';
+import { useEffect, useState } from 'react';
+import { Link } from 'react-router';
+import type { JobDetail } from '../../contract/tool-responses';
+import { getJson } from '../lib/api';
+import { unwatchJob, useWatchedJobs, type WatchedJob } from '../lib/jobs/job-watch';
+import { useAuth } from '../lib/session/auth-context';
+
+/** How often a job a page left is asked about (as often as a page follows its own). */
+export const WATCH_POLL_MS = 1_500;
+
+type Toast = WatchedJob & { succeeded: boolean };
+
+/**
+ * Follows the jobs a tool page left while they ran, and says when one finishes, with a link back to
+ * its tool (which opens on that job). A job the server no longer knows (deleted) is dropped quietly.
+ */
+export function JobToasts() {
+  const watched = useWatchedJobs();
+  const { refreshProfile } = useAuth();
+  const [toasts, setToasts] = useState<Toast[]>([]);
+
+  useEffect(() => {
+    if (watched.length === 0) return;
+    let live = true;
+    const timer = setInterval(() => {
+      for (const job of watched) {
+        getJson<JobDetail>(`/api/jobs/${encodeURIComponent(job.id)}`).then(
+          (answer) => {
+            if (!live) return;
+            const status = answer.data?.status;
+            if (answer.ok && (status === 'queued' || status === 'running')) return;
+            unwatchJob(job.id);
+            if (!answer.ok) return;
+            void refreshProfile(); // a failed job's tokens came back
+            setToasts((current) => [...current, { ...job, succeeded: status === 'succeeded' }]);
+          },
+          () => {}, // offline for a moment: ask again
+        );
+      }
+    }, WATCH_POLL_MS);
+    return () => {
+      live = false;
+      clearInterval(timer);
+    };
+  }, [watched, refreshProfile]);
+
+  const close = (id: string) => setToasts((current) => current.filter((toast) => toast.id !== id));
+
+  return (
+    <div className="pp-toasts" role="status" aria-live="polite">
+      {toasts.map((toast) => (
+        <div key={toast.id} className="pp-toast" data-testid="job-toast">
+          {toast.succeeded ? (
+            <CircleCheck size={18} aria-hidden="true" />
+          ) : (
+            <CircleAlert size={18} aria-hidden="true" />
+          )}
+          <span>
+            {toast.succeeded
+              ? `Your ${toast.title} result is ready.`
+              : `Your ${toast.title} job failed; its tokens were given back.`}{' '}
+            <Link to={toast.route} onClick={() => close(toast.id)}>
+              {toast.succeeded ? 'View it' : `Open ${toast.title}`}
+            </Link>
+          </span>
+          <button
+            type="button"
+            className="pp-icon-button pp-toast__close"
+            aria-label="Dismiss"
+            onClick={() => close(toast.id)}
+          >
+            <X size={16} aria-hidden="true" />
+          </button>
+        </div>
+      ))}
+    </div>
+  );
+}

@@ -1,0 +1,44 @@
+import { screen, within } from '@testing-library/react';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import type { SharedCreation } from '../../../contract/creations';
+import { renderApp } from '../../app/test-utils';
+import { installFakeApi, signedOutRoutes } from '../../test-support/fake-api';
+
+afterEach(() => vi.unstubAllGlobals());
+
+const TOKEN = 'Zr4kP9mWq2xYt7vB3nLs8cDf';
+
+const shared: SharedCreation = {
+  tool: 'colorizer',
+  createdAt: '2026-11-23T12:00:00.000Z',
+  outputs: [{ url: `/api/shared/${TOKEN}/files/0`, width: 800, height: 600 }],
+  keywords: null,
+  colors: null,
+};
+
+describe('a shared creation', () => {
+  it('shows a signed-out visitor the creation only, and asks the server about nothing else of its owner', async () => {
+    const api = installFakeApi({ ...signedOutRoutes(), [`GET /api/shared/${TOKEN}`]: { body: shared } });
+    renderApp(`/shared/${TOKEN}`);
+    const heading = await screen.findByRole('heading', { level: 1, name: 'Made with Colorizer' });
+    const article = heading.closest('article') as HTMLElement;
+    expect(within(article).getByRole('img', { name: 'Colorizer result 1' }).getAttribute('src')).toBe(
+      `/api/shared/${TOKEN}/files/0`,
+    );
+    expect(screen.getByText('November 23, 2026')).toBeTruthy();
+    expect(screen.queryByRole('navigation')).toBeNull(); // no app menu, no way into the app's pages
+    const asked = api.calls
+      .map((call) => call.path)
+      .filter((path) => !path.startsWith('/api/auth') && path !== '/api/config');
+    expect(asked).toEqual([`/api/shared/${TOKEN}`]);
+  });
+
+  it('says so when the link was turned off or the creation deleted', async () => {
+    installFakeApi({
+      ...signedOutRoutes(),
+      [`GET /api/shared/${TOKEN}`]: { status: 404, body: { error: 'Not found' } },
+    });
+    renderApp(`/shared/${TOKEN}`);
+    expect(await screen.findByRole('heading', { level: 1, name: 'This link no longer works' })).toBeTruthy();
+  });
+});

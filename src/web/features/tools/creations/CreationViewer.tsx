@@ -1,0 +1,65 @@
+import { X } from 'lucide-react';
+import { useEffect, useId, useRef } from 'react';
+import type { Creation } from '../../../../contract/creations';
+import { AnalysisResult } from '../parts/AnalysisResult';
+import { CompareView } from '../parts/CompareView';
+import type { WebTool } from '../web-tool';
+
+type Props = { creation: Creation; tool: WebTool; onClose: () => void };
+
+/** One creation full size, over the page: compared with its input for image-to-image tools. Escape closes. */
+export function CreationViewer({ creation, tool, onClose }: Props) {
+  const titleId = useId();
+  const closeRef = useRef<HTMLButtonElement>(null);
+  const opener = useRef<Element | null>(null);
+
+  useEffect(() => {
+    opener.current = document.activeElement;
+    closeRef.current?.focus();
+    const onKeyDown = (event: KeyboardEvent) => {
+      if (event.key === 'Escape') onClose();
+    };
+    document.addEventListener('keydown', onKeyDown);
+    return () => {
+      document.removeEventListener('keydown', onKeyDown);
+      if (opener.current instanceof HTMLElement) opener.current.focus();
+    };
+  }, [onClose]);
+
+  const before = tool.result.kind === 'images' && tool.result.compare ? (creation.inputs[0]?.url ?? null) : null;
+  const cutout = tool.result.kind === 'images' && tool.result.compare === 'cutout';
+  return (
+    <div className="pp-viewer" role="dialog" aria-modal="true" aria-labelledby={titleId}>
+      <div className="pp-viewer__panel pp-card">
+        <div className="pp-viewer__head">
+          <h2 id={titleId} className="pp-card__title">
+            {tool.title}
+          </h2>
+          <button ref={closeRef} type="button" className="pp-icon-button" aria-label="Close" onClick={onClose}>
+            <X size={20} aria-hidden="true" />
+          </button>
+        </div>
+        {tool.result.kind === 'analysis' ? (
+          <AnalysisResult analysis={{ keywords: creation.keywords ?? [], colors: creation.colors ?? [] }} />
+        ) : (
+          <ul className="pp-viewer__images">
+            {creation.outputs.map((image, index) => (
+              <li key={image.id}>
+                {before ? (
+                  <CompareView
+                    before={before}
+                    after={image.url}
+                    alt={`${tool.title} result ${index + 1}`}
+                    cutout={cutout}
+                  />
+                ) : (
+                  <img className="pp-viewer__image" src={image.url} alt={`${tool.title} result ${index + 1}`} />
+                )}
+              </li>
+            ))}
+          </ul>
+        )}
+      </div>
+    </div>
+  );
+}

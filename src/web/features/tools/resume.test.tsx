@@ -1,0 +1,145 @@
+// Results survive leaving and reloading: a tool page opens on the user's running or latest job of
+// its tool, and a job left running is followed by the app shell, which says when it finishes.
+import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { setViewportWidth } from '../../app/test-utils';
+import { forgetWatchedJobs } from '../../lib/jobs/job-watch';
+import { creation, creationList, storedImage } from '../../test-support/creation-fixtures';
+import { deferred } from '../../test-support/fake-api';
+import { chooseImage } from '../../test-support/tool-fixtures';
+import { action, open, setUpToolPageTests, signedIn } from '../../test-support/tool-page-harness';
+
+setUpToolPageTests();
+beforeEach(() => forgetWatchedJobs());
+
+const SLOW = { timeout: 5000 };
+
+describe('a tool page opens on the latest job of its tool', () => {
+  it('shows the last result again after a reload, asking only for this tool’s newest job', async () => {
+    const { api } = await open(
+      '/background-remover',
+      signedIn({}, { 'GET /api/creations': creationList(creation()) }),
+      'Background Remover',
+    );
+    const result = await screen.findByRole('img', { name: 'Cut-out' });
+    expect(result.getAttribute('src')).toBe(storedImage(2).url);
+    expect(api.callsTo('GET /api/creations')).toHaveLength(1);
+    expect(screen.getByRole('button', { name: 'Download' })).toBeTruthy();
+  });
+
+  it('follows a job still running, with its elapsed time, to its result', async () => {
+    const running = creation({ status: 'running', output: null, outputs: [], createdAt: new Date().toISOString() });
+    const done = { ...creation(), queuePosition: null };
+    await open(
+      '/background-remover',
+      signedIn(
+        {},
+        {
+          'GET /api/creations': creationList(running),
+          'GET /api/jobs/job-7': [{ body: { ...running, queuePosition: null } }, { body: done }],
+        },
+      ),
+      'Background Remover',
+    );
+    const progress = await screen.findByTestId('job-progress');
+    expect(progress.textContent).toMatch(/Working on it.*0:0\d elapsed/);
+    expect(action().textContent).toBe('Processing...');
+    await screen.findByRole('img', { name: 'Cut-out' }, SLOW);
+  });
+
+  it('starts empty when the newest job failed', async () => {
+    await open(
+      '/background-remover',
+      signedIn({}, { 'GET /api/creations': creationList(creation({ status: 'failed', outputs: [], output: null })) }),
+      'Background Remover',
+    );
+    await waitFor(() => expect(screen.queryByRole('img', { name: 'Cut-out' })).toBeNull());
+    expect(screen.getByText(/appears here/)).toBeTruthy();
+  });
+});
+
+describe('a job left running', () => {
+  it('keeps running; a toast with a link says when it finishes elsewhere in the app', async () => {
+    const answer = deferred<{ body: unknown }>();
+    const running = { ...creation({ status: 'running', output: null, outputs: [] }), queuePosition: null };
+    const { router } = await open(
+      '/background-remover',
+      signedIn(
+        {},
+        {
+          'GET /api/creations': creationList(),
+          'POST /api/remove-background': {
+            status: 202,
+            body: {
+              success: false,
+              pending: true,
+              status: 'running',
+              queuePosition: null,
+              jobId: 'job-7',
+              balance: 18,
+            },
+          },
+          'GET /api/jobs/job-7': () => answer.promise,
+        },
+      ),
+      'Background Remover',
+    );
+    await chooseImage();
+    fireEvent.click(action());
+    await screen.findByTestId('job-progress');
+    await act(() => router.navigate('/tokens'));
+    await screen.findByRole('heading', { level: 1, name: 'Tokens' });
+    expect(screen.queryByTestId('job-toast')).toBeNull();
+    answer.resolve({ body: { ...running, status: 'succeeded', output: [storedImage(2).url] } });
+    const toast = await screen.findByTestId('job-toast', {}, SLOW);
+    expect(toast.textContent).toContain('Your Background Remover result is ready.');
+    fireEvent.click(within(toast).getByRole('link', { name: 'View it' }));
+    await screen.findByRole('heading', { level: 1, name: 'Background Remover' });
+    expect(screen.queryByTestId('job-toast')).toBeNull();
+  });
+});
+
+describe('a page left while its call is still out', () => {
+  it('hands the job the answer names to the shell, which toasts how it ended', async () => {
+    const answer = deferred<{ body: unknown }>();
+    const { router } = await open(
+      '/background-remover',
+      signedIn(
+        {},
+        {
+          'GET /api/creations': creationList(),
+          'POST /api/remove-background': () => answer.promise,
+          'GET /api/jobs/job-7': { body: { ...creation(), queuePosition: null } },
+        },
+      ),
+      'Background Remover',
+    );
+    await chooseImage();
+    fireEvent.click(action());
+    await act(() => router.navigate('/tokens'));
+    await screen.findByRole('heading', { level: 1, name: 'Tokens' });
+    answer.resolve({ body: { success: true, output: storedImage(2).url, jobId: 'job-7', balance: 18 } });
+    const toast = await screen.findByTestId('job-toast', {}, SLOW);
+    expect(toast.textContent).toContain('Your Background Remover result is ready.');
+  });
+});
+
+describe('on a phone', () => {
+  it('shows the progress by the button too, where the eye is (the result panel is below the form)', async () => {
+    const running = creation({ status: 'queued', output: null, outputs: [], createdAt: new Date().toISOString() });
+    setViewportWidth(390);
+    await open(
+      '/background-remover',
+      signedIn(
+        {},
+        {
+          'GET /api/creations': creationList(running),
+          'GET /api/jobs/job-7': { body: { ...running, queuePosition: 2 } },
+        },
+      ),
+      'Background Remover',
+    );
+    const form = action().closest('form') as HTMLElement;
+    await waitFor(() => expect(within(form).getByText(/Queued/).textContent).toMatch(/elapsed/));
+  });
+});

@@ -1,0 +1,35 @@
+// "Run again" from My Creations: the tool opens with the settings the job was run with.
+import { fireEvent, screen, waitFor } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
+import { creation, creationList, storedImage } from '../../test-support/creation-fixtures';
+import { open, setUpToolPageTests, signedIn } from '../../test-support/tool-page-harness';
+
+setUpToolPageTests();
+
+describe('run again', () => {
+  it('Text to Pic opens with the prompt, aspect ratio, count and quality of the job', async () => {
+    const job = creation({
+      id: 'job-9',
+      tool: 'text-to-pic',
+      inputs: [],
+      outputs: [storedImage(5)],
+      settings: { prompt: 'a red fox in snow', aspectRatio: '16:9', numOutputs: 3, quality: 'low' },
+    });
+    await open('/creations', signedIn({}, { 'GET /api/creations': creationList(job) }), 'My Creations');
+    fireEvent.click(await screen.findByRole('link', { name: 'Run again' }));
+    await screen.findByRole('heading', { level: 1, name: 'Text to Pic' });
+    expect((screen.getByRole('textbox', { name: 'Prompt' }) as HTMLTextAreaElement).value).toBe('a red fox in snow');
+    expect((screen.getByRole('combobox', { name: 'Aspect ratio' }) as HTMLSelectElement).value).toBe('16:9');
+    await waitFor(() => expect((screen.getByRole('radio', { name: '3' }) as HTMLInputElement).checked).toBe(true));
+    expect((screen.getByRole('radio', { name: 'Low' }) as HTMLInputElement).checked).toBe(true);
+  });
+
+  it('Image Upscaler opens with the same input image and scale', async () => {
+    const job = creation({ id: 'job-10', tool: 'image-upscaler', settings: { scale: 4 } });
+    await open('/creations', signedIn({}, { 'GET /api/creations': creationList(job) }), 'My Creations');
+    fireEvent.click(await screen.findByRole('link', { name: 'Run again' }));
+    await screen.findByRole('heading', { level: 1, name: 'Image Upscaler' });
+    expect(screen.getByRole('img', { name: /Your image/ }).getAttribute('src')).toBe(storedImage(1).url);
+    expect((screen.getByRole('radio', { name: '4x' }) as HTMLInputElement).checked).toBe(true);
+  });
+});
