@@ -13,6 +13,7 @@ import { useAuth } from '../../lib/session/auth-context';
 import { useDocumentTitle } from '../../lib/use-document-title';
 import { CheckoutBanner } from './CheckoutBanner';
 import { PurchaseHistory } from './PurchaseHistory';
+import { ToolDraftNotice } from './ToolDraftNotice';
 import { useCheckoutReturn } from './use-checkout-return';
 
 function BalanceCard({ tokens }: { tokens: number | null }) {
@@ -78,6 +79,7 @@ export function TokensPage() {
         summary="Top up your balance with a token package. Tokens never expire and unused tokens roll over."
       />
       <CheckoutBanner result={checkout} balance={profile?.tokens ?? null} onDismiss={dismissCheckout} />
+      <ToolDraftNotice balance={status === 'signed-in' ? (profile?.tokens ?? null) : null} />
       {status === 'signed-out' ? (
         <SignInPromptCard
           title="Log in to buy tokens"

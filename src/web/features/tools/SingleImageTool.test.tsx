@@ -88,6 +88,29 @@ describe('single-image tools', () => {
     expect(api.calls.filter((call) => call.method === 'POST')).toHaveLength(0);
   });
 
+  it('keep the image and settings across the trip to /tokens, which says what was needed', async () => {
+    await open('/creative-upscale', signedIn({ tokens: 20 }), 'Creative Upscaler');
+    await chooseImage(imageFile('portrait.png'));
+    fireEvent.click(action());
+    const notice = await screen.findByTestId('tool-draft-notice');
+    expect(notice.textContent).toContain('Creative Upscaler needs 70 tokens; you have 20 tokens.');
+    expect(notice.textContent).toContain('Your image and settings are kept');
+    fireEvent.click(screen.getByRole('link', { name: 'Back to Creative Upscaler' }));
+    await screen.findByRole('img', { name: 'Your image: portrait.png' });
+    expect(action().disabled).toBe(false);
+  });
+
+  it('Image Upscaler comes back with its scale', async () => {
+    const { router } = await open('/image-upscaler', signedIn({ tokens: 0 }), 'Image Upscaler');
+    fireEvent.click(screen.getByRole('radio', { name: '4x' }));
+    await chooseImage(imageFile('small.png'));
+    fireEvent.click(action());
+    await waitFor(() => expect(router.state.location.pathname).toBe('/tokens'));
+    fireEvent.click(await screen.findByRole('link', { name: 'Back to Image Upscaler' }));
+    await screen.findByRole('img', { name: 'Your image: small.png' });
+    expect((screen.getByRole('radio', { name: '4x' }) as HTMLInputElement).checked).toBe(true);
+  });
+
   it('Creative Upscaler is off outright at a balance of 0', async () => {
     await open('/creative-upscale', signedIn({ tokens: 0 }), 'Creative Upscaler');
     await chooseImage();

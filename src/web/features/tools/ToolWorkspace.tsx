@@ -10,8 +10,8 @@ import type { SubmitRequest, ToolBody, ToolRunner } from './use-tool-runner';
 import { UPLOAD_5MB_HINT } from './workspace';
 
 /** The page's image: a new one (or ×) drops the previous result and any call still out. */
-export function useUpload({ reset }: Pick<ToolRunner, 'reset'>) {
-  const [image, setImage] = useState<PickedImage | null>(null);
+export function useUpload({ reset }: Pick<ToolRunner, 'reset'>, restored: PickedImage | null = null) {
+  const [image, setImage] = useState<PickedImage | null>(restored);
   const [size, setSize] = useState<ImageSize | null>(null);
   const onImage = useCallback(
     (next: PickedImage | null) => {

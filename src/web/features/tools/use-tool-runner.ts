@@ -14,6 +14,7 @@ import {
 import type { ToolId } from '../../../contract/tools';
 import { type ApiResult, errorMessage } from '../../lib/api';
 import { useAuth } from '../../lib/session/auth-context';
+import { saveToolDraft, type ToolDraft } from '../../lib/tool-draft';
 import { type Access, accessOf } from './tool-access';
 import { callTool, getJob, JOB_POLL_MS } from './tool-api';
 import { firstFailingCheck } from './tool-rules';
@@ -35,6 +36,8 @@ export type SubmitRequest<Id extends ToolId = ToolId> = {
   hasImage: boolean;
   /** The request body without userId (built only when the checks pass). */
   body: () => ToolBody<Id>;
+  /** What to keep for the user's return when the checks send them to /tokens (image, settings). */
+  draft?: () => Pick<ToolDraft, 'image' | 'settings'>;
 };
 
 /** What the page reads of a finished job. */
@@ -171,6 +174,7 @@ export function useToolRunner<Id extends ToolId>(tool: WebTool<Id>) {
         hasImage: request.hasImage,
       });
       if (outcome?.kind === 'redirect-to-tokens') {
+        saveToolDraft({ toolId: tool.id, cost: request.cost, ...request.draft?.() });
         navigate(ROUTES.tokens);
         return;
       }
@@ -182,7 +186,7 @@ export function useToolRunner<Id extends ToolId>(tool: WebTool<Id>) {
       if (outcome?.kind === 'ignore') return;
       void run(request.body());
     },
-    [job.phase, tool.submitChecks, status, profile, navigate, run],
+    [job.phase, tool.submitChecks, tool.id, status, profile, navigate, run],
   );
 
   /** Drops the result, the message and any call still out (a new image, or ×). */

@@ -2,6 +2,7 @@ import { useState } from 'react';
 import { ChoiceGroup } from '../parts/fields';
 import { SingleImageTool } from '../SingleImageTool';
 import { type UpscaleScale, upscaleHint, upscaleProblem } from '../upscale-limits';
+import { draftSetting, useRestoredDraft } from '../use-restored-draft';
 import { imageUpscaler } from './tool';
 
 const SCALES: UpscaleScale[] = [2, 4, 6];
@@ -11,7 +12,8 @@ const UPSCALE_HINT = upscaleHint(SCALES);
 
 /** Route '/image-upscaler': its own lazily loaded chunk. 2x, 4x or 6x; the result is titled "Upscaled (Nx)". */
 export function ImageUpscalerPage() {
-  const [scale, setScale] = useState<UpscaleScale>(2);
+  const draft = useRestoredDraft(imageUpscaler.id);
+  const [scale, setScale] = useState<UpscaleScale>(() => draftSetting(draft, 'scale', SCALES, 2));
   return (
     <SingleImageTool
       tool={imageUpscaler}

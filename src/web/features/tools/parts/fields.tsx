@@ -23,8 +23,8 @@ function LabelledField({ label, children }: { label: string; children: (id: stri
 }
 
 /** A prompt's value and its required field (product-spec.md section 5: prompts are required). */
-export function usePromptField(label: string, placeholder: string): Field<string> {
-  const [prompt, setPrompt] = useState('');
+export function usePromptField(label: string, placeholder: string, initial = ''): Field<string> {
+  const [prompt, setPrompt] = useState(initial);
   const field = (
     <LabelledField label={label}>
       {(id) => (
@@ -81,8 +81,8 @@ const ASPECT_LABELS: Record<AspectRatio, string> = { '1:1': 'Square', '9:16': 'M
 const ASPECT_OPTIONS = ASPECT_RATIOS.map((ratio) => ({ value: ratio, label: `${ratio} · ${ASPECT_LABELS[ratio]}` }));
 
 /** The aspect ratio (default 1:1) and its select. */
-export function useAspectRatioField(): Field<AspectRatio> {
-  const [ratio, setRatio] = useState<AspectRatio>('1:1');
+export function useAspectRatioField(initial: AspectRatio = '1:1'): Field<AspectRatio> {
+  const [ratio, setRatio] = useState<AspectRatio>(initial);
   return {
     value: ratio,
     field: <SelectField label="Aspect ratio" value={ratio} options={ASPECT_OPTIONS} onChange={setRatio} />,

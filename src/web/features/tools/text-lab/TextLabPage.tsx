@@ -1,8 +1,9 @@
 import { useState } from 'react';
-import { TEXT_ASSIST_OPTIONS, type TextAssist } from '../../../../contract/tools';
+import { ASPECT_RATIOS, TEXT_ASSIST_OPTIONS, type TextAssist } from '../../../../contract/tools';
 import { ChoiceGroup, useAspectRatioField, usePromptField } from '../parts/fields';
 import { promptAlt } from '../parts/prompt-alt';
 import { ToolWorkspace } from '../ToolWorkspace';
+import { draftSetting, draftText, useRestoredDraft } from '../use-restored-draft';
 import { useToolRunner } from '../use-tool-runner';
 import { textLab } from './tool';
 
@@ -11,18 +12,29 @@ const TEXT_ASSIST = TEXT_ASSIST_OPTIONS.map((option) => ({ value: option, label:
 /** Route '/text-lab': its own lazily loaded chunk. A fixed price per request; Text Assist defaults to Auto. */
 export function TextLabPage() {
   const runner = useToolRunner(textLab);
+  const draft = useRestoredDraft(textLab.id);
   const { value: prompt, field: promptField } = usePromptField(
     'Prompt',
     'A retro concert poster that says "Summer Nights" in bold neon letters',
+    draftText(draft, 'prompt'),
   );
-  const { value: aspectRatio, field: aspectRatioField } = useAspectRatioField();
-  const [textAssist, setTextAssist] = useState<TextAssist>('Auto');
+  const { value: aspectRatio, field: aspectRatioField } = useAspectRatioField(
+    draftSetting(draft, 'aspectRatio', ASPECT_RATIOS, '1:1'),
+  );
+  const [textAssist, setTextAssist] = useState<TextAssist>(() =>
+    draftSetting(draft, 'textAssist', TEXT_ASSIST_OPTIONS, 'Auto'),
+  );
 
   return (
     <ToolWorkspace
       runner={runner}
       action="Generate"
-      request={{ cost: runner.tool.cost, hasImage: false, body: () => ({ prompt, aspectRatio, textAssist }) }}
+      request={{
+        cost: runner.tool.cost,
+        hasImage: false,
+        body: () => ({ prompt, aspectRatio, textAssist }),
+        draft: () => ({ settings: { prompt, aspectRatio, textAssist } }),
+      }}
       resultAlt={promptAlt('Text Lab design')}
     >
       {promptField}
