@@ -1,6 +1,6 @@
 import { ArrowRight, CircleCheck } from 'lucide-react';
 import { type FormEvent, useCallback, useEffect, useId, useRef, useState } from 'react';
-import { useNavigate } from 'react-router';
+import { useLocation, useNavigate } from 'react-router';
 import { ACCOUNT_MESSAGES, SIGNUP_TOKENS } from '../../../contract/accounts';
 import { START_ROUTE } from '../../../contract/routes';
 import { FormMessage, type FormMessageValue } from '../../components/FormMessage';
@@ -15,6 +15,7 @@ import {
   startGoogleSignIn,
 } from '../../lib/session/auth-api';
 import { useAuth, usePublicConfig } from '../../lib/session/auth-context';
+import { SIGN_IN_HASH } from '../../lib/sign-in-link';
 
 /** "After sign-in or sign-up the app goes to /text-to-pic" (product-spec.md section 2). */
 export const AFTER_SIGN_IN_ROUTE = START_ROUTE;
@@ -78,6 +79,7 @@ export function HeroAuth() {
   const { status, user, profile, refresh } = useAuth();
   const config = usePublicConfig();
   const navigate = useNavigate();
+  const location = useLocation();
   const [mode, setMode] = useState<Mode>('sign-in');
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
@@ -95,6 +97,20 @@ export function HeroAuth() {
     await refresh({ announce: true });
     navigate(AFTER_SIGN_IN_ROUTE);
   }, [refresh, navigate]);
+
+  // Sent here to sign in ("/#sign-in" from a tool page or /tokens): the form comes into view with
+  // the email field focused, once the first auth check has drawn it.
+  useEffect(() => {
+    if (status !== 'signed-out' || location.hash !== SIGN_IN_HASH) return;
+    const email = document.getElementById(`${titleId}-email`);
+    if (!email) return;
+    const reduceMotion = window.matchMedia?.('(prefers-reduced-motion: reduce)').matches ?? false;
+    email.closest('[data-testid="hero-auth"]')?.scrollIntoView?.({
+      block: 'center',
+      behavior: reduceMotion ? 'auto' : 'smooth',
+    });
+    email.focus({ preventScroll: true });
+  }, [status, location.hash, titleId]);
 
   // The Google popup reports back here (public/auth/popup-done.js).
   useEffect(() => {

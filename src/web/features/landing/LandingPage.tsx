@@ -72,7 +72,7 @@ export function LandingPage() {
                 ))}
               </ul>
             </div>
-            <div className="pp-hero__auth">
+            <div className="pp-hero__auth" id="sign-in">
               <HeroAuth />
             </div>
             <div className="pp-hero__actions">

@@ -34,12 +34,13 @@ describe('Tokens page', () => {
     installFakeApi(signedOutRoutes());
     const { router } = await openTokens();
     await screen.findByRole('heading', { level: 2, name: 'Log in to buy tokens' });
-    expect(screen.getByRole('link', { name: 'Log in or create an account' }).getAttribute('href')).toBe('/');
+    expect(screen.getByRole('link', { name: 'Log in or create an account' }).getAttribute('href')).toBe('/#sign-in');
     expect(screen.queryByRole('region', { name: 'Purchase history' })).toBeNull();
     const buy = screen.getAllByRole('button', { name: 'Buy Tokens' })[0] as HTMLElement;
     await waitFor(() => expect(buy.hasAttribute('disabled')).toBe(false));
     fireEvent.click(buy);
     await waitFor(() => expect(router.state.location.pathname).toBe('/'));
+    await waitFor(() => expect(document.activeElement).toBe(screen.getByRole('textbox', { name: 'Email' })));
   });
 
   it('shows the balance, the three packages and the purchase history', async () => {

@@ -2,7 +2,6 @@ import './tokens.css';
 import { Coins } from 'lucide-react';
 import { useCallback, useEffect, useId, useRef, useState } from 'react';
 import { useNavigate, useSearchParams } from 'react-router';
-import { ROUTES } from '../../../contract/routes';
 import { PageHeader } from '../../components/PageHeader';
 import { PackageCards } from '../../components/purchases/PackageCards';
 import { SignInPromptCard } from '../../components/SignInPromptCard';
@@ -10,6 +9,7 @@ import { formatTokens } from '../../lib/format-cost';
 import { loadPurchases, type Purchase } from '../../lib/purchases/purchase-api';
 import { usePackages } from '../../lib/purchases/use-packages';
 import { useAuth } from '../../lib/session/auth-context';
+import { SIGN_IN_LINK } from '../../lib/sign-in-link';
 import { useDocumentTitle } from '../../lib/use-document-title';
 import { CheckoutBanner } from './CheckoutBanner';
 import { PurchaseHistory } from './PurchaseHistory';
@@ -101,7 +101,7 @@ export function TokensPage() {
         <h2 id="tokens-packages-title" className="pp-tokens__title">
           Token packages
         </h2>
-        <PackageCards onSignedOut={() => navigate(ROUTES.home)} />
+        <PackageCards onSignedOut={() => navigate(SIGN_IN_LINK)} />
       </section>
 
       {status === 'signed-in' ? (

@@ -8,6 +8,7 @@ import { ICONS } from '../../components/icons';
 import { PageHeader } from '../../components/PageHeader';
 import { formatCost } from '../../lib/format-cost';
 import { useAuth } from '../../lib/session/auth-context';
+import { SIGN_IN_LINK } from '../../lib/sign-in-link';
 import { useDocumentTitle } from '../../lib/use-document-title';
 import { accessOf } from './tool-access';
 import { providerOf } from './tool-api';
@@ -25,7 +26,7 @@ function AccountBanner({ title }: { title: string }) {
       <p className="pp-notice pp-banner" data-testid="account-banner">
         <LogIn size={18} aria-hidden="true" />
         <span>
-          {signedOutBanner(title)} <Link to={ROUTES.home}>Sign in or create an account</Link>
+          {signedOutBanner(title)} <Link to={SIGN_IN_LINK}>Sign in or create an account</Link>
         </span>
       </p>
     );
