@@ -1,12 +1,14 @@
 import { ArrowRight, CircleCheck } from 'lucide-react';
 import { type FormEvent, useCallback, useEffect, useId, useRef, useState } from 'react';
-import { useLocation, useNavigate } from 'react-router';
-import { ACCOUNT_MESSAGES, SIGNUP_TOKENS } from '../../../contract/accounts';
+import { Link, useLocation, useNavigate } from 'react-router';
+import { ACCOUNT_MESSAGES, PASSWORD_MIN_LENGTH, SIGNUP_TOKENS } from '../../../contract/accounts';
 import { START_ROUTE } from '../../../contract/routes';
 import { FormMessage, type FormMessageValue } from '../../components/FormMessage';
+import { PasswordField } from '../../components/PasswordField';
 import { TextField } from '../../components/TextField';
 import { errorCode, errorMessage } from '../../lib/api';
 import { formatTokens } from '../../lib/format-cost';
+import { LEGAL_ROUTES } from '../../lib/legal-routes';
 import {
   isPopupMessage,
   requestPasswordReset,
@@ -31,6 +33,9 @@ export const HERO_TEXT = {
   sendReset: 'Send Reset Link',
   google: 'Continue with Google',
 } as const;
+
+/** The server's password rule, said before a new account is refused for it. */
+export const PASSWORD_RULE = `At least ${PASSWORD_MIN_LENGTH} characters.`;
 
 const GOOGLE_FAILED = 'Google sign-in failed. Please try again.';
 const POPUP_BLOCKED = 'The sign-in window was blocked. Allow pop-ups for this site and try again.';
@@ -302,10 +307,11 @@ export function HeroAuth() {
           onValueChange={setEmail}
         />
         {resetMode ? null : (
-          <TextField
+          <PasswordField
             id={`${titleId}-password`}
             label="Password"
-            type="password"
+            hint={PASSWORD_RULE}
+            toggleDisabled={busy}
             name="password"
             autoComplete="current-password"
             required
@@ -337,7 +343,10 @@ export function HeroAuth() {
         <button type="button" className="pp-link-button" disabled={busy} onClick={toggleMode}>
           {resetMode ? HERO_TEXT.toLogin : HERO_TEXT.toReset}
         </button>
-        <p className="pp-auth-card__terms">{HERO_TEXT.terms}</p>
+        <p className="pp-auth-card__terms">
+          By continuing, you agree to our <Link to={LEGAL_ROUTES.terms}>Terms of Service</Link> and{' '}
+          <Link to={LEGAL_ROUTES.privacy}>Privacy Policy</Link>
+        </p>
       </div>
     </section>
   );
