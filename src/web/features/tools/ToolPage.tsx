@@ -3,14 +3,13 @@ import { CircleAlert, Coins, Cpu, FlaskConical, LogIn, MailWarning } from 'lucid
 import { type ReactNode, useEffect, useState } from 'react';
 import { Link } from 'react-router';
 import { ROUTES } from '../../../contract/routes';
-import { TOOL_MESSAGES } from '../../../contract/tools';
 import { ICONS } from '../../components/icons';
 import { PageHeader } from '../../components/PageHeader';
 import { formatCost } from '../../lib/format-cost';
 import { useAuth } from '../../lib/session/auth-context';
 import { SIGN_IN_LINK } from '../../lib/sign-in-link';
 import { useDocumentTitle } from '../../lib/use-document-title';
-import { accessOf } from './tool-access';
+import { accessOf, accountProblem } from './tool-access';
 import { providerOf } from './tool-api';
 import type { WebTool } from './web-tool';
 
@@ -31,11 +30,12 @@ function AccountBanner({ title }: { title: string }) {
       </p>
     );
   }
+  const problem = accountProblem(access);
   if (access === 'fraud' || access === 'dispute') {
     return (
       <p className="pp-notice pp-banner pp-banner--danger" role="alert" data-testid="account-banner">
         <CircleAlert size={18} aria-hidden="true" />
-        <span>{access === 'fraud' ? TOOL_MESSAGES.fraud : TOOL_MESSAGES.dispute}</span>
+        <span>{problem}</span>
       </p>
     );
   }
@@ -44,7 +44,7 @@ function AccountBanner({ title }: { title: string }) {
       <p className="pp-notice pp-banner pp-banner--warning" data-testid="account-banner">
         <MailWarning size={18} aria-hidden="true" />
         <span>
-          {TOOL_MESSAGES.unverified} <Link to={ROUTES.userSettings}>Verify your email in User Settings</Link>
+          {problem} <Link to={ROUTES.userSettings}>Verify your email in User Settings</Link>
         </span>
       </p>
     );

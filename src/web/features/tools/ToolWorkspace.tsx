@@ -6,6 +6,7 @@ import { ActionButton } from './parts/fields';
 import { ImageDropZone, type ImageSize, type PickedImage } from './parts/ImageDropZone';
 import { ImageResults, ResultPanel } from './parts/ResultPanel';
 import { ToolPage } from './ToolPage';
+import { accountProblem } from './tool-access';
 import type { SubmitRequest, ToolBody, ToolRunner } from './use-tool-runner';
 import { UPLOAD_5MB_HINT } from './workspace';
 
@@ -77,6 +78,10 @@ export function ToolWorkspace<Id extends ToolId>({
   const titleId = useId();
   const off = runner.locked || runner.busy;
   const problem = upload?.image ? upload.problem : null;
+  // Metamorphose and Background Swap keep their controls on for a flagged account (section 6); the
+  // form still says up front, where it is filled in, that the server will refuse it.
+  const accountNote = tool.checksAccountFlags ? null : accountProblem(runner.access);
+  const accountNoteId = useId();
   return (
     <ToolPage tool={tool}>
       <div className="pp-workspace">
@@ -91,6 +96,11 @@ export function ToolWorkspace<Id extends ToolId>({
           <h2 id={titleId} className="pp-panel__title">
             {copy.inputTitle}
           </h2>
+          {accountNote ? (
+            <p className="pp-field__warning" id={accountNoteId} data-testid="form-account-note">
+              {accountNote} Generating stays unavailable until then.
+            </p>
+          ) : null}
           {upload ? (
             <ImageDropZone
               label={upload.label}
@@ -120,6 +130,7 @@ export function ToolWorkspace<Id extends ToolId>({
             disabled={runner.locked || actionDisabled || Boolean(problem)}
             message={runner.message}
             detail={runner.messageDetail}
+            describedBy={accountNote ? accountNoteId : undefined}
           />
         </form>
         <ResultPanel

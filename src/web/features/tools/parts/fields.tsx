@@ -167,10 +167,12 @@ type ActionProps = {
   message: string | null;
   /** A second, quieter line under the message: the server's reason for a failure. */
   detail?: string | null;
+  /** A note elsewhere in the form that bears on the button (an account the server will refuse). */
+  describedBy?: string;
 };
 
 /** The page's submit button with its price, and the line under it where checks and failures speak. */
-export function ActionButton({ label, cost, busy, busyLabel, disabled, message, detail }: ActionProps) {
+export function ActionButton({ label, cost, busy, busyLabel, disabled, message, detail, describedBy }: ActionProps) {
   const messageId = useId();
   const detailId = useId();
   return (
@@ -178,7 +180,7 @@ export function ActionButton({ label, cost, busy, busyLabel, disabled, message, 
       <button
         data-testid="tool-action"
         className="pp-button pp-button--primary pp-button--lg pp-action__button"
-        aria-describedby={detail ? `${messageId} ${detailId}` : messageId}
+        aria-describedby={[describedBy, messageId, message && detail ? detailId : null].filter(Boolean).join(' ')}
         type="submit"
         disabled={disabled || busy}
       >
