@@ -45,6 +45,18 @@ describe('single-image tools', () => {
     expect(screen.queryByRole('img', { name: /^Your image/ })).toBeNull();
   });
 
+  it('drop a file whose bytes are not an image, with one message and the action off', async () => {
+    await open('/colorizer', signedIn(), 'Colorizer');
+    const fake = new File(['just some text, not a picture'], 'fake.png', { type: 'image/png' });
+    await chooseImage(fake);
+    // The browser cannot decode it.
+    fireEvent.error(screen.getByRole('img', { name: 'Your image: fake.png' }));
+    await screen.findByText('This file is not a readable PNG, JPG or WEBP image. Please choose another.');
+    expect(screen.queryByRole('img', { name: /^Your image/ })).toBeNull();
+    expect(screen.queryByText('Error preparing image')).toBeNull();
+    expect(action().disabled).toBe(true);
+  });
+
   it('accept a dropped image and a pasted one', async () => {
     await open('/face-fixer', signedIn(), 'Fix a Face');
     const zone = document.querySelector('.pp-dropzone') as HTMLElement;
