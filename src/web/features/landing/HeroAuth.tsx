@@ -281,7 +281,7 @@ export function HeroAuth() {
 
   const resetMode = mode === 'reset';
   return (
-    <section className="pp-auth-card" data-testid="hero-auth" aria-labelledby={titleId}>
+    <section className="pp-auth-card" data-testid="hero-auth" data-mode={mode} aria-labelledby={titleId}>
       <div className="pp-auth-card__head">
         <h2 id={titleId} className="pp-auth-card__title">
           {resetMode ? 'Reset your password' : 'Sign in or create your account'}

@@ -43,6 +43,15 @@ describe('Tokens page', () => {
     await waitFor(() => expect(document.activeElement).toBe(screen.getByRole('textbox', { name: 'Email' })));
   });
 
+  it('says something useful at a balance of 0, not “Enough for 0 Text to Pic images”', async () => {
+    installFakeApi({ ...signedInRoutes({ tokens: 0 }), 'GET /api/purchases': { body: { purchases: [] } } });
+    await openTokens();
+    await waitFor(() => expect(screen.getByTestId('tokens-balance').textContent).toBe('0 tokens'));
+    const card = screen.getByRole('region', { name: 'Your balance' });
+    expect(card.textContent).not.toContain('Enough for 0');
+    expect(card.textContent).toContain('No tokens left: choose a package below to keep creating.');
+  });
+
   it('shows the balance, the three packages and the purchase history', async () => {
     installFakeApi({
       ...signedInRoutes({ tokens: 1620 }),

@@ -29,7 +29,9 @@ function BalanceCard({ tokens }: { tokens: number | null }) {
       <p className="pp-token-balance__hint">
         {tokens === null
           ? 'Your balance cannot be read right now.'
-          : `Enough for ${tokens.toLocaleString('en-US')} Text to Pic ${tokens === 1 ? 'image' : 'images'}. Tokens never expire.`}
+          : tokens === 0
+            ? 'No tokens left: choose a package below to keep creating. Tokens never expire.'
+            : `Enough for ${tokens.toLocaleString('en-US')} Text to Pic ${tokens === 1 ? 'image' : 'images'}. Tokens never expire.`}
       </p>
     </section>
   );
