@@ -59,6 +59,7 @@ describe('Tokens page', () => {
         body: {
           purchases: [
             purchase({ id: 'cs_2', packageId: 'price_local_1100', tokens: 1100, amount: '$10.00', status: 'open' }),
+            purchase({ id: 'cs_3', packageId: 'price_local_2400', tokens: 2400, amount: '$20.00', status: 'expired' }),
             purchase(),
           ],
         },
@@ -77,6 +78,7 @@ describe('Tokens page', () => {
       );
     expect(rows.slice(1)).toEqual([
       [expect.stringMatching(/^Mar 14, 2026/), '1100 Tokens', '$10.00', 'Pending'],
+      [expect.stringMatching(/^Mar 14, 2026/), '2400 Tokens', '$20.00', 'Expired'],
       [expect.stringMatching(/^Mar 14, 2026/), '500 Tokens', '$5.00', 'Paid'],
     ]);
   });
