@@ -55,8 +55,11 @@ describe('token balance', () => {
     setViewportWidth(390);
     installFakeApi();
     renderApp('/text-to-pic');
-    await waitFor(() => expect(screen.getByTestId('token-balance').textContent).toBe('Sign in'));
-    const link = within(screen.getByTestId('token-balance')).getByRole('link', { name: 'Sign in' });
+    await waitFor(() =>
+      expect(screen.getByTestId('token-balance').textContent).toBe('Token balance: Sign in to see your balance'),
+    );
+    expect(screen.getByTestId('token-balance').textContent).not.toContain('— tokens');
+    const link = within(screen.getByTestId('token-balance')).getByRole('link', { name: /Sign in/ });
     expect(link.getAttribute('href')).toBe('/#sign-in');
   });
 

@@ -37,7 +37,9 @@ export function TokenBalance({ compact = false }: Props) {
         <Coins className="pp-balance__icon" size={18} aria-hidden="true" />
         {compact && status === 'signed-out' ? (
           <Link to={SIGN_IN_LINK} className="pp-balance__text pp-balance__sign-in">
+            <span className="pp-visually-hidden">Token balance: </span>
             Sign in
+            <span className="pp-visually-hidden"> to see your balance</span>
           </Link>
         ) : compact ? (
           <span className="pp-balance__text" title={hint}>
