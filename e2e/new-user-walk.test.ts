@@ -36,12 +36,17 @@ describe.runIf(inject('browserAvailable'))('a new user’s walk in the browser',
       await page.goto(baseUrl);
       await page.getByRole('button', { name: 'Reset your Password' }).click();
       await page.getByRole('button', { name: 'Send Reset Link' }).waitFor();
+      // The widest space between two parts of the card, and under the last one (its padding aside).
       const gap = await page.getByTestId('hero-auth').evaluate((card) => {
-        const last = card.lastElementChild as HTMLElement;
+        // Parts that show (the empty message line is not drawn).
+        const parts = [...card.children].map((child) => child.getBoundingClientRect()).filter((r) => r.height > 0);
+        const gaps = parts.slice(1).map((part, i) => part.top - (parts[i] as DOMRect).bottom);
         const padding = Number.parseFloat(getComputedStyle(card).paddingBottom);
-        return card.getBoundingClientRect().bottom - padding - last.getBoundingClientRect().bottom;
+        gaps.push(card.getBoundingClientRect().bottom - padding - (parts.at(-1) as DOMRect).bottom);
+        return Math.max(...gaps);
       });
-      expect(gap, `${viewport.width} px`).toBeLessThan(8);
+      // The card's own gap is 16 px.
+      expect(gap, `${viewport.width} px`).toBeLessThanOrEqual(24);
       await page.context().close();
     }
   });
