@@ -8,6 +8,9 @@ export const SIGNUP_TOKENS = 20;
 /** Verify-email resend cooldown (product-spec.md section 9), enforced by the server. */
 export const VERIFICATION_RESEND_COOLDOWN_SECONDS = 60;
 
+/** The shortest password the server accepts (the sign-in form says so up front). */
+export const PASSWORD_MIN_LENGTH = 8;
+
 /** The longest user name the server keeps (sign-up and update-user answer 400 above it). */
 export const NAME_MAX_LENGTH = 100;
 

@@ -75,6 +75,37 @@ describe('buying tokens with the local checkout', () => {
     expect(await tokensOf(client)).toBe(20);
   });
 
+  it('expires a checkout left open for an hour: shown as expired, and it cannot be paid', async () => {
+    const { client } = await verifiedUser(backend, 20);
+    const abandoned = await checkout(client);
+    const late = await checkout(client);
+    const fresh = await checkout(client);
+    const anHourAgo = new Date(Date.now() - 60 * 60 * 1000 - 1000);
+    for (const session of [abandoned, late]) {
+      await backend.database.db
+        .update(payments)
+        .set({ createdAt: anHourAgo })
+        .where(eq(payments.sessionId, session.body.id));
+    }
+
+    const page = await client.get<string>(late.body.url);
+    expect(page.body).toContain('This checkout expired an hour after it was opened. Nothing was charged.');
+    const pay = await client.post<string>(`${late.body.url}/pay`);
+    expect(pay.body).toContain('Checkout expired');
+    expect(await tokensOf(client)).toBe(20);
+
+    const history = await client.get<{ purchases: { id: string; status: string }[] }>('/api/purchases');
+    const statusOf = (id: string) => history.body.purchases.find((p) => p.id === id)?.status;
+    expect([statusOf(abandoned.body.id), statusOf(late.body.id), statusOf(fresh.body.id)]).toEqual([
+      'expired',
+      'expired',
+      'open',
+    ]);
+    // Paying the fresh one still works.
+    await client.post(`${fresh.body.url}/pay`);
+    expect(await tokensOf(client)).toBe(520);
+  });
+
   it("keeps one user's checkout from another, and from other origins", async () => {
     const owner = await verifiedUser(backend, 20);
     const stranger = await verifiedUser(backend, 20);

@@ -101,6 +101,9 @@ describe('Stripe payments', () => {
 
     const [create] = fake.requests.filter((r) => r.method === 'POST' && r.path === '/v1/checkout/sessions');
     const payment = await paymentRow(sessionId);
+    // The session ends an hour after it opens (Stripe's expires_at), as the local checkout does.
+    const expiresAt = Number(create?.params.expires_at);
+    expect(Math.abs(expiresAt - (Date.now() / 1000 + 3600))).toBeLessThan(120);
     expect(create?.params).toMatchObject({
       mode: 'payment',
       line_items: [{ price: PRICES[1100], quantity: '1' }],
@@ -282,7 +285,7 @@ describe('Stripe payments', () => {
     const f = fake.event('checkout.session.async_payment_failed', { id: failed.sessionId, object: 'checkout.session' });
     expect((await deliver(e)).status).toBe(200);
     expect((await deliver(f)).status).toBe(200);
-    expect((await paymentRow(expired.sessionId))?.status).toBe('canceled');
+    expect((await paymentRow(expired.sessionId))?.status).toBe('expired');
     expect((await paymentRow(failed.sessionId))?.status).toBe('failed');
     expect(await tokensOf(expired.client)).toBe(20);
 

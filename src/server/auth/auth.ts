@@ -6,6 +6,7 @@ import { betterAuth } from 'better-auth';
 import { drizzleAdapter } from 'better-auth/adapters/drizzle';
 import { createEmailVerificationToken } from 'better-auth/api';
 import { genericOAuth } from 'better-auth/plugins';
+import { PASSWORD_MIN_LENGTH } from '../../contract/accounts';
 import type { Config } from '../config';
 import type { Database } from '../db/client';
 import * as schema from '../db/schema';
@@ -73,7 +74,7 @@ export function createAuth(deps: AuthDeps) {
       enabled: true,
       // The product lets unverified users sign in; the tools enforce verification instead.
       requireEmailVerification: false,
-      minPasswordLength: 8,
+      minPasswordLength: PASSWORD_MIN_LENGTH,
       maxPasswordLength: 128,
       resetPasswordTokenExpiresIn: 3600,
       revokeSessionsOnPasswordReset: true,

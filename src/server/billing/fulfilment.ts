@@ -28,7 +28,7 @@ export async function fulfilPayment(db: AppDb, sessionId: string): Promise<Fulfi
 }
 
 /** A session that ended without payment; a paid one stays paid. */
-export async function closePayment(db: AppDb, sessionId: string, status: 'failed' | 'canceled') {
+export async function closePayment(db: AppDb, sessionId: string, status: 'failed' | 'canceled' | 'expired') {
   await db
     .update(payments)
     .set({ status, completedAt: sql`now()` })

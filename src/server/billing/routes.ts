@@ -15,6 +15,7 @@ import { escapeMarkup } from '../markup/escape-markup';
 import { htmlPage } from '../markup/html-page';
 import { originCheck } from '../security/origin-check';
 import { inlineStylePagePolicy } from '../security/security-headers';
+import { expireStaleCheckouts, isCheckoutExpired } from './checkout-expiry';
 import { ensureCustomer } from './customers';
 import { closePayment, fulfilPayment } from './fulfilment';
 import type { PaymentProvider } from './payment-provider';
@@ -96,6 +97,7 @@ export function billingApiRoutes(deps: BillingDeps) {
   app.get('/purchases', async (c) => {
     const user = await sessionUser(auth, c.req.raw.headers);
     if (!user) return c.json({ error: TOOL_MESSAGES.signInRequired }, 401);
+    await expireStaleCheckouts(db, user.id);
     const rows = await db
       .select()
       .from(payments)
@@ -137,6 +139,14 @@ export function localCheckoutRoutes(deps: BillingDeps) {
     return payment ?? null;
   };
 
+  /** Whether the session is over by expiry: marked so now if its hour just passed. */
+  const hasExpired = async (payment: typeof payments.$inferSelect) => {
+    if (payment.status === 'expired') return true;
+    if (payment.status !== 'open' || !isCheckoutExpired(payment.createdAt)) return false;
+    await closePayment(db, payment.sessionId, 'expired');
+    return true;
+  };
+
   app.get('/:sessionId', async (c) => {
     const sessionId = c.req.param('sessionId');
     const payment = await ownOpenPayment(c.req.raw.headers, sessionId);
@@ -144,6 +154,7 @@ export function localCheckoutRoutes(deps: BillingDeps) {
       return checkoutPage(c, 'Checkout not found', '<p>This checkout does not exist or is not yours.</p>', 404);
     const pack = deps.packages.find((p) => p.id === payment.packageId);
     const id = escapeMarkup(sessionId);
+    if (await hasExpired(payment)) return checkoutPage(c, 'Checkout expired', EXPIRED_BODY);
     const body =
       payment.status !== 'open'
         ? `<p>This checkout is already ${escapeMarkup(payment.status)}.</p><p><a href="/tokens">Back to Tokens</a></p>`
@@ -162,7 +173,8 @@ export function localCheckoutRoutes(deps: BillingDeps) {
     const payment = await ownOpenPayment(c.req.raw.headers, sessionId);
     if (!payment)
       return checkoutPage(c, 'Checkout not found', '<p>This checkout does not exist or is not yours.</p>', 404);
-    // A canceled or failed session is over: it cannot be paid any more.
+    if (await hasExpired(payment)) return checkoutPage(c, 'Checkout expired', EXPIRED_BODY);
+    // A canceled, failed or expired session is over: it cannot be paid any more.
     if (payment.status !== 'open' && payment.status !== 'paid') {
       return c.redirect(`${deps.appUrl}/tokens?checkout=canceled`, 303);
     }
@@ -180,6 +192,9 @@ export function localCheckoutRoutes(deps: BillingDeps) {
   });
   return app;
 }
+
+const EXPIRED_BODY =
+  '<p>This checkout expired an hour after it was opened. Nothing was charged.</p><p><a href="/tokens">Back to Tokens</a></p>';
 
 /** The test checkout's own look: one inline style, allowed by its hash (security/security-headers.ts). */
 const CHECKOUT_STYLE = `

@@ -273,7 +273,8 @@ export const webhookEvents = pgTable(
   ],
 );
 
-export const PAYMENT_STATUSES = ['open', 'paid', 'failed', 'canceled'] as const;
+/** 'expired': the checkout's hour passed without payment (billing/checkout-expiry.ts). */
+export const PAYMENT_STATUSES = ['open', 'paid', 'failed', 'canceled', 'expired'] as const;
 
 /** One checkout session: what was sold (from our own package table) and whether it was paid. */
 export const payments = pgTable(
@@ -295,7 +296,7 @@ export const payments = pgTable(
   },
   (t) => [
     index('payments_user_idx').on(t.userId, t.createdAt),
-    check('payments_status_known', sql`${t.status} in ('open', 'paid', 'failed', 'canceled')`),
+    check('payments_status_known', sql`${t.status} in ('open', 'paid', 'failed', 'canceled', 'expired')`),
     check('payments_tokens_positive', sql`${t.tokens} > 0`),
   ],
 );

@@ -90,11 +90,11 @@ describe('tool layout on a phone', () => {
 
   it('puts the balance in the top bar', async () => {
     await renderLayout('/text-to-pic');
-    await waitFor(() => expect(screen.getByTestId('token-balance').textContent).toContain('sign in'));
+    await waitFor(() => expect(screen.getByTestId('token-balance').textContent).toContain('Sign in'));
     const balance = screen.getByTestId('token-balance');
     expect(screen.getByRole('banner').contains(balance)).toBe(true);
     expect(screen.getByTestId('sidebar').contains(balance)).toBe(false);
-    expect(balance.textContent).toContain('sign in to see your balance');
+    expect(balance.textContent).toContain('Sign in to see your balance');
   });
 
   it('opens the menu with the toggle and closes it again', async () => {

@@ -6,6 +6,7 @@ import { ROUTES } from '../../contract/routes';
 import { WEB_TOOLS } from '../features/tools/registry';
 import type { WebTool } from '../features/tools/web-tool';
 import { lazyWithTimeout } from '../lib/lazy-with-timeout';
+import { LEGAL_ROUTES } from '../lib/legal-routes';
 import { AppLoading } from './AppLoading';
 import { ErrorScreen } from './ErrorScreen';
 import { Root } from './Root';
@@ -54,6 +55,20 @@ export const routesFor = (tools: readonly ToolRoute[]): RouteObject[] => [
         lazy: page(
           () => import('../features/shared-creation/SharedCreationPage'),
           (m) => m.SharedCreationPage,
+        ),
+      },
+      {
+        path: LEGAL_ROUTES.terms,
+        lazy: page(
+          () => import('../features/legal/TermsPage'),
+          (m) => m.TermsPage,
+        ),
+      },
+      {
+        path: LEGAL_ROUTES.privacy,
+        lazy: page(
+          () => import('../features/legal/PrivacyPage'),
+          (m) => m.PrivacyPage,
         ),
       },
       {

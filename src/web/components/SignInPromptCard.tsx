@@ -1,7 +1,7 @@
 import { LogIn } from 'lucide-react';
 import { useId } from 'react';
 import { Link } from 'react-router';
-import { ROUTES } from '../../contract/routes';
+import { SIGN_IN_LINK } from '../lib/sign-in-link';
 
 /** What a page that needs an account shows a visitor: why, and the way to the sign-in form. */
 export function SignInPromptCard({ title, text, action }: { title: string; text: string; action: string }) {
@@ -15,7 +15,7 @@ export function SignInPromptCard({ title, text, action }: { title: string; text:
         {title}
       </h2>
       <p className="pp-card__text">{text}</p>
-      <Link to={ROUTES.home} className="pp-button pp-button--primary">
+      <Link to={SIGN_IN_LINK} className="pp-button pp-button--primary">
         {action}
       </Link>
     </section>

@@ -51,11 +51,16 @@ describe('token balance', () => {
     expect(screen.getByRole('banner').contains(screen.getByTestId('token-balance'))).toBe(true);
   });
 
-  it('shows “— tokens” on a phone when signed out', async () => {
+  it('offers to sign in, not “— tokens”, on a phone when signed out', async () => {
     setViewportWidth(390);
     installFakeApi();
     renderApp('/text-to-pic');
-    await waitFor(() => expect(screen.getByTestId('token-balance').textContent).toContain('— tokens'));
+    await waitFor(() =>
+      expect(screen.getByTestId('token-balance').textContent).toBe('Token balance: Sign in to see your balance'),
+    );
+    expect(screen.getByTestId('token-balance').textContent).not.toContain('— tokens');
+    const link = within(screen.getByTestId('token-balance')).getByRole('link', { name: /Sign in/ });
+    expect(link.getAttribute('href')).toBe('/#sign-in');
   });
 
   it('signs the tab out when another tab signs out', async () => {

@@ -1,6 +1,8 @@
 import { Coins } from 'lucide-react';
+import { Link } from 'react-router';
 import { formatTokens } from '../lib/format-cost';
 import { useAuth } from '../lib/session/auth-context';
+import { SIGN_IN_LINK } from '../lib/sign-in-link';
 
 type Props = {
   /** Smaller rendering for the mobile header. */
@@ -33,7 +35,13 @@ export function TokenBalance({ compact = false }: Props) {
     return (
       <div className={`${base} pp-balance--empty`} data-testid="token-balance">
         <Coins className="pp-balance__icon" size={18} aria-hidden="true" />
-        {compact ? (
+        {compact && status === 'signed-out' ? (
+          <Link to={SIGN_IN_LINK} className="pp-balance__text pp-balance__sign-in">
+            <span className="pp-visually-hidden">Token balance: </span>
+            Sign in
+            <span className="pp-visually-hidden"> to see your balance</span>
+          </Link>
+        ) : compact ? (
           <span className="pp-balance__text" title={hint}>
             <span className="pp-visually-hidden">Token balance: {hint.toLowerCase()}</span>
             <span aria-hidden="true">— tokens</span>

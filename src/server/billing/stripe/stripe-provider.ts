@@ -2,6 +2,7 @@
 // are credited by the webhook (stripe-webhook.ts), never by the browser's return to the app.
 import Stripe from 'stripe';
 import type { StripeConfig } from '../../config';
+import { checkoutExpiresAt } from '../checkout-expiry';
 import type { PaymentProvider } from '../payment-provider';
 
 /** The SDK client; STRIPE_API_BASE (tests) becomes its host/port/protocol. */
@@ -38,6 +39,7 @@ export function createStripePaymentProvider(stripe: Stripe): PaymentProvider {
           ...(request.customerId ? { customer: request.customerId } : { customer_email: request.email }),
           success_url: request.successUrl,
           cancel_url: request.cancelUrl,
+          expires_at: checkoutExpiresAt(),
         },
         { idempotencyKey: `checkout-${request.paymentId}` },
       );

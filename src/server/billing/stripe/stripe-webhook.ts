@@ -92,7 +92,7 @@ async function handleEvent(deps: StripeWebhookDeps, stripe: Stripe, event: Strip
       await closePayment(deps.db, event.data.object.id, 'failed');
       return {};
     case 'checkout.session.expired':
-      await closePayment(deps.db, event.data.object.id, 'canceled');
+      await closePayment(deps.db, event.data.object.id, 'expired');
       return {};
     case 'charge.dispute.created':
       return flagChargeCustomer(deps, stripe, chargeId(event.data.object.charge), { isDispute: true });

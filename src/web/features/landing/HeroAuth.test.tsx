@@ -57,8 +57,37 @@ describe('hero sign-in form', () => {
     expect(password.required).toBe(true);
     expect(within(card).getByText('or')).toBeTruthy();
     expect(within(card).getByRole('button', { name: 'Continue with Google' })).toBeTruthy();
-    expect(within(card).getByText('By continuing, you agree to our Terms of Service and Privacy Policy')).toBeTruthy();
+    expect(card.querySelector('.pp-auth-card__terms')?.textContent).toBe(
+      'By continuing, you agree to our Terms of Service and Privacy Policy',
+    );
     expect(within(card).getByRole('button', { name: 'Reset your Password' })).toBeTruthy();
+  });
+
+  it('says the password rule up front and shows the password on request', async () => {
+    installFakeApi();
+    const { card } = await openLanding();
+    const password = within(card).getByLabelText('Password') as HTMLInputElement;
+    expect(password.getAttribute('aria-describedby')).toBeTruthy();
+    const rule = document.getElementById(password.getAttribute('aria-describedby') ?? '');
+    expect(rule?.textContent).toBe('At least 8 characters.');
+    fireEvent.change(password, { target: { value: 'secret-words' } });
+    const toggle = within(card).getByRole('button', { name: 'Show password' });
+    fireEvent.click(toggle);
+    expect(password.type).toBe('text');
+    expect(toggle.getAttribute('aria-pressed')).toBe('true');
+    fireEvent.click(toggle);
+    expect(password.type).toBe('password');
+  });
+
+  it('links the note to real Terms of Service and Privacy Policy pages', async () => {
+    installFakeApi();
+    const { card } = await openLanding();
+    fireEvent.click(within(card).getByRole('link', { name: 'Privacy Policy' }));
+    await screen.findByRole('heading', { level: 1, name: 'Privacy Policy' });
+    expect(document.body.textContent).toContain('Uploads and results are kept until you delete them');
+    expect(document.body.textContent).toContain('see My Creations');
+    fireEvent.click(screen.getByRole('link', { name: 'Terms of Service' }));
+    await screen.findByRole('heading', { level: 1, name: 'Terms of Service' });
   });
 
   it('shows a placeholder, not the form, until the first auth check answers', async () => {
@@ -175,7 +204,8 @@ describe('hero sign-in form', () => {
     const submit = await screen.findByRole('button', { name: 'Processing...' });
     const card = screen.getByTestId('hero-auth');
     const buttons = within(card).getAllByRole('button');
-    expect(buttons.map((button) => button.textContent)).toEqual([
+    expect(buttons.map((button) => button.textContent || button.getAttribute('aria-label'))).toEqual([
+      'Show password',
       'Processing...',
       'Continue with Google',
       'Reset your Password',
@@ -198,6 +228,21 @@ describe('hero sign-in form', () => {
     fireEvent.click(button);
     await screen.findByRole('heading', { level: 1, name: 'Text to Pic' });
     expect(router.state.location.pathname).toBe('/text-to-pic');
+  });
+
+  it('gives a signed-in user an account menu that signs out', async () => {
+    const api = installFakeApi(signedInRoutes());
+    renderApp('/');
+    const account = await screen.findByRole('button', { name: 'Account' });
+    expect(account.getAttribute('aria-expanded')).toBe('false');
+    fireEvent.click(account);
+    expect(account.getAttribute('aria-expanded')).toBe('true');
+    expect(screen.getByText(`Signed in as ${PROFILE.email}`)).toBeTruthy();
+    expect(screen.getByRole('link', { name: 'User Settings' }).getAttribute('href')).toBe('/user-settings');
+    api.set({ ...signedOutRoutes(), 'POST /api/auth/sign-out': { body: { success: true } } });
+    fireEvent.click(screen.getByRole('button', { name: 'Sign out' }));
+    await screen.findByLabelText('Email');
+    expect(screen.queryByRole('button', { name: 'Account' })).toBeNull();
   });
 });
 

@@ -1,12 +1,14 @@
 import { ArrowRight, CircleCheck } from 'lucide-react';
 import { type FormEvent, useCallback, useEffect, useId, useRef, useState } from 'react';
-import { useNavigate } from 'react-router';
-import { ACCOUNT_MESSAGES, SIGNUP_TOKENS } from '../../../contract/accounts';
+import { Link, useLocation, useNavigate } from 'react-router';
+import { ACCOUNT_MESSAGES, PASSWORD_MIN_LENGTH, SIGNUP_TOKENS } from '../../../contract/accounts';
 import { START_ROUTE } from '../../../contract/routes';
 import { FormMessage, type FormMessageValue } from '../../components/FormMessage';
+import { PasswordField } from '../../components/PasswordField';
 import { TextField } from '../../components/TextField';
 import { errorCode, errorMessage } from '../../lib/api';
 import { formatTokens } from '../../lib/format-cost';
+import { LEGAL_ROUTES } from '../../lib/legal-routes';
 import {
   isPopupMessage,
   requestPasswordReset,
@@ -15,6 +17,7 @@ import {
   startGoogleSignIn,
 } from '../../lib/session/auth-api';
 import { useAuth, usePublicConfig } from '../../lib/session/auth-context';
+import { SIGN_IN_HASH } from '../../lib/sign-in-link';
 
 /** "After sign-in or sign-up the app goes to /text-to-pic" (product-spec.md section 2). */
 export const AFTER_SIGN_IN_ROUTE = START_ROUTE;
@@ -30,6 +33,9 @@ export const HERO_TEXT = {
   sendReset: 'Send Reset Link',
   google: 'Continue with Google',
 } as const;
+
+/** The server's password rule, said before a new account is refused for it. */
+export const PASSWORD_RULE = `At least ${PASSWORD_MIN_LENGTH} characters.`;
 
 const GOOGLE_FAILED = 'Google sign-in failed. Please try again.';
 const POPUP_BLOCKED = 'The sign-in window was blocked. Allow pop-ups for this site and try again.';
@@ -78,6 +84,7 @@ export function HeroAuth() {
   const { status, user, profile, refresh } = useAuth();
   const config = usePublicConfig();
   const navigate = useNavigate();
+  const location = useLocation();
   const [mode, setMode] = useState<Mode>('sign-in');
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
@@ -95,6 +102,20 @@ export function HeroAuth() {
     await refresh({ announce: true });
     navigate(AFTER_SIGN_IN_ROUTE);
   }, [refresh, navigate]);
+
+  // Sent here to sign in ("/#sign-in" from a tool page or /tokens): the form comes into view with
+  // the email field focused, once the first auth check has drawn it.
+  useEffect(() => {
+    if (status !== 'signed-out' || location.hash !== SIGN_IN_HASH) return;
+    const email = document.getElementById(`${titleId}-email`);
+    if (!email) return;
+    const reduceMotion = window.matchMedia?.('(prefers-reduced-motion: reduce)').matches ?? false;
+    email.closest('[data-testid="hero-auth"]')?.scrollIntoView?.({
+      block: 'center',
+      behavior: reduceMotion ? 'auto' : 'smooth',
+    });
+    email.focus({ preventScroll: true });
+  }, [status, location.hash, titleId]);
 
   // The Google popup reports back here (public/auth/popup-done.js).
   useEffect(() => {
@@ -260,7 +281,7 @@ export function HeroAuth() {
 
   const resetMode = mode === 'reset';
   return (
-    <section className="pp-auth-card" data-testid="hero-auth" aria-labelledby={titleId}>
+    <section className="pp-auth-card" data-testid="hero-auth" data-mode={mode} aria-labelledby={titleId}>
       <div className="pp-auth-card__head">
         <h2 id={titleId} className="pp-auth-card__title">
           {resetMode ? 'Reset your password' : 'Sign in or create your account'}
@@ -286,10 +307,11 @@ export function HeroAuth() {
           onValueChange={setEmail}
         />
         {resetMode ? null : (
-          <TextField
+          <PasswordField
             id={`${titleId}-password`}
             label="Password"
-            type="password"
+            hint={PASSWORD_RULE}
+            toggleDisabled={busy}
             name="password"
             autoComplete="current-password"
             required
@@ -321,7 +343,10 @@ export function HeroAuth() {
         <button type="button" className="pp-link-button" disabled={busy} onClick={toggleMode}>
           {resetMode ? HERO_TEXT.toLogin : HERO_TEXT.toReset}
         </button>
-        <p className="pp-auth-card__terms">{HERO_TEXT.terms}</p>
+        <p className="pp-auth-card__terms">
+          By continuing, you agree to our <Link to={LEGAL_ROUTES.terms}>Terms of Service</Link> and{' '}
+          <Link to={LEGAL_ROUTES.privacy}>Privacy Policy</Link>
+        </p>
       </div>
     </section>
   );

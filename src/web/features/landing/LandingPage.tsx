@@ -3,7 +3,9 @@ import { Link } from 'react-router';
 import { ROUTES, startTool } from '../../../contract/routes';
 import { Wordmark } from '../../components/Wordmark';
 import { formatCost } from '../../lib/format-cost';
+import { LEGAL_ROUTES } from '../../lib/legal-routes';
 import { useDocumentTitle } from '../../lib/use-document-title';
+import { AccountMenu } from './AccountMenu';
 import { ClosingCta } from './ClosingCta';
 import { Faq } from './Faq';
 import { Features } from './Features';
@@ -42,6 +44,7 @@ export function LandingPage() {
             <Link to={ROUTES.tokens} className="pp-topbar__link">
               Tokens
             </Link>
+            <AccountMenu />
           </nav>
         </div>
       </header>
@@ -72,7 +75,7 @@ export function LandingPage() {
                 ))}
               </ul>
             </div>
-            <div className="pp-hero__auth">
+            <div className="pp-hero__auth" id="sign-in">
               <HeroAuth />
             </div>
             <div className="pp-hero__actions">
@@ -100,6 +103,10 @@ export function LandingPage() {
         <div className="pp-container pp-footer__inner">
           <Wordmark />
           <p className="pp-footer__text">© {new Date().getFullYear()} Picture Palette. AI image tools for designers.</p>
+          <nav className="pp-footer__links" aria-label="Legal">
+            <Link to={LEGAL_ROUTES.terms}>Terms of Service</Link>
+            <Link to={LEGAL_ROUTES.privacy}>Privacy Policy</Link>
+          </nav>
         </div>
       </footer>
     </div>

@@ -18,6 +18,7 @@ export const SETTINGS_TEXT = {
   verify: 'Verify Email',
   resendIn: (seconds: number) => `Resend in ${seconds}s`,
   sent: 'Verification email sent. Check your inbox.',
+  recentlySent: 'A verification email was sent less than a minute ago. Check your inbox.',
   sendFailed: 'We could not send the verification email. Please try again.',
   outbox: 'Open the development outbox',
   logout: 'Logout',
@@ -65,8 +66,9 @@ function VerifyEmail() {
         startCooldown(retryAfterSeconds(result.data) ?? VERIFICATION_RESEND_COOLDOWN_SECONDS);
         setMessage({ tone: 'success', text: SETTINGS_TEXT.sent });
       } else if (result.status === 429) {
+        // The button counts down; the server's "Please wait N seconds" would stand still beside it.
         startCooldown(retryAfterSeconds(result.data) ?? VERIFICATION_RESEND_COOLDOWN_SECONDS);
-        setMessage({ tone: 'error', text: errorMessage(result.data) ?? SETTINGS_TEXT.sendFailed });
+        setMessage({ tone: 'success', text: SETTINGS_TEXT.recentlySent });
       } else {
         setMessage({ tone: 'error', text: errorMessage(result.data) ?? SETTINGS_TEXT.sendFailed });
         // 409 (verified meanwhile) or 401 (signed out meanwhile): the profile tells the truth.

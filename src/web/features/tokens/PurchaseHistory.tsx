@@ -15,6 +15,8 @@ export const PURCHASE_STATUS_LABELS: Record<string, string> = {
   paid: 'Paid',
   failed: 'Failed',
   canceled: 'Canceled',
+  // An abandoned checkout, ended after its hour (the server's checkout expiry).
+  expired: 'Expired',
 };
 
 const dateFormat = new Intl.DateTimeFormat('en-US', { dateStyle: 'medium', timeStyle: 'short' });

@@ -34,12 +34,22 @@ describe('Tokens page', () => {
     installFakeApi(signedOutRoutes());
     const { router } = await openTokens();
     await screen.findByRole('heading', { level: 2, name: 'Log in to buy tokens' });
-    expect(screen.getByRole('link', { name: 'Log in or create an account' }).getAttribute('href')).toBe('/');
+    expect(screen.getByRole('link', { name: 'Log in or create an account' }).getAttribute('href')).toBe('/#sign-in');
     expect(screen.queryByRole('region', { name: 'Purchase history' })).toBeNull();
     const buy = screen.getAllByRole('button', { name: 'Buy Tokens' })[0] as HTMLElement;
     await waitFor(() => expect(buy.hasAttribute('disabled')).toBe(false));
     fireEvent.click(buy);
     await waitFor(() => expect(router.state.location.pathname).toBe('/'));
+    await waitFor(() => expect(document.activeElement).toBe(screen.getByRole('textbox', { name: 'Email' })));
+  });
+
+  it('says something useful at a balance of 0, not “Enough for 0 Text to Pic images”', async () => {
+    installFakeApi({ ...signedInRoutes({ tokens: 0 }), 'GET /api/purchases': { body: { purchases: [] } } });
+    await openTokens();
+    await waitFor(() => expect(screen.getByTestId('tokens-balance').textContent).toBe('0 tokens'));
+    const card = screen.getByRole('region', { name: 'Your balance' });
+    expect(card.textContent).not.toContain('Enough for 0');
+    expect(card.textContent).toContain('No tokens left: choose a package below to keep creating.');
   });
 
   it('shows the balance, the three packages and the purchase history', async () => {
@@ -49,6 +59,7 @@ describe('Tokens page', () => {
         body: {
           purchases: [
             purchase({ id: 'cs_2', packageId: 'price_local_1100', tokens: 1100, amount: '$10.00', status: 'open' }),
+            purchase({ id: 'cs_3', packageId: 'price_local_2400', tokens: 2400, amount: '$20.00', status: 'expired' }),
             purchase(),
           ],
         },
@@ -67,6 +78,7 @@ describe('Tokens page', () => {
       );
     expect(rows.slice(1)).toEqual([
       [expect.stringMatching(/^Mar 14, 2026/), '1100 Tokens', '$10.00', 'Pending'],
+      [expect.stringMatching(/^Mar 14, 2026/), '2400 Tokens', '$20.00', 'Expired'],
       [expect.stringMatching(/^Mar 14, 2026/), '500 Tokens', '$5.00', 'Paid'],
     ]);
   });

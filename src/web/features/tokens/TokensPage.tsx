@@ -2,7 +2,6 @@ import './tokens.css';
 import { Coins } from 'lucide-react';
 import { useCallback, useEffect, useId, useRef, useState } from 'react';
 import { useNavigate, useSearchParams } from 'react-router';
-import { ROUTES } from '../../../contract/routes';
 import { PageHeader } from '../../components/PageHeader';
 import { PackageCards } from '../../components/purchases/PackageCards';
 import { SignInPromptCard } from '../../components/SignInPromptCard';
@@ -10,9 +9,11 @@ import { formatTokens } from '../../lib/format-cost';
 import { loadPurchases, type Purchase } from '../../lib/purchases/purchase-api';
 import { usePackages } from '../../lib/purchases/use-packages';
 import { useAuth } from '../../lib/session/auth-context';
+import { SIGN_IN_LINK } from '../../lib/sign-in-link';
 import { useDocumentTitle } from '../../lib/use-document-title';
 import { CheckoutBanner } from './CheckoutBanner';
 import { PurchaseHistory } from './PurchaseHistory';
+import { ToolDraftNotice } from './ToolDraftNotice';
 import { useCheckoutReturn } from './use-checkout-return';
 
 function BalanceCard({ tokens }: { tokens: number | null }) {
@@ -28,7 +29,9 @@ function BalanceCard({ tokens }: { tokens: number | null }) {
       <p className="pp-token-balance__hint">
         {tokens === null
           ? 'Your balance cannot be read right now.'
-          : `Enough for ${tokens.toLocaleString('en-US')} Text to Pic ${tokens === 1 ? 'image' : 'images'}. Tokens never expire.`}
+          : tokens === 0
+            ? 'No tokens left: choose a package below to keep creating. Tokens never expire.'
+            : `Enough for ${tokens.toLocaleString('en-US')} Text to Pic ${tokens === 1 ? 'image' : 'images'}. Tokens never expire.`}
       </p>
     </section>
   );
@@ -78,6 +81,7 @@ export function TokensPage() {
         summary="Top up your balance with a token package. Tokens never expire and unused tokens roll over."
       />
       <CheckoutBanner result={checkout} balance={profile?.tokens ?? null} onDismiss={dismissCheckout} />
+      <ToolDraftNotice balance={status === 'signed-in' ? (profile?.tokens ?? null) : null} />
       {status === 'signed-out' ? (
         <SignInPromptCard
           title="Log in to buy tokens"
@@ -99,7 +103,7 @@ export function TokensPage() {
         <h2 id="tokens-packages-title" className="pp-tokens__title">
           Token packages
         </h2>
-        <PackageCards onSignedOut={() => navigate(ROUTES.home)} />
+        <PackageCards onSignedOut={() => navigate(SIGN_IN_LINK)} />
       </section>
 
       {status === 'signed-in' ? (

@@ -45,6 +45,18 @@ describe('single-image tools', () => {
     expect(screen.queryByRole('img', { name: /^Your image/ })).toBeNull();
   });
 
+  it('drop a file whose bytes are not an image, with one message and the action off', async () => {
+    await open('/colorizer', signedIn(), 'Colorizer');
+    const fake = new File(['just some text, not a picture'], 'fake.png', { type: 'image/png' });
+    await chooseImage(fake);
+    // The browser cannot decode it.
+    fireEvent.error(screen.getByRole('img', { name: 'Your image: fake.png' }));
+    await screen.findByText('This file is not a readable PNG, JPG or WEBP image. Please choose another.');
+    expect(screen.queryByRole('img', { name: /^Your image/ })).toBeNull();
+    expect(screen.queryByText('Error preparing image')).toBeNull();
+    expect(action().disabled).toBe(true);
+  });
+
   it('accept a dropped image and a pasted one', async () => {
     await open('/face-fixer', signedIn(), 'Fix a Face');
     const zone = document.querySelector('.pp-dropzone') as HTMLElement;
@@ -86,6 +98,29 @@ describe('single-image tools', () => {
     fireEvent.click(action());
     await waitFor(() => expect(router.state.location.pathname).toBe('/tokens'));
     expect(api.calls.filter((call) => call.method === 'POST')).toHaveLength(0);
+  });
+
+  it('keep the image and settings across the trip to /tokens, which says what was needed', async () => {
+    await open('/creative-upscale', signedIn({ tokens: 20 }), 'Creative Upscaler');
+    await chooseImage(imageFile('portrait.png'));
+    fireEvent.click(action());
+    const notice = await screen.findByTestId('tool-draft-notice');
+    expect(notice.textContent).toContain('Creative Upscaler needs 70 tokens; you have 20 tokens.');
+    expect(notice.textContent).toContain('Your image and settings are kept');
+    fireEvent.click(screen.getByRole('link', { name: 'Back to Creative Upscaler' }));
+    await screen.findByRole('img', { name: 'Your image: portrait.png' });
+    expect(action().disabled).toBe(false);
+  });
+
+  it('Image Upscaler comes back with its scale', async () => {
+    const { router } = await open('/image-upscaler', signedIn({ tokens: 0 }), 'Image Upscaler');
+    fireEvent.click(screen.getByRole('radio', { name: '4x' }));
+    await chooseImage(imageFile('small.png'));
+    fireEvent.click(action());
+    await waitFor(() => expect(router.state.location.pathname).toBe('/tokens'));
+    fireEvent.click(await screen.findByRole('link', { name: 'Back to Image Upscaler' }));
+    await screen.findByRole('img', { name: 'Your image: small.png' });
+    expect((screen.getByRole('radio', { name: '4x' }) as HTMLInputElement).checked).toBe(true);
   });
 
   it('Creative Upscaler is off outright at a balance of 0', async () => {

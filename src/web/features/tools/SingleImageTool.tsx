@@ -2,6 +2,7 @@ import type { ReactNode } from 'react';
 import type { ToolId } from '../../../contract/tools';
 import type { ImageSize } from './parts/ImageDropZone';
 import { ToolWorkspace, useUpload } from './ToolWorkspace';
+import { useRestoredDraft } from './use-restored-draft';
 import { type ToolBody, useToolRunner } from './use-tool-runner';
 import type { WebTool } from './web-tool';
 import { SINGLE_IMAGE_HINT } from './workspace';
@@ -39,7 +40,8 @@ export function SingleImageTool<Id extends ToolId>({
   disabledAtBalance,
 }: Props<Id>) {
   const runner = useToolRunner(webTool);
-  const upload = useUpload(runner);
+  const draft = useRestoredDraft(webTool.id);
+  const upload = useUpload(runner, draft?.image ?? null);
   const { tool, job, balance } = runner;
   const { image } = upload;
   const resultName = resultTitle?.(job.phase === 'done' ? job.request : null) ?? tool.workspace.resultTitle;
@@ -51,7 +53,12 @@ export function SingleImageTool<Id extends ToolId>({
     <ToolWorkspace
       runner={runner}
       action={action}
-      request={{ cost: tool.cost, hasImage: image !== null, body }}
+      request={{
+        cost: tool.cost,
+        hasImage: image !== null,
+        body,
+        draft: () => ({ image: image ?? undefined, settings: fields }),
+      }}
       actionDisabled={!image || (balance !== null && balance === disabledAtBalance)}
       upload={{ ...upload, label: 'Image', hint, problem: problem?.(upload.size) ?? null }}
       resultTitle={resultName}

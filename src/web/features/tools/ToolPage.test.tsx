@@ -1,4 +1,4 @@
-import { screen, waitFor } from '@testing-library/react';
+import { fireEvent, screen, waitFor } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { TOOLS } from '../../../contract/tools';
 import { renderApp, setViewportWidth } from '../../app/test-utils';
@@ -63,7 +63,9 @@ describe('tool page frame', () => {
     await openTool('/image-upscaler', 'Image Upscaler');
     const banner = await screen.findByTestId('account-banner');
     expect(banner.textContent).toBe('Please log in to use the Image Upscaler. Sign in or create an account');
-    expect(screen.getByRole('link', { name: 'Sign in or create an account' }).getAttribute('href')).toBe('/');
+    fireEvent.click(screen.getByRole('link', { name: 'Sign in or create an account' }));
+    // The landing page's form, scrolled to, its email field focused.
+    await waitFor(() => expect(document.activeElement).toBe(screen.getByRole('textbox', { name: 'Email' })));
   });
 
   it('points an unverified user to User Settings', async () => {

@@ -3,13 +3,13 @@ import { CircleAlert, Coins, Cpu, LogIn, MailWarning } from 'lucide-react';
 import type { ReactNode } from 'react';
 import { Link } from 'react-router';
 import { ROUTES } from '../../../contract/routes';
-import { TOOL_MESSAGES } from '../../../contract/tools';
 import { ICONS } from '../../components/icons';
 import { PageHeader } from '../../components/PageHeader';
 import { formatCost } from '../../lib/format-cost';
 import { useAuth } from '../../lib/session/auth-context';
+import { SIGN_IN_LINK } from '../../lib/sign-in-link';
 import { useDocumentTitle } from '../../lib/use-document-title';
-import { accessOf } from './tool-access';
+import { accessOf, accountProblem } from './tool-access';
 import { useProvider } from './use-provider';
 import type { WebTool } from './web-tool';
 
@@ -25,16 +25,17 @@ function AccountBanner({ title }: { title: string }) {
       <p className="pp-notice pp-banner" data-testid="account-banner">
         <LogIn size={18} aria-hidden="true" />
         <span>
-          {signedOutBanner(title)} <Link to={ROUTES.home}>Sign in or create an account</Link>
+          {signedOutBanner(title)} <Link to={SIGN_IN_LINK}>Sign in or create an account</Link>
         </span>
       </p>
     );
   }
+  const problem = accountProblem(access);
   if (access === 'fraud' || access === 'dispute') {
     return (
       <p className="pp-notice pp-banner pp-banner--danger" role="alert" data-testid="account-banner">
         <CircleAlert size={18} aria-hidden="true" />
-        <span>{access === 'fraud' ? TOOL_MESSAGES.fraud : TOOL_MESSAGES.dispute}</span>
+        <span>{problem}</span>
       </p>
     );
   }
@@ -43,7 +44,7 @@ function AccountBanner({ title }: { title: string }) {
       <p className="pp-notice pp-banner pp-banner--warning" data-testid="account-banner">
         <MailWarning size={18} aria-hidden="true" />
         <span>
-          {TOOL_MESSAGES.unverified} <Link to={ROUTES.userSettings}>Verify your email in User Settings</Link>
+          {problem} <Link to={ROUTES.userSettings}>Verify your email in User Settings</Link>
         </span>
       </p>
     );

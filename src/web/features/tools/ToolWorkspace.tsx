@@ -12,6 +12,7 @@ import { JobProgress } from './parts/JobProgress';
 import { ImageResults, ResultPanel } from './parts/ResultPanel';
 import { sendTargetsFrom } from './send-targets';
 import { ToolPage } from './ToolPage';
+import { accountProblem } from './tool-access';
 import { useProvider } from './use-provider';
 import type { SubmitRequest, ToolBody, ToolRunner } from './use-tool-runner';
 import { UPLOAD_5MB_HINT } from './workspace';
@@ -21,11 +22,13 @@ export const SENT_IMAGE_NAME = 'Result from another tool';
 
 /**
  * The page's image: a new one (or ×) drops the previous result and any call still out. It starts as
- * the stored file another tool sent here ("Send to ..."), whose reference goes out as the image.
+ * the draft kept on the way to /tokens (`restored`), or else the stored file another tool sent here
+ * ("Send to ..."), whose reference goes out as the image.
  */
-export function useUpload({ reset }: Pick<ToolRunner, 'reset'>) {
+export function useUpload({ reset }: Pick<ToolRunner, 'reset'>, restored: PickedImage | null = null) {
   const [search] = useSearchParams();
   const [image, setImage] = useState<PickedImage | null>(() => {
+    if (restored) return restored;
     const sent = sentImageRef(search);
     return sent ? { dataUrl: sent, name: SENT_IMAGE_NAME, size: 0 } : null;
   });
@@ -97,6 +100,10 @@ export function ToolWorkspace<Id extends ToolId>({
   const isDesktop = useMediaQuery(DESKTOP_QUERY);
   const problem = upload?.image ? upload.problem : null;
   const freePreview = useProvider(tool.id) === 'demo';
+  // Metamorphose and Background Swap keep their controls on for a flagged account (section 6); the
+  // form still says up front, where it is filled in, that the server will refuse it.
+  const accountNote = tool.checksAccountFlags ? null : accountProblem(runner.access);
+  const accountNoteId = useId();
   return (
     <ToolPage tool={tool}>
       <div className="pp-workspace">
@@ -111,6 +118,11 @@ export function ToolWorkspace<Id extends ToolId>({
           <h2 id={titleId} className="pp-panel__title">
             {copy.inputTitle}
           </h2>
+          {accountNote ? (
+            <p className="pp-field__warning" id={accountNoteId} data-testid="form-account-note">
+              {accountNote} Generating stays unavailable until then.
+            </p>
+          ) : null}
           {upload ? (
             <ImageDropZone
               label={upload.label}
@@ -141,6 +153,7 @@ export function ToolWorkspace<Id extends ToolId>({
             disabled={runner.locked || actionDisabled || Boolean(problem)}
             message={runner.message}
             detail={runner.messageDetail}
+            describedBy={accountNote ? accountNoteId : undefined}
           />
           {job.phase === 'running' && !isDesktop ? (
             // On a phone the result panel is below the form: the progress shows by the button too

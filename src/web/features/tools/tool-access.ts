@@ -1,4 +1,5 @@
 import type { Profile } from '../../../contract/accounts';
+import { TOOL_MESSAGES } from '../../../contract/tools';
 import type { AuthStatus } from '../../lib/session/auth-context';
 
 /**
@@ -15,4 +16,12 @@ export function accessOf(status: AuthStatus, profile: Profile | null): Access {
   if (profile.isDispute) return 'dispute';
   if (!profile.emailVerified) return 'unverified';
   return 'ready';
+}
+
+/** The spec's words for an account that may not use the tools (section 8's banners), or null. */
+export function accountProblem(access: Access): string | null {
+  if (access === 'fraud') return TOOL_MESSAGES.fraud;
+  if (access === 'dispute') return TOOL_MESSAGES.dispute;
+  if (access === 'unverified') return TOOL_MESSAGES.unverified;
+  return null;
 }

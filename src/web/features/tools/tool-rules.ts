@@ -95,5 +95,6 @@ export const INLINE_MESSAGES = {
   empty: 'This file is empty. Please choose another image.',
   readError: 'Error reading file',
   prepareError: 'Error preparing image',
+  notAnImage: 'This file is not a readable PNG, JPG or WEBP image. Please choose another.',
   downloadFailed: 'Failed to download image',
 } as const;

@@ -18,6 +18,7 @@ import { listCreations } from '../../lib/creations/creations-api';
 import { SENT_IMAGE_PARAM } from '../../lib/creations/send-to';
 import { unwatchJob, watchJob } from '../../lib/jobs/job-watch';
 import { useAuth } from '../../lib/session/auth-context';
+import { saveToolDraft, type ToolDraft } from '../../lib/tool-draft';
 import { type Access, accessOf } from './tool-access';
 import { callTool, getJob, JOB_POLL_MS } from './tool-api';
 import { firstFailingCheck } from './tool-rules';
@@ -52,6 +53,8 @@ export type SubmitRequest<Id extends ToolId = ToolId> = {
   hasImage: boolean;
   /** The request body without userId (built only when the checks pass). */
   body: () => ToolBody<Id>;
+  /** What to keep for the user's return when the checks send them to /tokens (image, settings). */
+  draft?: () => Pick<ToolDraft, 'image' | 'settings'>;
 };
 
 /** The newest job of this tool, shown again when the page opens (null: none, or not signed in). */
@@ -256,6 +259,7 @@ export function useToolRunner<Id extends ToolId>(tool: WebTool<Id>) {
         hasImage: request.hasImage,
       });
       if (outcome?.kind === 'redirect-to-tokens') {
+        saveToolDraft({ toolId: tool.id, cost: request.cost, ...request.draft?.() });
         navigate(ROUTES.tokens);
         return;
       }
@@ -267,7 +271,7 @@ export function useToolRunner<Id extends ToolId>(tool: WebTool<Id>) {
       if (outcome?.kind === 'ignore') return;
       void run(request.body());
     },
-    [job.phase, tool.submitChecks, status, profile, navigate, run],
+    [job.phase, tool.submitChecks, tool.id, status, profile, navigate, run],
   );
 
   /** Drops the result, the message and any call still out (a new image, or ×). */

@@ -17,6 +17,22 @@ import {
 setUpToolPageTests();
 
 describe('Background Swap', () => {
+  it.each([
+    [{ emailVerified: false }, 'Please verify email before use.'],
+    [{ isDispute: true }, 'Account suspended due to open dispute. Please contact support.'],
+    [{ isFraudulent: true }, 'Account suspended due to fraud warning. Please contact support.'],
+  ])('tells a flagged account in the form, before anything is filled in (%#)', async (flags, text) => {
+    await open('/background-swap', signedIn(flags), 'Background Swap');
+    const note = screen.getByTestId('form-account-note');
+    expect(note.textContent).toBe(`${text} Generating stays unavailable until then.`);
+    expect(action().getAttribute('aria-describedby')).toContain(note.id);
+  });
+
+  it('has no such note for a verified account', async () => {
+    await open('/background-swap', signedIn(), 'Background Swap');
+    expect(screen.queryByTestId('form-account-note')).toBeNull();
+  });
+
   it('checks sign-in, then 25 tokens per image, then the image', async () => {
     const { api } = await open('/background-swap', signedOutRoutes(), 'Background Swap');
     typePrompt('a beach', 'New Background Description');

@@ -3,6 +3,7 @@ import { ChoiceGroup } from '../parts/fields';
 import { useRunAgainSetting } from '../parts/run-again';
 import { SingleImageTool } from '../SingleImageTool';
 import { type UpscaleScale, upscaleHint, upscaleProblem } from '../upscale-limits';
+import { draftSetting, useRestoredDraft } from '../use-restored-draft';
 import { imageUpscaler } from './tool';
 
 const SCALES: UpscaleScale[] = [2, 4, 6];
@@ -12,7 +13,10 @@ const UPSCALE_HINT = upscaleHint(SCALES);
 
 /** Route '/image-upscaler': its own lazily loaded chunk. 2x, 4x or 6x; the result is titled "Upscaled (Nx)". */
 export function ImageUpscalerPage() {
-  const [scale, setScale] = useState<UpscaleScale>(useRunAgainSetting(['scale'], SCALES, 2));
+  const draft = useRestoredDraft(imageUpscaler.id);
+  // A draft kept on the way to /tokens first, else what "Run again" carries.
+  const scaleAgain = useRunAgainSetting(['scale'], SCALES, 2);
+  const [scale, setScale] = useState<UpscaleScale>(() => draftSetting(draft, 'scale', SCALES, scaleAgain));
   return (
     <SingleImageTool
       tool={imageUpscaler}

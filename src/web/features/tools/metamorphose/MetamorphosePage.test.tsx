@@ -17,6 +17,13 @@ import {
 setUpToolPageTests();
 
 describe('Metamorphose', () => {
+  it('tells an unverified account in the form, before anything is filled in', async () => {
+    await open('/metamorphose', signedIn({ emailVerified: false }), 'Metamorphose');
+    expect(screen.getByTestId('form-account-note').textContent).toBe(
+      'Please verify email before use. Generating stays unavailable until then.',
+    );
+  });
+
   it('checks sign-in, then tokens, then the reference image', async () => {
     const { api } = await open('/metamorphose', signedOutRoutes(), 'Metamorphose');
     typePrompt('me on the moon');

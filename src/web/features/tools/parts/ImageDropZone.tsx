@@ -166,7 +166,12 @@ export function ImageDropZone({ label, hint, image, onImage, onMeasured, disable
                 setSize(measured);
                 onMeasured?.(measured);
               }}
-              onError={() => setRejection(INLINE_MESSAGES.prepareError)}
+              onError={() => {
+                // The bytes are not an image the browser can read (a text file named fake.png): the
+                // image goes, so the action is off, and one message says why.
+                remove();
+                setRejection(INLINE_MESSAGES.notAnImage);
+              }}
             />
             <figcaption className="pp-dropzone__caption">
               <span className="pp-dropzone__name">{image.name}</span>

@@ -11,8 +11,8 @@ const FORMATS: { format: PaletteFormat; label: string }[] = [
 /** The palette saved as a file in one click per format. */
 export function PaletteExports({ colors }: { colors: Color[] }) {
   return (
-    <div className="pp-analysis__actions" role="group" aria-label="Export palette">
-      <span className="pp-analysis__actions-label">Export palette</span>
+    <fieldset className="pp-analysis__actions">
+      <legend className="pp-analysis__actions-label">Export palette</legend>
       {FORMATS.map(({ format, label }) => (
         <button
           key={format}
@@ -26,6 +26,6 @@ export function PaletteExports({ colors }: { colors: Color[] }) {
           {label}
         </button>
       ))}
-    </div>
+    </fieldset>
   );
 }

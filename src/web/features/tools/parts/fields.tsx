@@ -26,9 +26,13 @@ function LabelledField({ label, children }: { label: string; children: (id: stri
   );
 }
 
-/** A prompt's value and its required field (product-spec.md section 5: prompts are required). */
-export function usePromptField(label: string, placeholder: string): Field<string> {
-  const [prompt, setPrompt] = useState(useRunAgainSetting<string>(['prompt'], null, ''));
+/**
+ * A prompt's value and its required field (product-spec.md section 5: prompts are required). It
+ * starts as `initial` (a draft kept on the way to /tokens), else the prompt "Run again" carries.
+ */
+export function usePromptField(label: string, placeholder: string, initial = ''): Field<string> {
+  const again = useRunAgainSetting<string>(['prompt'], null, '');
+  const [prompt, setPrompt] = useState(initial || again);
   const field = (
     <LabelledField label={label}>
       {(id) => (
@@ -84,11 +88,10 @@ export function SelectField<T extends string | number>({ label, value, options, 
 const ASPECT_LABELS: Record<AspectRatio, string> = { '1:1': 'Square', '9:16': 'Mobile', '16:9': 'Widescreen' };
 const ASPECT_OPTIONS = ASPECT_RATIOS.map((ratio) => ({ value: ratio, label: `${ratio} · ${ASPECT_LABELS[ratio]}` }));
 
-/** The aspect ratio (default 1:1) and its select. */
-export function useAspectRatioField(): Field<AspectRatio> {
-  const [ratio, setRatio] = useState<AspectRatio>(
-    useRunAgainSetting(['aspectRatio', 'aspect_ratio'], ASPECT_RATIOS, '1:1'),
-  );
+/** The aspect ratio (default 1:1) and its select: a draft's, else "Run again"'s, else 1:1. */
+export function useAspectRatioField(initial?: AspectRatio): Field<AspectRatio> {
+  const again = useRunAgainSetting(['aspectRatio', 'aspect_ratio'], ASPECT_RATIOS, '1:1');
+  const [ratio, setRatio] = useState<AspectRatio>(initial ?? again);
   return {
     value: ratio,
     field: <SelectField label="Aspect ratio" value={ratio} options={ASPECT_OPTIONS} onChange={setRatio} />,
@@ -173,10 +176,12 @@ type ActionProps = {
   message: string | null;
   /** A second, quieter line under the message: the server's reason for a failure. */
   detail?: string | null;
+  /** A note elsewhere in the form that bears on the button (an account the server will refuse). */
+  describedBy?: string;
 };
 
 /** The page's submit button with its price, and the line under it where checks and failures speak. */
-export function ActionButton({ label, cost, busy, busyLabel, disabled, message, detail }: ActionProps) {
+export function ActionButton({ label, cost, busy, busyLabel, disabled, message, detail, describedBy }: ActionProps) {
   const messageId = useId();
   const detailId = useId();
   return (
@@ -184,7 +189,7 @@ export function ActionButton({ label, cost, busy, busyLabel, disabled, message, 
       <button
         data-testid="tool-action"
         className="pp-button pp-button--primary pp-button--lg pp-action__button"
-        aria-describedby={detail ? `${messageId} ${detailId}` : messageId}
+        aria-describedby={[describedBy, messageId, message && detail ? detailId : null].filter(Boolean).join(' ')}
         type="submit"
         disabled={disabled || busy}
       >

@@ -67,7 +67,7 @@ export function paletteAse(colors: Color[]): Uint8Array<ArrayBuffer> {
     return new Uint8Array(block.buffer);
   });
   const header = new DataView(new ArrayBuffer(12));
-  [0x41, 0x53, 0x45, 0x46].forEach((byte, i) => header.setUint8(i, byte)); // "ASEF"
+  for (const [i, byte] of [0x41, 0x53, 0x45, 0x46].entries()) header.setUint8(i, byte); // "ASEF"
   header.setUint16(4, 1);
   header.setUint16(6, 0);
   header.setUint32(8, blocks.length);

@@ -19,6 +19,18 @@ import { JOB_POLL_MS } from '../tool-api';
 setUpToolPageTests();
 
 describe('Text to Pic', () => {
+  it('keeps the prompt and quality while the user buys tokens at a balance of 0', async () => {
+    const { router } = await open('/text-to-pic', signedIn({ tokens: 0 }), 'Text to Pic');
+    typePrompt('a red fox in snow');
+    fireEvent.click(screen.getByRole('radio', { name: 'Low' }));
+    fireEvent.click(action());
+    await waitFor(() => expect(router.state.location.pathname).toBe('/tokens'));
+    expect((await screen.findByTestId('tool-draft-notice')).textContent).toContain('Text to Pic needs 1 token');
+    fireEvent.click(screen.getByRole('link', { name: 'Back to Text to Pic' }));
+    await waitFor(() => expect((prompt() as HTMLTextAreaElement).value).toBe('a red fox in snow'));
+    expect((screen.getByRole('radio', { name: 'Low' }) as HTMLInputElement).checked).toBe(true);
+  });
+
   it('asks a visitor to log in, in the header and on Generate', async () => {
     const { api } = await open('/text-to-pic', signedOutRoutes(), 'Text to Pic');
     expect(screen.getByTestId('account-banner').textContent).toContain('Please log in to use the Text to Pic.');

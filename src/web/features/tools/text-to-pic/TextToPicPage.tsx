@@ -1,9 +1,10 @@
 import { useState } from 'react';
-import { OUTPUT_QUALITY, QUALITIES, type Quality } from '../../../../contract/tools';
+import { ASPECT_RATIOS, OUTPUT_QUALITY, QUALITIES, type Quality } from '../../../../contract/tools';
 import { ChoiceGroup, useAspectRatioField, useImageCountField, usePromptField } from '../parts/fields';
 import { promptAlt } from '../parts/prompt-alt';
 import { useRunAgainSetting } from '../parts/run-again';
 import { ToolWorkspace } from '../ToolWorkspace';
+import { draftSetting, draftText, useRestoredDraft } from '../use-restored-draft';
 import { type ToolBody, useToolRunner } from '../use-tool-runner';
 import { textToPic } from './tool';
 
@@ -13,13 +14,19 @@ const QUALITY_OPTIONS = QUALITIES.map((quality) => ({ value: quality, label: QUA
 /** Route '/text-to-pic': its own lazily loaded chunk. 1 token per image; a click on a result downloads it. */
 export function TextToPicPage() {
   const runner = useToolRunner(textToPic);
+  const draft = useRestoredDraft(textToPic.id);
   const { value: prompt, field: promptField } = usePromptField(
     'Prompt',
     'A lighthouse on a cliff at dusk, soft film grain',
+    draftText(draft, 'prompt'),
   );
-  const { value: aspectRatio, field: aspectRatioField } = useAspectRatioField();
+  const { value: aspectRatio, field: aspectRatioField } = useAspectRatioField(
+    draft ? draftSetting(draft, 'aspectRatio', ASPECT_RATIOS, '1:1') : undefined,
+  );
   const { value: count, field: countField } = useImageCountField(runner.balance);
-  const [quality, setQuality] = useState<Quality>(useRunAgainSetting(['quality'], QUALITIES, 'high'));
+  // A draft kept on the way to /tokens first, else what "Run again" carries.
+  const qualityAgain = useRunAgainSetting(['quality'], QUALITIES, 'high');
+  const [quality, setQuality] = useState<Quality>(() => draftSetting(draft, 'quality', QUALITIES, qualityAgain));
   const cost = runner.tool.cost * count;
   const body = (): ToolBody<'text-to-pic'> => ({
     prompt,
@@ -35,7 +42,7 @@ export function TextToPicPage() {
     <ToolWorkspace
       runner={runner}
       action="Generate"
-      request={{ cost, hasImage: false, body }}
+      request={{ cost, hasImage: false, body, draft: () => ({ settings: { prompt, aspectRatio, quality } }) }}
       resultAlt={promptAlt('Generated image')}
     >
       {promptField}

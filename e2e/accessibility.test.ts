@@ -1,0 +1,80 @@
+// axe over every route at a phone's and a desktop's width, for a visitor and for a signed-in user
+// (issue 19, item 11): no violations. Each page is checked once its content has drawn.
+import path from 'node:path';
+import AxeBuilder from '@axe-core/playwright';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { ALL_ROUTES } from '../src/contract/routes';
+import { DESKTOP, launchBrowser, newVisitorContext, PHONE } from './support/browser';
+import { newAccount } from './support/visitors';
+
+const baseUrl = inject('baseUrl');
+const FIXTURE = path.join(import.meta.dirname, 'fixtures/chelsea.png');
+
+/** The spec's routes and the pages this wave adds (policy pages, the password reset form). */
+const ROUTES = [...ALL_ROUTES, '/terms', '/privacy', '/reset-password'];
+
+/** Violations on the page as it is now, as "path rule: target" lines; empty when there are none. */
+async function check(page: Page, label: string): Promise<string[]> {
+  const result = await new AxeBuilder({ page }).analyze();
+  expect(result.passes.length, label).toBeGreaterThan(0); // axe did run over the page
+  return result.violations.flatMap((v) => v.nodes.map((n) => `${label} ${v.id}: ${n.target.join(' ')} (${v.help})`));
+}
+
+async function violations(page: Page, route: string): Promise<string[]> {
+  await page.goto(`${baseUrl}${route}`);
+  await page.getByRole('heading', { level: 1 }).first().waitFor();
+  // Let the first auth check and lazy parts settle (no skeletons left).
+  await page.waitForFunction(() => !document.querySelector('[aria-busy="true"]'), null, { timeout: 15_000 });
+  return check(page, route);
+}
+
+describe.runIf(inject('browserAvailable'))('accessibility of every route (axe)', () => {
+  let browser: Browser;
+  beforeAll(async () => {
+    browser = await launchBrowser();
+  });
+  afterAll(() => browser?.close());
+
+  for (const [label, viewport] of [
+    ['phone', PHONE],
+    ['desktop', DESKTOP],
+  ] as const) {
+    it(`has no violations for a visitor on a ${label}`, async () => {
+      const context = await newVisitorContext(browser, viewport);
+      const page = await context.newPage();
+      const found: string[] = [];
+      for (const route of ROUTES) found.push(...(await violations(page, route)));
+      await context.close();
+      expect(found).toEqual([]);
+    }, 90_000);
+
+    it(`has no violations for a signed-in user on a ${label}`, async () => {
+      const { page } = await newAccount(browser, baseUrl, { verified: true, prefix: 'axe', viewport });
+      const found: string[] = [];
+      for (const route of ROUTES) found.push(...(await violations(page, route)));
+
+      // The controls this wave adds, in their open states: the account menu, the password toggle
+      // (after sign-out), and /tokens naming the tool that needed more tokens, with the way back.
+      await page.goto(baseUrl);
+      await page.getByRole('button', { name: 'Account' }).click();
+      await page.getByRole('button', { name: 'Sign out' }).waitFor();
+      found.push(...(await check(page, '/ (account menu open)')));
+      await page.goto(`${baseUrl}/creative-upscale`);
+      // The input is off until the page knows the account.
+      await expect.poll(() => page.getByTestId('image-input').isEnabled()).toBe(true);
+      await page.getByTestId('image-input').setInputFiles(FIXTURE);
+      await page.getByRole('img', { name: /^Your image/ }).waitFor();
+      await page.getByTestId('tool-action').click();
+      await page.getByRole('link', { name: 'Back to Creative Upscaler' }).waitFor();
+      found.push(...(await check(page, '/tokens (sent by a tool)')));
+      await page.goto(baseUrl);
+      await page.getByRole('button', { name: 'Account' }).click();
+      await page.getByRole('button', { name: 'Sign out' }).click();
+      await page.getByRole('button', { name: 'Show password' }).click();
+      found.push(...(await check(page, '/ (password shown)')));
+      await page.context().close();
+      expect(found).toEqual([]);
+    }, 150_000);
+  }
+});
