@@ -49,7 +49,8 @@ async function audit(url: string, port: number): Promise<Figures> {
 }
 
 /** The median run by performance score: one slow outlier does not decide the figure. */
-const median = (runs: Figures[]) => [...runs].sort((a, b) => a.perf - b.perf)[Math.floor(runs.length / 2)];
+const median = (runs: Figures[]): Figures =>
+  [...runs].sort((a, b) => a.perf - b.perf)[Math.floor(runs.length / 2)] as Figures;
 
 const server = await startServerProcess();
 const chrome = await chromeLauncher.launch({
