@@ -1,12 +1,13 @@
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vite';
 import { precompress } from './scripts/precompress';
+import { preloadFont } from './scripts/preload-font';
 
 // The single-page app lives in src/web and is built into dist/web, which the server serves at '/'.
 export default defineConfig({
   root: 'src/web',
   publicDir: 'public',
-  plugins: [react(), precompress()],
+  plugins: [react(), preloadFont(), precompress()],
   build: {
     outDir: '../../dist/web',
     emptyOutDir: true,
