@@ -65,15 +65,6 @@ describe('the production build', () => {
     expect([...landing].filter((key) => key.includes('features/tools/') && key.endsWith('Page.tsx'))).toEqual([]);
   });
 
-  it('preloads the Latin Inter file, the one the stylesheet asks for first', () => {
-    const html = readFileSync(path.join(outDir, 'index.html'), 'utf8');
-    const preload = html.match(
-      /<link rel="preload" href="\/(assets\/inter-latin-wght-normal-[^"]+\.woff2)" as="font"[^>]*crossorigin/,
-    );
-    expect(preload, 'a font preload in index.html').not.toBeNull();
-    expect(existsSync(path.join(outDir, preload?.[1] ?? ''))).toBe(true);
-  });
-
   it('ships every script, stylesheet and the page with brotli and gzip twins', () => {
     const texts = Object.values(manifest)
       .flatMap((chunk) => [chunk.file, ...(chunk.css ?? [])])
