@@ -25,6 +25,7 @@ import { originCheck } from './security/origin-check';
 import { securityHeaders } from './security/security-headers';
 import type { FileStorage } from './storage/storage';
 import { toolRoutes } from './tools/routes';
+import { compressJson } from './web/compress-json';
 import { spaRoutes } from './web/spa';
 import { replicateWebhookRoutes } from './webhooks/replicate-webhook';
 
@@ -63,6 +64,7 @@ export function buildApp(deps: AppDeps) {
   };
   const api = new Hono()
     .use('*', apiBodyLimit())
+    .use('*', compressJson())
     .route('/health', healthRoutes(deps))
     // better-auth answers everything under /api/auth (it checks Origin and rate limits itself).
     .on(['GET', 'POST'], '/auth/*', (c) => auth.handler(c.req.raw))
@@ -123,7 +125,7 @@ export function buildApp(deps: AppDeps) {
   if (deps.mailer.kind === 'outbox' && config.env !== 'production') {
     app.route(DEV_MAIL_PATH, devMailRoutes(deps.database));
   }
-  if (deps.webDistDir) app.route('/', spaRoutes(deps.webDistDir));
+  if (deps.webDistDir) app.route('/', spaRoutes(deps.webDistDir, config.appUrl));
   return app;
 }
 

@@ -2,8 +2,13 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { precompressDir } from '../../scripts/precompress';
 import { createTestBackend, type TestBackend } from '../support/test-backend';
+
+/** Large and repetitive enough to be worth compressing, as a real vendor chunk is. */
+const BIG_SCRIPT = `export const words = ${JSON.stringify(Array.from({ length: 400 }, (_, i) => `word${i % 40}`))};`;
 
 describe('serving the web app', () => {
   let backend: TestBackend;
@@ -14,6 +19,9 @@ describe('serving the web app', () => {
     writeFileSync(path.join(dist, 'index.html'), '<!doctype html><title>Picture Palette</title><div id="root"></div>');
     writeFileSync(path.join(dist, 'assets', 'main-abc123.js'), 'console.log("app")');
     writeFileSync(path.join(dist, 'favicon.svg'), '<svg xmlns="http://www.w3.org/2000/svg"/>');
+    writeFileSync(path.join(dist, 'assets', 'vendor-def456.js'), BIG_SCRIPT);
+    writeFileSync(path.join(dist, 'photo.png'), Buffer.alloc(4096));
+    precompressDir(dist);
     backend = await createTestBackend({ webDistDir: dist });
   });
   afterAll(async () => {
@@ -51,5 +59,63 @@ describe('serving the web app', () => {
   it('does not leave the web folder', async () => {
     const response = await backend.app.request('/..%2f..%2fpackage.json');
     expect(await response.text()).not.toContain('"name"');
+  });
+
+  it('sends a script brotli-compressed to a browser that accepts it', async () => {
+    const response = await backend.app.request('/assets/vendor-def456.js', {
+      headers: { 'Accept-Encoding': 'gzip, deflate, br, zstd' },
+    });
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-encoding')).toBe('br');
+    expect(response.headers.get('vary')).toContain('Accept-Encoding');
+    expect(response.headers.get('content-type')).toContain('javascript');
+    const body = Buffer.from(await response.arrayBuffer());
+    expect(body.length).toBeLessThan(BIG_SCRIPT.length / 4);
+    expect(brotliDecompressSync(body).toString()).toBe(BIG_SCRIPT);
+  });
+
+  it('sends gzip to a client without brotli and the plain file to one that accepts neither', async () => {
+    const gzipped = await backend.app.request('/assets/vendor-def456.js', { headers: { 'Accept-Encoding': 'gzip' } });
+    expect(gzipped.headers.get('content-encoding')).toBe('gzip');
+    expect(gunzipSync(Buffer.from(await gzipped.arrayBuffer())).toString()).toBe(BIG_SCRIPT);
+    const plain = await backend.app.request('/assets/vendor-def456.js');
+    expect(plain.headers.get('content-encoding')).toBeNull();
+    expect(plain.headers.get('vary')).toContain('Accept-Encoding');
+    expect(await plain.text()).toBe(BIG_SCRIPT);
+  });
+
+  it('leaves images as they are', async () => {
+    const response = await backend.app.request('/photo.png', { headers: { 'Accept-Encoding': 'gzip, br' } });
+    expect(response.headers.get('content-encoding')).toBeNull();
+    expect((await response.arrayBuffer()).byteLength).toBe(4096);
+  });
+
+  it('answers a missing file outside /assets with 404, not with the page', async () => {
+    for (const missing of ['/logo.png', '/wp-login.php', '/feed.xml']) {
+      const response = await backend.app.request(missing);
+      expect(response.status, missing).toBe(404);
+      expect(await response.text()).not.toContain('<div id="root">');
+    }
+  });
+
+  it('tells crawlers where the public pages are in robots.txt', async () => {
+    const response = await backend.app.request('/robots.txt');
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-type')).toContain('text/plain');
+    const text = await response.text();
+    expect(text).toContain('User-agent: *');
+    expect(text).toMatch(/^Sitemap: http.*\/sitemap\.xml$/m);
+  });
+
+  it('lists the public pages, not the signed-in ones, in sitemap.xml', async () => {
+    const response = await backend.app.request('/sitemap.xml');
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-type')).toContain('text/xml');
+    const xml = await response.text();
+    expect(xml).toContain('<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">');
+    expect(xml).toMatch(/<loc>http[^<]*\/<\/loc>/);
+    expect(xml).toContain('/tokens</loc>');
+    expect(xml).toContain('/background-remover</loc>');
+    expect(xml).not.toContain('/user-settings');
   });
 });
