@@ -10,6 +10,7 @@ import type { PaymentProvider } from './billing/payment-provider';
 import { billingApiRoutes, localCheckoutRoutes } from './billing/routes';
 import { stripeWebhookRoutes } from './billing/stripe/stripe-webhook';
 import type { Config } from './config';
+import { creationRoutes } from './creations/routes';
 import type { Database } from './db/client';
 import type { InstanceInfo } from './db/instance';
 import { healthRoutes } from './health/routes';
@@ -106,6 +107,7 @@ export function buildApp(deps: AppDeps) {
         signals: deps.signals,
       }),
     )
+    .route('/', creationRoutes({ db: deps.database.db, auth, storage: deps.storage }))
     .route('/', billingApiRoutes(billing))
     .all('*', (c) => c.json({ error: `No API route for ${c.req.method} ${c.req.path}` }, 404));
 
