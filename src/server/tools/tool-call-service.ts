@@ -20,6 +20,7 @@ import { balanceOf, InsufficientTokensError } from '../ledger/ledger';
 import type { Logger } from '../log';
 import type { FileStorage } from '../storage/storage';
 import { costOf, type PreparedTool, prepareTool } from './definitions';
+import { withStoredImages } from './stored-images';
 
 const MAX_IDEMPOTENCY_KEY = 200;
 /** When a user at the job cap may try again: jobs take seconds to a minute. */
@@ -85,7 +86,7 @@ export async function callTool(deps: ToolCallServiceDeps, request: ToolCallReque
     const earlier = await earlierJobFor(db, user.id, idempotencyKey, requestHash);
     if (earlier) return { kind: 'job', jobId: earlier.id, isNew: false };
 
-    const prepared = prepareTool(tool.id, body);
+    const prepared = prepareTool(tool.id, await withStoredImages(deps, user.id, body));
     const cost = costOf(tool.id, prepared);
     if (profile.tokens < cost) return refuse(402, TOOL_MESSAGES.notEnoughTokens, { balance: profile.tokens });
     // At the cap, say so before the costly checks; the charge enforces it again under a lock.
