@@ -104,10 +104,11 @@ export function buildApp(deps: AppDeps) {
         waitMs: config.toolWaitSeconds * 1000,
         callsPerMinute: config.toolCallsPerMinute,
         maxActiveJobsPerUser: config.maxActiveJobsPerUser,
+        storageQuotaBytes: config.creations.quotaBytes,
         signals: deps.signals,
       }),
     )
-    .route('/', creationRoutes({ db: deps.database.db, auth, storage: deps.storage }))
+    .route('/', creationRoutes({ db: deps.database.db, auth, storage: deps.storage, settings: config.creations }))
     .route('/', billingApiRoutes(billing))
     .all('*', (c) => c.json({ error: `No API route for ${c.req.method} ${c.req.path}` }, 404));
 

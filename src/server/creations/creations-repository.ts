@@ -1,7 +1,7 @@
 // The SQL of My Creations: a user's jobs page by page with their files and ledger rows, and the
 // removal of a job's files. Pages are ordered by (created_at to the millisecond, id), the cursor's
 // own precision, so that no job is skipped or repeated between pages.
-import { and, desc, eq, inArray, or, type SQL, sql } from 'drizzle-orm';
+import { and, desc, eq, inArray, or, type SQL, sql, sum } from 'drizzle-orm';
 import type { AppDb } from '../db/client';
 import { files, jobs, ledger } from '../db/schema';
 import type { FileRow, JobRow } from '../jobs/jobs-repository';
@@ -75,4 +75,13 @@ export async function deleteFinishedJob(
       .where(and(eq(jobs.id, jobId), eq(jobs.userId, userId)));
     return exists ? 'running' : null;
   });
+}
+
+/** Bytes of the user's stored images (inputs and outputs; thumbnails are small and not counted). */
+export async function storageUsedBy(db: AppDb, userId: string): Promise<number> {
+  const [row] = await db
+    .select({ used: sum(files.size) })
+    .from(files)
+    .where(eq(files.userId, userId));
+  return Number(row?.used ?? 0);
 }

@@ -19,8 +19,9 @@ import {
   type PageCursor,
 } from './creations-repository';
 import { thumbnailKey, thumbnailOf } from './thumbnails';
+import { type CreationSettingsConfig, usageOf } from './usage';
 
-export type CreationRoutesDeps = { db: AppDb; auth: Auth; storage: FileStorage };
+export type CreationRoutesDeps = { db: AppDb; auth: Auth; storage: FileStorage; settings: CreationSettingsConfig };
 
 const TOOL_IDS = new Set<string>(TOOLS.map((t) => t.id));
 
@@ -67,6 +68,12 @@ export function creationRoutes(deps: CreationRoutesDeps) {
       ),
       next: rows.length > limit && last ? encodeCursor({ createdAt: last.createdAt, id: last.id }) : null,
     } satisfies CreationList);
+  });
+
+  app.get('/creations/usage', async (c) => {
+    const user = await sessionUser(auth, c.req.raw.headers);
+    if (!user) return c.json({ error: TOOL_MESSAGES.signInRequired }, 401);
+    return c.json(await usageOf(db, user.id, deps.settings));
   });
 
   app.delete('/creations/:jobId', async (c) => {

@@ -8,6 +8,8 @@
 import { createHash } from 'node:crypto';
 import { TOOL_MESSAGES, type ToolDefinition } from '../../contract/tools';
 import { readOrCreateProfile } from '../accounts/profiles';
+import { storageUsedBy } from '../creations/creations-repository';
+import { STORAGE_QUOTA_REACHED } from '../creations/usage';
 import type { AppDb } from '../db/client';
 import { inspectImages } from '../images/image-decode';
 import { InputError } from '../images/image-input';
@@ -34,6 +36,8 @@ export type ToolCallServiceDeps = {
   moderation: ImageModeration;
   logger: Logger;
   maxActiveJobsPerUser: number;
+  /** Bytes of stored images one user may have (STORAGE_QUOTA_MB); at it, calls are refused. */
+  storageQuotaBytes: number;
 };
 
 export type ToolCallRequest = {
@@ -50,7 +54,7 @@ export type ToolCallRequest = {
 export type ToolCallOutcome =
   | {
       kind: 'refused';
-      status: 400 | 401 | 402 | 403 | 413 | 422 | 429;
+      status: 400 | 401 | 402 | 403 | 409 | 413 | 422 | 429;
       error: string;
       balance?: number;
       retryAfterSeconds?: number;
@@ -91,6 +95,8 @@ export async function callTool(deps: ToolCallServiceDeps, request: ToolCallReque
     if (profile.tokens < cost) return refuse(402, TOOL_MESSAGES.notEnoughTokens, { balance: profile.tokens });
     // At the cap, say so before the costly checks; the charge enforces it again under a lock.
     if (!(await hasRoomForJob(db, user.id, deps.maxActiveJobsPerUser))) return tooManyJobs(deps.maxActiveJobsPerUser);
+    // Full storage: a clear refusal before the charge (decision 022: 409, the account's state, not the request).
+    if ((await storageUsedBy(db, user.id)) >= deps.storageQuotaBytes) return refuse(409, STORAGE_QUOTA_REACHED);
     const refusal = await costlyChecks(deps, request, prepared);
     if (refusal) return refusal;
 
