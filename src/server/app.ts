@@ -108,7 +108,16 @@ export function buildApp(deps: AppDeps) {
         signals: deps.signals,
       }),
     )
-    .route('/', creationRoutes({ db: deps.database.db, auth, storage: deps.storage, settings: config.creations }))
+    .route(
+      '/',
+      creationRoutes({
+        db: deps.database.db,
+        auth,
+        storage: deps.storage,
+        settings: config.creations,
+        appUrl: config.appUrl,
+      }),
+    )
     .route('/', billingApiRoutes(billing))
     .all('*', (c) => c.json({ error: `No API route for ${c.req.method} ${c.req.path}` }, 404));
 

@@ -29,6 +29,7 @@ export function viewCreation(
   job: JobRow,
   jobFiles: FileRow[],
   charges: { charged: number; refunded: number } | undefined,
+  shareUrl: string | null,
 ): Creation {
   const view = viewJob(job);
   const outputIds = ((job.result ?? {}) as { files?: string[] }).files ?? [];
@@ -45,6 +46,6 @@ export function viewCreation(
       const file = byId.get(id);
       return file ? [imageOf(file)] : [];
     }),
-    shareUrl: null,
+    shareUrl,
   };
 }

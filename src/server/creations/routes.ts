@@ -1,13 +1,14 @@
 // My Creations over HTTP (issue 17, contract/creations.ts): the signed-in user's jobs with their
 // cost, settings and images, page by page; deleting one with its stored files; thumbnails.
 import { Hono } from 'hono';
-import type { CreationList } from '../../contract/creations';
+import type { CreationList, SharedCreation, ShareLink } from '../../contract/creations';
 import { TOOL_MESSAGES, TOOLS } from '../../contract/tools';
 import type { Auth } from '../auth/auth';
 import { sessionUser } from '../auth/session';
 import type { AppDb } from '../db/client';
 import { isUuid } from '../db/ids';
 import { removeFiles } from '../jobs/job-files';
+import { viewJob } from '../jobs/job-view';
 import { findOwnFile } from '../jobs/jobs-repository';
 import type { FileStorage } from '../storage/storage';
 import { viewCreation } from './creation-view';
@@ -18,10 +19,18 @@ import {
   listCreationJobs,
   type PageCursor,
 } from './creations-repository';
+import { findSharedJob, sharedFileUrl, shareJob, shareUrl, unshareJob } from './sharing';
 import { thumbnailKey, thumbnailOf } from './thumbnails';
 import { type CreationSettingsConfig, usageOf } from './usage';
 
-export type CreationRoutesDeps = { db: AppDb; auth: Auth; storage: FileStorage; settings: CreationSettingsConfig };
+export type CreationRoutesDeps = {
+  db: AppDb;
+  auth: Auth;
+  storage: FileStorage;
+  settings: CreationSettingsConfig;
+  /** The app's public URL, for share links. */
+  appUrl: string;
+};
 
 const TOOL_IDS = new Set<string>(TOOLS.map((t) => t.id));
 
@@ -64,6 +73,7 @@ export function creationRoutes(deps: CreationRoutesDeps) {
           job,
           jobFiles.filter((f) => f.jobId === job.id),
           charges.get(job.id),
+          job.shareToken ? shareUrl(deps.appUrl, job.shareToken) : null,
         ),
       ),
       next: rows.length > limit && last ? encodeCursor({ createdAt: last.createdAt, id: last.id }) : null,
@@ -101,6 +111,61 @@ export function creationRoutes(deps: CreationRoutesDeps) {
       'Content-Type': 'image/webp',
       'Content-Length': String(thumbnail.length),
       'Cache-Control': 'private, max-age=86400, immutable',
+      'X-Content-Type-Options': 'nosniff',
+    });
+  });
+
+  app.post('/creations/:jobId/share', async (c) => {
+    const user = await sessionUser(auth, c.req.raw.headers);
+    if (!user) return c.json({ error: TOOL_MESSAGES.signInRequired }, 401);
+    const jobId = c.req.param('jobId');
+    const token = isUuid(jobId) ? await shareJob(db, jobId, user.id) : null;
+    if (token === null) return c.json({ error: 'No such creation' }, 404);
+    if (token === 'unfinished') return c.json({ error: 'Only a finished creation with a result can be shared.' }, 409);
+    return c.json({ shareUrl: shareUrl(deps.appUrl, token) } satisfies ShareLink);
+  });
+
+  app.delete('/creations/:jobId/share', async (c) => {
+    const user = await sessionUser(auth, c.req.raw.headers);
+    if (!user) return c.json({ error: TOOL_MESSAGES.signInRequired }, 401);
+    const jobId = c.req.param('jobId');
+    const found = isUuid(jobId) && (await unshareJob(db, jobId, user.id));
+    if (!found) return c.json({ error: 'No such creation' }, 404);
+    return c.body(null, 204);
+  });
+
+  // Signed out: the shared job's result, and its outputs' bytes by position, through the token only.
+  app.get('/shared/:token', async (c) => {
+    const token = c.req.param('token');
+    const job = await findSharedJob(db, token);
+    if (!job) return c.json({ error: 'This link is not shared (any more).' }, 404);
+    const view = viewJob(job);
+    const outputs = await filesOfJobs(db, [job.id]);
+    const byId = new Map(outputs.map((f) => [f.id, f]));
+    return c.json({
+      tool: view.tool,
+      createdAt: view.createdAt,
+      outputs: (view.output ?? []).flatMap((url, index) => {
+        const file = byId.get(url.replace('/api/files/', ''));
+        return file ? [{ url: sharedFileUrl(token, index), width: file.width, height: file.height }] : [];
+      }),
+      keywords: view.keywords,
+      colors: view.colors,
+    } satisfies SharedCreation);
+  });
+
+  app.get('/shared/:token/files/:index', async (c) => {
+    const job = await findSharedJob(db, c.req.param('token'));
+    const ids = ((job?.result ?? {}) as { files?: string[] }).files ?? [];
+    const fileId = ids[Number(c.req.param('index'))];
+    const [file] = job && fileId ? (await filesOfJobs(db, [job.id])).filter((f) => f.id === fileId) : [];
+    const bytes = file ? await storage.get(file.storageKey) : null;
+    if (!file || !bytes) return c.json({ error: 'No such file' }, 404);
+    return c.body(new Uint8Array(bytes), 200, {
+      'Content-Type': file.contentType,
+      'Content-Length': String(bytes.length),
+      // Revocable: a shared image is not kept by caches once the link is turned off.
+      'Cache-Control': 'private, no-cache',
       'X-Content-Type-Options': 'nosniff',
     });
   });
