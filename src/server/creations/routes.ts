@@ -11,6 +11,7 @@ import { removeFiles } from '../jobs/job-files';
 import { viewJob } from '../jobs/job-view';
 import { findOwnFile } from '../jobs/jobs-repository';
 import type { FileStorage } from '../storage/storage';
+import { exportAccount } from './account-export';
 import { viewCreation } from './creation-view';
 import {
   chargesOfJobs,
@@ -112,6 +113,16 @@ export function creationRoutes(deps: CreationRoutesDeps) {
       'Content-Length': String(thumbnail.length),
       'Cache-Control': 'private, max-age=86400, immutable',
       'X-Content-Type-Options': 'nosniff',
+    });
+  });
+
+  app.get('/account/export', async (c) => {
+    const user = await sessionUser(auth, c.req.raw.headers);
+    if (!user) return c.json({ error: TOOL_MESSAGES.signInRequired }, 401);
+    return c.body(exportAccount(db, storage, user.id), 200, {
+      'Content-Type': 'application/zip',
+      'Content-Disposition': 'attachment; filename="picture-palette-export.zip"',
+      'Cache-Control': 'no-store',
     });
   });
 
