@@ -90,7 +90,17 @@ export function buildApp(deps: AppDeps) {
       }),
     )
     .use('*', originCheck(config.trustedOrigins))
-    .route('/', accountRoutes({ config, db: deps.database.db, auth, mailer: deps.mailer, logger: deps.logger }))
+    .route(
+      '/',
+      accountRoutes({
+        config,
+        db: deps.database.db,
+        auth,
+        mailer: deps.mailer,
+        logger: deps.logger,
+        storage: deps.storage,
+      }),
+    )
     .route(
       '/',
       toolRoutes({
