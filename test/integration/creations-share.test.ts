@@ -46,7 +46,7 @@ describe('share links', () => {
     expect(creation).toEqual({
       tool: 'image-upscaler',
       createdAt: before?.createdAt,
-      outputs: [{ url: `/api/shared/${token}/files/0`, width: null, height: null }],
+      outputs: [{ url: `/api/shared/${token}/files/0`, width: 80, height: 60 }],
       keywords: null,
       colors: null,
     });

@@ -56,6 +56,7 @@ describe.each(['fs', 's3'] as const)('My Creations on %s storage', (kind) => {
     expect(up).toMatchObject({ tool: 'image-upscaler', charged: 1, settings: { scale: 2 }, shareUrl: null });
     expect(Object.values(up.settings).join(' ')).not.toContain('base64');
     expect(up.inputs).toEqual([expect.objectContaining({ width: 800, height: 600 })]);
+    expect(up.outputs).toEqual([expect.objectContaining({ width: 1600, height: 1200 })]);
 
     const thumbnail = await client.fetchRaw(up.inputs[0]?.thumbnailUrl ?? '');
     expect(thumbnail.headers.get('content-type')).toBe('image/webp');
@@ -80,6 +81,34 @@ describe.each(['fs', 's3'] as const)('My Creations on %s storage', (kind) => {
     const other = (await verifiedUser(backend)).client;
     expect((await list(other)).body).toEqual({ creations: [], next: null });
     expect(await status(other, `/api/files/${page2.body.creations[0]?.inputs[0]?.id}/thumbnail`)).toBe(404);
+  });
+
+  it('pages through jobs created in the same instant without skipping or repeating one', async () => {
+    const { client, id: userId } = await verifiedUser(backend);
+    const createdAt = new Date('2026-01-02T03:04:05.678Z');
+    const rows = await backend.database.db
+      .insert(jobs)
+      .values(
+        [1, 2, 3].map(() => ({
+          userId,
+          tool: 'colorizer',
+          cost: 6,
+          input: {},
+          provider: 'demo',
+          requestHash: 'x',
+          status: 'failed' as const,
+          createdAt,
+        })),
+      )
+      .returning();
+    const seen: string[] = [];
+    let cursor = '';
+    do {
+      const page = await list(client, `?limit=1${cursor ? `&cursor=${cursor}` : ''}`);
+      seen.push(...page.body.creations.map((c) => c.id));
+      cursor = page.body.next ?? '';
+    } while (cursor);
+    expect(seen.sort()).toEqual(rows.map((r) => r.id).sort());
   });
 
   it('answers 400 for an unknown tool, a made-up cursor or a limit out of 1..100, and 401 signed out', async () => {
