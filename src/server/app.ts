@@ -10,6 +10,7 @@ import type { PaymentProvider } from './billing/payment-provider';
 import { billingApiRoutes, localCheckoutRoutes } from './billing/routes';
 import { stripeWebhookRoutes } from './billing/stripe/stripe-webhook';
 import type { Config } from './config';
+import { creationRoutes } from './creations/routes';
 import type { Database } from './db/client';
 import type { InstanceInfo } from './db/instance';
 import { healthRoutes } from './health/routes';
@@ -91,7 +92,17 @@ export function buildApp(deps: AppDeps) {
       }),
     )
     .use('*', originCheck(config.trustedOrigins))
-    .route('/', accountRoutes({ config, db: deps.database.db, auth, mailer: deps.mailer, logger: deps.logger }))
+    .route(
+      '/',
+      accountRoutes({
+        config,
+        db: deps.database.db,
+        auth,
+        mailer: deps.mailer,
+        logger: deps.logger,
+        storage: deps.storage,
+      }),
+    )
     .route(
       '/',
       toolRoutes({
@@ -105,7 +116,18 @@ export function buildApp(deps: AppDeps) {
         waitMs: config.toolWaitSeconds * 1000,
         callsPerMinute: config.toolCallsPerMinute,
         maxActiveJobsPerUser: config.maxActiveJobsPerUser,
+        storageQuotaBytes: config.creations.quotaBytes,
         signals: deps.signals,
+      }),
+    )
+    .route(
+      '/',
+      creationRoutes({
+        db: deps.database.db,
+        auth,
+        storage: deps.storage,
+        settings: config.creations,
+        appUrl: config.appUrl,
       }),
     )
     .route('/', billingApiRoutes(billing))

@@ -49,6 +49,12 @@ const EnvSchema = z.object({
   WORKER_CONCURRENCY: z.coerce.number().int().min(1).max(32).default(2),
   /** Tool jobs one user may have queued or running at once; beyond it a call is refused (429). */
   MAX_ACTIVE_JOBS_PER_USER: z.coerce.number().int().min(1).max(1000).default(10),
+  /** Days an uploaded image is kept after its job (decision 022). */
+  UPLOAD_RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(7),
+  /** Days a result is kept after its job, unless deleted first (decision 022). */
+  RESULT_RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(90),
+  /** Megabytes of stored images one user may have; a tool call past it is refused, nothing charged. */
+  STORAGE_QUOTA_MB: z.coerce.number().int().min(1).max(1_000_000).default(1000),
   /** Inference provider for every tool (default: replicate with a token, else local); see routing. */
   INFERENCE_PROVIDER: z.enum(['replicate', 'local', 'demo']).optional(),
   /** Per-tool overrides, e.g. INFERENCE_TOOLS="colorizer=demo,image-upscaler=local". */
@@ -133,6 +139,8 @@ export type Config = {
   toolCallsPerMinute: number;
   /** Tool jobs one user may have queued or running at once (the fair queue's cap). */
   maxActiveJobsPerUser: number;
+  /** My Creations (decision 022): how long files are kept, and how much one user may store. */
+  creations: { uploadRetentionDays: number; resultRetentionDays: number; quotaBytes: number };
   /** Seconds without a heartbeat after which a worker counts as gone and its jobs are handed back. */
   workerLeaseSeconds: number;
   inference: {
@@ -284,6 +292,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, argv: readonly 
     workerConcurrency: e.WORKER_CONCURRENCY,
     toolCallsPerMinute: e.TOOL_CALLS_PER_MINUTE,
     maxActiveJobsPerUser: e.MAX_ACTIVE_JOBS_PER_USER,
+    creations: {
+      uploadRetentionDays: e.UPLOAD_RETENTION_DAYS,
+      resultRetentionDays: e.RESULT_RETENTION_DAYS,
+      quotaBytes: e.STORAGE_QUOTA_MB * 1024 * 1024,
+    },
     workerLeaseSeconds: e.WORKER_LEASE_SECONDS,
     inference: { default: inferenceDefault, perTool },
     local: { backgroundModel: e.LOCAL_BACKGROUND_MODEL },

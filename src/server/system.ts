@@ -18,6 +18,7 @@ import { resolveAuthSecret } from './auth/secret';
 import { createLocalPaymentProvider } from './billing/local-provider';
 import { createStripeClient, createStripePaymentProvider } from './billing/stripe/stripe-provider';
 import type { Config } from './config';
+import { startRetentionSweep } from './creations/retention';
 import { applyMigrations, type Database, openDatabase, SCHEMA_LOCK_KEY } from './db/client';
 import { ensureInstance, type InstanceInfo } from './db/instance';
 import { createImageModeration, type NsfwClassifier } from './images/moderation/image-moderation';
@@ -196,6 +197,7 @@ export async function startBackend(
           leaseSeconds: config.workerLeaseSeconds,
         }),
       );
+      stops.add(startRetentionSweep({ db: database.db, storage, logger }, config.creations));
       const requeued = await enqueueUnfinishedAccountSetups(database.db, queue);
       logger.info('worker started', { workerId, lease: lease.id, requeuedAccountSetups: requeued });
     }

@@ -24,6 +24,7 @@ beforeAll(async () => {
     moderation: createImageModeration({ policy: 'block', threshold: 0.7 }, NEUTRAL_CLASSIFIER),
     logger: quietLogger(),
     maxActiveJobsPerUser: 10,
+    storageQuotaBytes: 1024 ** 3,
   };
 });
 afterAll(() => backend.stop());

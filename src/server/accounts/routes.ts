@@ -8,10 +8,19 @@ import type { Config } from '../config';
 import type { AppDb } from '../db/client';
 import type { Logger } from '../log';
 import type { Mailer } from '../mail/mailer';
+import type { FileStorage } from '../storage/storage';
+import { deleteAccount, FRESH_SESSION_MS } from './account-deletion';
 import { readOrCreateProfile } from './profiles';
 import { sendVerificationMail } from './verification-mail';
 
-export type AccountRoutesDeps = { config: Config; db: AppDb; auth: Auth; mailer: Mailer; logger: Logger };
+export type AccountRoutesDeps = {
+  config: Config;
+  db: AppDb;
+  auth: Auth;
+  mailer: Mailer;
+  logger: Logger;
+  storage: FileStorage;
+};
 
 export const DEV_MAIL_PATH = '/dev/mail';
 
@@ -25,6 +34,18 @@ export function accountRoutes(deps: AccountRoutesDeps) {
       devMailUrl: deps.mailer.kind === 'outbox' && deps.config.env !== 'production' ? DEV_MAIL_PATH : null,
     } satisfies PublicConfig),
   );
+
+  // Confirmed by a fresh sign-in (works for password and Google accounts alike): the page asks the
+  // user to sign in again when the session is older than FRESH_SESSION_MS.
+  app.delete('/account', async (c) => {
+    const current = await auth.api.getSession({ headers: c.req.raw.headers });
+    if (!current) return c.json({ error: ACCOUNT_MESSAGES.signInRequired }, 401);
+    if (Date.now() - new Date(current.session.createdAt).getTime() > FRESH_SESSION_MS)
+      return c.json({ error: 'To delete your account, sign in again first (within the last 10 minutes).' }, 403);
+    await deleteAccount(db, deps.storage, current.user.id);
+    deps.logger.info('account deleted', { userId: current.user.id });
+    return c.body(null, 204);
+  });
 
   app.get('/profile', async (c) => {
     const current = await sessionUser(auth, c.req.raw.headers);

@@ -205,6 +205,8 @@ export const jobs = pgTable(
     queueRound: integer('queue_round').notNull().default(0),
     /** The worker lease (worker_leases) of the process running it: when that lease lapses, the job is handed back. */
     workerId: uuid('worker_id'),
+    /** My Creations' share link (unguessable, revocable); null while not shared, the default. */
+    shareToken: text('share_token').unique(),
     createdAt: createdAt(),
     startedAt: timestamp('started_at', { withTimezone: true }),
     finishedAt: timestamp('finished_at', { withTimezone: true }),

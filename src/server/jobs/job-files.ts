@@ -2,6 +2,7 @@
 // in another process can read them) and its outputs (written before the job is marked succeeded).
 import { randomUUID } from 'node:crypto';
 import type { AppDb } from '../db/client';
+import { readDimensions, sniffFormat } from '../images/image-input';
 import type { ImageInput, OutputImage } from '../inference/provider';
 import type { FileStorage } from '../storage/storage';
 import { inputFilesOf, type JobRow, type NewFile } from './jobs-repository';
@@ -39,6 +40,9 @@ export async function storeOutputs(storage: FileStorage, job: JobRow, images: Ou
       // Per attempt: a run that lost its job (handed back) must not overwrite the later run's files.
       const storageKey = `outputs/${job.id}/${job.attempts}-${index}.${EXTENSIONS[image.contentType] ?? 'bin'}`;
       await storage.put(storageKey, image.bytes, image.contentType);
+      // From the header only: My Creations shows each output's size.
+      const mime = sniffFormat(image.bytes);
+      const size = mime ? readDimensions(image.bytes, mime) : null;
       return {
         id: randomUUID(),
         userId: job.userId,
@@ -47,6 +51,8 @@ export async function storeOutputs(storage: FileStorage, job: JobRow, images: Ou
         storageKey,
         contentType: image.contentType,
         size: image.bytes.length,
+        width: size?.width ?? null,
+        height: size?.height ?? null,
       };
     }),
   );

@@ -8,6 +8,8 @@
 import { createHash } from 'node:crypto';
 import { TOOL_MESSAGES, type ToolDefinition } from '../../contract/tools';
 import { readOrCreateProfile } from '../accounts/profiles';
+import { storageUsedBy } from '../creations/creations-repository';
+import { STORAGE_QUOTA_REACHED } from '../creations/usage';
 import type { AppDb } from '../db/client';
 import { inspectImages } from '../images/image-decode';
 import { InputError } from '../images/image-input';
@@ -20,6 +22,7 @@ import { balanceOf, InsufficientTokensError } from '../ledger/ledger';
 import type { Logger } from '../log';
 import type { FileStorage } from '../storage/storage';
 import { costOf, type PreparedTool, prepareTool } from './definitions';
+import { withStoredImages } from './stored-images';
 
 const MAX_IDEMPOTENCY_KEY = 200;
 /** When a user at the job cap may try again: jobs take seconds to a minute. */
@@ -33,6 +36,8 @@ export type ToolCallServiceDeps = {
   moderation: ImageModeration;
   logger: Logger;
   maxActiveJobsPerUser: number;
+  /** Bytes of stored images one user may have (STORAGE_QUOTA_MB); at it, calls are refused. */
+  storageQuotaBytes: number;
 };
 
 export type ToolCallRequest = {
@@ -49,7 +54,7 @@ export type ToolCallRequest = {
 export type ToolCallOutcome =
   | {
       kind: 'refused';
-      status: 400 | 401 | 402 | 403 | 413 | 422 | 429;
+      status: 400 | 401 | 402 | 403 | 409 | 413 | 422 | 429;
       error: string;
       balance?: number;
       retryAfterSeconds?: number;
@@ -85,13 +90,15 @@ export async function callTool(deps: ToolCallServiceDeps, request: ToolCallReque
     const earlier = await earlierJobFor(db, user.id, idempotencyKey, requestHash);
     if (earlier) return { kind: 'job', jobId: earlier.id, isNew: false };
 
-    const prepared = prepareTool(tool.id, body);
+    const prepared = prepareTool(tool.id, await withStoredImages(deps, user.id, body));
     const cost = costOf(tool.id, prepared);
     if (profile.tokens < cost) return refuse(402, TOOL_MESSAGES.notEnoughTokens, { balance: profile.tokens });
     // At the cap, say so before the costly image checks (a call without images has none: the
     // charge's own check under the lock is enough).
     const atCap = prepared.images.length > 0 && !(await hasRoomForJob(db, user.id, deps.maxActiveJobsPerUser));
     if (atCap) return tooManyJobs(deps.maxActiveJobsPerUser);
+    // Full storage: a clear refusal before the charge (decision 022: 409, the account's state, not the request).
+    if ((await storageUsedBy(db, user.id)) >= deps.storageQuotaBytes) return refuse(409, STORAGE_QUOTA_REACHED);
     const refusal = await costlyChecks(deps, request, prepared);
     if (refusal) return refusal;
 

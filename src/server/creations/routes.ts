@@ -1,0 +1,185 @@
+// My Creations over HTTP (issue 17, contract/creations.ts): the signed-in user's jobs with their
+// cost, settings and images, page by page; deleting one with its stored files; thumbnails.
+import { Hono } from 'hono';
+import type { CreationList, SharedCreation, ShareLink } from '../../contract/creations';
+import { TOOL_MESSAGES, TOOLS } from '../../contract/tools';
+import type { Auth } from '../auth/auth';
+import { sessionUser } from '../auth/session';
+import type { AppDb } from '../db/client';
+import { isUuid } from '../db/ids';
+import { removeFiles } from '../jobs/job-files';
+import { viewJob } from '../jobs/job-view';
+import { findOwnFile } from '../jobs/jobs-repository';
+import type { FileStorage } from '../storage/storage';
+import { exportAccount } from './account-export';
+import { viewCreation } from './creation-view';
+import {
+  chargesOfJobs,
+  deleteFinishedJob,
+  filesOfJobs,
+  listCreationJobs,
+  type PageCursor,
+} from './creations-repository';
+import { findSharedJob, sharedFileUrl, shareJob, shareUrl, unshareJob } from './sharing';
+import { thumbnailKey, thumbnailOf } from './thumbnails';
+import { type CreationSettingsConfig, usageOf } from './usage';
+
+export type CreationRoutesDeps = {
+  db: AppDb;
+  auth: Auth;
+  storage: FileStorage;
+  settings: CreationSettingsConfig;
+  /** The app's public URL, for share links. */
+  appUrl: string;
+};
+
+const TOOL_IDS = new Set<string>(TOOLS.map((t) => t.id));
+
+/** The cursor is opaque to clients: the last job's creation time and id. */
+export const encodeCursor = (c: PageCursor) =>
+  Buffer.from(`${c.createdAt.toISOString()}|${c.id}`).toString('base64url');
+
+function decodeCursor(raw: string): PageCursor | null {
+  const [time, id] = Buffer.from(raw, 'base64url').toString().split('|');
+  const createdAt = new Date(time ?? '');
+  if (!id || !isUuid(id) || Number.isNaN(createdAt.getTime())) return null;
+  return { createdAt, id };
+}
+
+export function creationRoutes(deps: CreationRoutesDeps) {
+  const { db, auth, storage } = deps;
+  const app = new Hono();
+
+  app.get('/creations', async (c) => {
+    const user = await sessionUser(auth, c.req.raw.headers);
+    if (!user) return c.json({ error: TOOL_MESSAGES.signInRequired }, 401);
+    const tool = c.req.query('tool') || null;
+    if (tool && !TOOL_IDS.has(tool)) return c.json({ error: `tool: must be one of ${[...TOOL_IDS].join(', ')}` }, 400);
+    const rawCursor = c.req.query('cursor');
+    const cursor = rawCursor ? decodeCursor(rawCursor) : null;
+    if (rawCursor && !cursor) return c.json({ error: 'cursor: must be the next value of a previous page' }, 400);
+    const rawLimit = c.req.query('limit');
+    const limit = rawLimit === undefined ? 20 : Number(rawLimit);
+    if (!Number.isInteger(limit) || limit < 1 || limit > 100)
+      return c.json({ error: 'limit: must be a whole number from 1 to 100' }, 400);
+
+    const rows = await listCreationJobs(db, user.id, { tool, cursor, limit: limit + 1 });
+    const page = rows.slice(0, limit);
+    const ids = page.map((j) => j.id);
+    const [jobFiles, charges] = await Promise.all([filesOfJobs(db, ids), chargesOfJobs(db, ids)]);
+    const last = page.at(-1);
+    return c.json({
+      creations: page.map((job) =>
+        viewCreation(
+          job,
+          jobFiles.filter((f) => f.jobId === job.id),
+          charges.get(job.id),
+          job.shareToken ? shareUrl(deps.appUrl, job.shareToken) : null,
+        ),
+      ),
+      next: rows.length > limit && last ? encodeCursor({ createdAt: last.createdAt, id: last.id }) : null,
+    } satisfies CreationList);
+  });
+
+  app.get('/creations/usage', async (c) => {
+    const user = await sessionUser(auth, c.req.raw.headers);
+    if (!user) return c.json({ error: TOOL_MESSAGES.signInRequired }, 401);
+    return c.json(await usageOf(db, user.id, deps.settings));
+  });
+
+  app.delete('/creations/:jobId', async (c) => {
+    const user = await sessionUser(auth, c.req.raw.headers);
+    if (!user) return c.json({ error: TOOL_MESSAGES.signInRequired }, 401);
+    const jobId = c.req.param('jobId');
+    const deleted = isUuid(jobId) ? await deleteFinishedJob(db, jobId, user.id) : null;
+    if (deleted === null) return c.json({ error: 'No such creation' }, 404);
+    // Not cancelled: it is charged and may be with its provider; the user deletes it once it ends.
+    if (deleted === 'running')
+      return c.json({ error: 'This job is still running: delete it once it has finished.' }, 409);
+    // The rows are gone (the URLs answer 404 at once); then the bytes and their thumbnails.
+    await removeFiles(storage, [...deleted, ...deleted.map((f) => ({ storageKey: thumbnailKey(f.id) }))]);
+    return c.body(null, 204);
+  });
+
+  app.get('/files/:id/thumbnail', async (c) => {
+    const user = await sessionUser(auth, c.req.raw.headers);
+    if (!user) return c.json({ error: TOOL_MESSAGES.signInRequired }, 401);
+    const id = c.req.param('id');
+    const file = isUuid(id) ? await findOwnFile(db, id, user.id) : null;
+    const thumbnail = file ? await thumbnailOf(storage, file) : null;
+    if (!thumbnail) return c.json({ error: 'No such file' }, 404);
+    return c.body(new Uint8Array(thumbnail), 200, {
+      'Content-Type': 'image/webp',
+      'Content-Length': String(thumbnail.length),
+      'Cache-Control': 'private, max-age=86400, immutable',
+      'X-Content-Type-Options': 'nosniff',
+    });
+  });
+
+  app.get('/account/export', async (c) => {
+    const user = await sessionUser(auth, c.req.raw.headers);
+    if (!user) return c.json({ error: TOOL_MESSAGES.signInRequired }, 401);
+    return c.body(exportAccount(db, storage, user.id), 200, {
+      'Content-Type': 'application/zip',
+      'Content-Disposition': 'attachment; filename="picture-palette-export.zip"',
+      'Cache-Control': 'no-store',
+    });
+  });
+
+  app.post('/creations/:jobId/share', async (c) => {
+    const user = await sessionUser(auth, c.req.raw.headers);
+    if (!user) return c.json({ error: TOOL_MESSAGES.signInRequired }, 401);
+    const jobId = c.req.param('jobId');
+    const token = isUuid(jobId) ? await shareJob(db, jobId, user.id) : null;
+    if (token === null) return c.json({ error: 'No such creation' }, 404);
+    if (token === 'unfinished') return c.json({ error: 'Only a finished creation with a result can be shared.' }, 409);
+    return c.json({ shareUrl: shareUrl(deps.appUrl, token) } satisfies ShareLink);
+  });
+
+  app.delete('/creations/:jobId/share', async (c) => {
+    const user = await sessionUser(auth, c.req.raw.headers);
+    if (!user) return c.json({ error: TOOL_MESSAGES.signInRequired }, 401);
+    const jobId = c.req.param('jobId');
+    const found = isUuid(jobId) && (await unshareJob(db, jobId, user.id));
+    if (!found) return c.json({ error: 'No such creation' }, 404);
+    return c.body(null, 204);
+  });
+
+  // Signed out: the shared job's result, and its outputs' bytes by position, through the token only.
+  app.get('/shared/:token', async (c) => {
+    const token = c.req.param('token');
+    const job = await findSharedJob(db, token);
+    if (!job) return c.json({ error: 'This link is not shared (any more).' }, 404);
+    const view = viewJob(job);
+    const outputs = await filesOfJobs(db, [job.id]);
+    const byId = new Map(outputs.map((f) => [f.id, f]));
+    return c.json({
+      tool: view.tool,
+      createdAt: view.createdAt,
+      outputs: (view.output ?? []).flatMap((url, index) => {
+        const file = byId.get(url.replace('/api/files/', ''));
+        return file ? [{ url: sharedFileUrl(token, index), width: file.width, height: file.height }] : [];
+      }),
+      keywords: view.keywords,
+      colors: view.colors,
+    } satisfies SharedCreation);
+  });
+
+  app.get('/shared/:token/files/:index', async (c) => {
+    const job = await findSharedJob(db, c.req.param('token'));
+    const ids = ((job?.result ?? {}) as { files?: string[] }).files ?? [];
+    const fileId = ids[Number(c.req.param('index'))];
+    const [file] = job && fileId ? (await filesOfJobs(db, [job.id])).filter((f) => f.id === fileId) : [];
+    const bytes = file ? await storage.get(file.storageKey) : null;
+    if (!file || !bytes) return c.json({ error: 'No such file' }, 404);
+    return c.body(new Uint8Array(bytes), 200, {
+      'Content-Type': file.contentType,
+      'Content-Length': String(bytes.length),
+      // Revocable: a shared image is not kept by caches once the link is turned off.
+      'Cache-Control': 'private, no-cache',
+      'X-Content-Type-Options': 'nosniff',
+    });
+  });
+
+  return app;
+}

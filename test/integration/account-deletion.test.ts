@@ -1,0 +1,53 @@
+// Account deletion (issue 17): files and personal data go, the ledger keeps its rows under an
+// anonymised user, and the deleted user cannot sign in; a stale session must sign in again first.
+import { eq, sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { files, jobs, ledger, session, user } from '../../src/server/db/schema';
+import { TestClient } from '../support/http-client';
+import { createTestBackend, type TestBackend } from '../support/test-backend';
+import { dataUrl, pngBytes, verifiedUser } from '../support/tool-fixtures';
+
+let backend: TestBackend;
+beforeAll(async () => {
+  backend = await createTestBackend();
+});
+afterAll(() => backend.stop());
+
+describe('account deletion', () => {
+  it('removes files, jobs and personal data, keeps anonymised ledger rows, and ends sign-in', async () => {
+    const { client, email, id } = await verifiedUser(backend);
+    const answer = await client.post<{ output: string }>('/api/upscale-image', {
+      image: dataUrl(await pngBytes(40, 30)),
+      scale: 2,
+    });
+    expect(answer.status).toBe(200);
+    const stored = await backend.database.db.select().from(files).where(eq(files.userId, id));
+    expect(stored).toHaveLength(2);
+    const ledgerBefore = await backend.database.db.select().from(ledger).where(eq(ledger.userId, id));
+
+    expect((await client.request('DELETE', '/api/account')).status).toBe(204);
+
+    for (const file of stored) expect(await backend.storage.get(file.storageKey)).toBeNull();
+    expect(await backend.database.db.select().from(jobs).where(eq(jobs.userId, id))).toEqual([]);
+    expect(await backend.database.db.select().from(ledger).where(eq(ledger.userId, id))).toEqual(ledgerBefore);
+    const [row] = await backend.database.db.select().from(user).where(eq(user.id, id));
+    expect(row?.email).not.toContain(email.split('@')[0]);
+    expect(row?.name).toBe('Deleted user');
+    expect((await client.get('/api/profile')).status).toBe(401);
+    const again = new TestClient(backend.app, backend.config.appUrl);
+    expect((await again.signIn(email)).status).not.toBe(200);
+  });
+
+  it('asks a session older than 10 minutes to sign in again, and changes nothing', async () => {
+    const { client, id } = await verifiedUser(backend);
+    await backend.database.db
+      .update(session)
+      .set({ createdAt: sql`now() - interval '20 minutes'` })
+      .where(eq(session.userId, id));
+    const answer = await client.request<{ error: string }>('DELETE', '/api/account');
+    expect(answer.status).toBe(403);
+    expect(answer.body.error).toContain('sign in again');
+    expect((await client.get('/api/profile')).status).toBe(200);
+    expect((await backend.app.request('/api/account', { method: 'DELETE' })).status).not.toBe(204);
+  });
+});

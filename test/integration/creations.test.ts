@@ -1,0 +1,163 @@
+// My Creations through the API (issue 17): the owner's jobs newest first, page by page and by
+// tool, with cost, settings and images; deleting one removes its files (on the filesystem and on
+// S3) and keeps the ledger's rows.
+import { and, eq } from 'drizzle-orm';
+import sharp from 'sharp';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Creation, CreationList } from '../../src/contract/creations';
+import { thumbnailKey } from '../../src/server/creations/thumbnails';
+import { files, jobs, ledger } from '../../src/server/db/schema';
+import { type FakeS3, startFakeS3 } from '../support/fake-s3';
+import type { TestClient } from '../support/http-client';
+import { createTestBackend, type TestBackend } from '../support/test-backend';
+import { dataUrl, pngBytes, verifiedUser } from '../support/tool-fixtures';
+
+let s3: FakeS3;
+beforeAll(async () => {
+  s3 = await startFakeS3();
+});
+afterAll(() => s3?.stop());
+
+describe.each(['fs', 's3'] as const)('My Creations on %s storage', (kind) => {
+  let backend: TestBackend;
+  beforeAll(async () => {
+    backend = await createTestBackend(kind === 's3' ? { env: s3.env } : {});
+  });
+  afterAll(() => backend.stop());
+
+  const upscale = async (client: TestClient, width = 800, height = 600) => {
+    const answer = await client.post<{ jobId: string }>('/api/upscale-image', {
+      image: dataUrl(await pngBytes(width, height)),
+      scale: 2,
+    });
+    expect(answer.status).toBe(200);
+    return answer.body.jobId;
+  };
+  const list = (client: TestClient, query = '') =>
+    client.get<CreationList & { error?: string }>(`/api/creations${query}`);
+  const status = async (client: TestClient, url: string) => (await client.fetchRaw(url)).status;
+
+  it('lists the owner’s jobs newest first with cost, settings, inputs with thumbnails and outputs', async () => {
+    const { client } = await verifiedUser(backend);
+    const first = await upscale(client);
+    const pic = await client.post<{ jobId: string }>('/api/generate-image', {
+      prompt: 'a red fox in snow',
+      numOutputs: 2,
+    });
+    expect(pic.status).toBe(200);
+
+    const { status: code, body } = await list(client);
+    expect(code).toBe(200);
+    expect(body.creations.map((c) => c.id)).toEqual([pic.body.jobId, first]);
+    const [text, up] = body.creations as [Creation, Creation];
+    expect(text).toMatchObject({ tool: 'text-to-pic', status: 'succeeded', charged: 2, refunded: 0, inputs: [] });
+    expect(text.settings).toMatchObject({ prompt: 'a red fox in snow', numOutputs: 2 });
+    expect(text.outputs).toHaveLength(2);
+    expect(up).toMatchObject({ tool: 'image-upscaler', charged: 1, settings: { scale: 2 }, shareUrl: null });
+    expect(Object.values(up.settings).join(' ')).not.toContain('base64');
+    expect(up.inputs).toEqual([expect.objectContaining({ width: 800, height: 600 })]);
+    expect(up.outputs).toEqual([expect.objectContaining({ width: 1600, height: 1200 })]);
+
+    const thumbnail = await client.fetchRaw(up.inputs[0]?.thumbnailUrl ?? '');
+    expect(thumbnail.headers.get('content-type')).toBe('image/webp');
+    const meta = await sharp(Buffer.from(await thumbnail.arrayBuffer())).metadata();
+    expect([meta.width, meta.height]).toEqual([512, 384]);
+    expect(await status(client, up.outputs[0]?.url ?? '')).toBe(200);
+    expect(await status(client, up.outputs[0]?.thumbnailUrl ?? '')).toBe(200);
+  });
+
+  it('pages with a cursor, filters by tool, and shows nothing of another user’s', async () => {
+    const { client } = await verifiedUser(backend, 40);
+    const ids = [await upscale(client, 40, 30), await upscale(client, 40, 30), await upscale(client, 40, 30)];
+    await client.post('/api/remove-background', { image: dataUrl(await pngBytes(40, 30)) });
+
+    const page1 = await list(client, '?tool=image-upscaler&limit=2');
+    expect(page1.body.creations.map((c) => c.id)).toEqual([ids[2], ids[1]]);
+    expect(page1.body.next).toEqual(expect.any(String));
+    const page2 = await list(client, `?tool=image-upscaler&limit=2&cursor=${page1.body.next}`);
+    expect(page2.body).toEqual({ creations: [expect.objectContaining({ id: ids[0] })], next: null });
+    expect((await list(client)).body.creations).toHaveLength(4);
+
+    const other = (await verifiedUser(backend)).client;
+    expect((await list(other)).body).toEqual({ creations: [], next: null });
+    expect(await status(other, `/api/files/${page2.body.creations[0]?.inputs[0]?.id}/thumbnail`)).toBe(404);
+  });
+
+  it('pages through jobs created in the same instant without skipping or repeating one', async () => {
+    const { client, id: userId } = await verifiedUser(backend);
+    const createdAt = new Date('2026-01-02T03:04:05.678Z');
+    const rows = await backend.database.db
+      .insert(jobs)
+      .values(
+        [1, 2, 3].map(() => ({
+          userId,
+          tool: 'colorizer',
+          cost: 6,
+          charged: 0,
+          input: {},
+          provider: 'demo',
+          requestHash: 'x',
+          status: 'failed' as const,
+          createdAt,
+        })),
+      )
+      .returning();
+    const seen: string[] = [];
+    let cursor = '';
+    do {
+      const page = await list(client, `?limit=1${cursor ? `&cursor=${cursor}` : ''}`);
+      seen.push(...page.body.creations.map((c) => c.id));
+      cursor = page.body.next ?? '';
+    } while (cursor);
+    expect(seen.sort()).toEqual(rows.map((r) => r.id).sort());
+  });
+
+  it('answers 400 for an unknown tool, a made-up cursor or a limit out of 1..100, and 401 signed out', async () => {
+    const { client } = await verifiedUser(backend);
+    expect((await list(client, '?tool=photoshop')).status).toBe(400);
+    expect((await list(client, '?cursor=not-a-cursor')).status).toBe(400);
+    expect((await list(client, '?limit=0')).status).toBe(400);
+    expect((await list(client, '?limit=101')).status).toBe(400);
+    expect((await list(client, '?limit=2.5')).body.error).toContain('limit');
+    const signedOut = await backend.app.request('/api/creations');
+    expect(signedOut.status).toBe(401);
+  });
+
+  it('deletes a creation’s inputs, outputs and thumbnails; the ledger keeps its rows', async () => {
+    const { client, id: userId } = await verifiedUser(backend);
+    const jobId = await upscale(client);
+    const [creation] = (await list(client)).body.creations as [Creation];
+    const urls = [...creation.inputs, ...creation.outputs].flatMap((i) => [i.url, i.thumbnailUrl]);
+    for (const url of urls) expect(await status(client, url)).toBe(200);
+    const rows = await backend.database.db.select().from(files).where(eq(files.jobId, jobId));
+    const keys = rows.flatMap((f) => [f.storageKey, thumbnailKey(f.id)]);
+    for (const key of keys) expect(await backend.storage.get(key)).not.toBeNull();
+
+    const other = (await verifiedUser(backend)).client;
+    expect((await other.request('DELETE', `/api/creations/${jobId}`)).status).toBe(404);
+    expect((await client.request('DELETE', `/api/creations/${jobId}`)).status).toBe(204);
+
+    for (const url of urls) expect(await status(client, url)).toBe(404);
+    for (const key of keys) expect(await backend.storage.get(key)).toBeNull();
+    expect((await list(client)).body.creations).toEqual([]);
+    const kept = await backend.database.db
+      .select()
+      .from(ledger)
+      .where(and(eq(ledger.userId, userId), eq(ledger.reference, jobId)));
+    expect(kept).toHaveLength(1);
+    expect((await client.request('DELETE', `/api/creations/${jobId}`)).status).toBe(404);
+    expect((await client.request('DELETE', '/api/creations/not-a-uuid')).status).toBe(404);
+  });
+
+  it('refuses to delete a queued or running job (409) and changes nothing', async () => {
+    const { client, id: userId } = await verifiedUser(backend);
+    const [queued] = await backend.database.db
+      .insert(jobs)
+      .values({ userId, tool: 'image-upscaler', cost: 1, input: {}, provider: 'demo', requestHash: 'x' })
+      .returning();
+    const answer = await client.request<{ error: string }>('DELETE', `/api/creations/${queued?.id}`);
+    expect(answer.status).toBe(409);
+    expect(answer.body.error).toContain('still running');
+    expect((await list(client)).body.creations.map((c) => c.id)).toEqual([queued?.id]);
+  });
+});
