@@ -153,7 +153,7 @@ describe.each(['fs', 's3'] as const)('My Creations on %s storage', (kind) => {
     const { client, id: userId } = await verifiedUser(backend);
     const [queued] = await backend.database.db
       .insert(jobs)
-      .values({ userId, tool: 'image-upscaler', cost: 1, input: {}, provider: 'demo', requestHash: 'x' })
+      .values({ userId, tool: 'image-upscaler', cost: 1, charged: 0, input: {}, provider: 'demo', requestHash: 'x' })
       .returning();
     const answer = await client.request<{ error: string }>('DELETE', `/api/creations/${queued?.id}`);
     expect(answer.status).toBe(409);
