@@ -6,11 +6,12 @@ import type { Creation } from '../../src/contract/creations';
 import { payments } from '../../src/server/db/schema';
 import type { TestClient } from '../support/http-client';
 import { createTestBackend, type TestBackend } from '../support/test-backend';
-import { dataUrl, pngBytes, verifiedUser } from '../support/tool-fixtures';
+import { dataUrl, paidLookalikeOfDemo, pngBytes, routerWith, verifiedUser } from '../support/tool-fixtures';
 
 let backend: TestBackend;
 beforeAll(async () => {
-  backend = await createTestBackend();
+  // A paid provider, as a user's real results come from (the demo's are free previews).
+  backend = await createTestBackend({ inference: routerWith(paidLookalikeOfDemo()) });
 });
 afterAll(() => backend.stop());
 

@@ -10,7 +10,7 @@ import { files, jobs, ledger } from '../../src/server/db/schema';
 import { type FakeS3, startFakeS3 } from '../support/fake-s3';
 import type { TestClient } from '../support/http-client';
 import { createTestBackend, type TestBackend } from '../support/test-backend';
-import { dataUrl, pngBytes, verifiedUser } from '../support/tool-fixtures';
+import { dataUrl, paidLookalikeOfDemo, pngBytes, routerWith, verifiedUser } from '../support/tool-fixtures';
 
 let s3: FakeS3;
 beforeAll(async () => {
@@ -21,7 +21,11 @@ afterAll(() => s3?.stop());
 describe.each(['fs', 's3'] as const)('My Creations on %s storage', (kind) => {
   let backend: TestBackend;
   beforeAll(async () => {
-    backend = await createTestBackend(kind === 's3' ? { env: s3.env } : {});
+    // A paid provider (the demo's results are free previews): the ledger has something to keep.
+    backend = await createTestBackend({
+      ...(kind === 's3' ? { env: s3.env } : {}),
+      inference: routerWith(paidLookalikeOfDemo()),
+    });
   });
   afterAll(() => backend.stop());
 

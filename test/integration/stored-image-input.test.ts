@@ -5,11 +5,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { storedImageRef } from '../../src/contract/creations';
 import type { TestClient } from '../support/http-client';
 import { createTestBackend, type TestBackend } from '../support/test-backend';
-import { dataUrl, pngBytes, tokensOf, verifiedUser } from '../support/tool-fixtures';
+import { dataUrl, paidLookalikeOfDemo, pngBytes, routerWith, tokensOf, verifiedUser } from '../support/tool-fixtures';
 
 let backend: TestBackend;
 beforeAll(async () => {
-  backend = await createTestBackend();
+  // A paid provider (the demo's results are free previews), so a charge can be seen.
+  backend = await createTestBackend({ inference: routerWith(paidLookalikeOfDemo()) });
 });
 afterAll(() => backend.stop());
 

@@ -1,10 +1,12 @@
 // Images and users for tool tests: real PNG/JPEG/WEBP bytes made with sharp, and verified users
 // with a chosen balance (granted through the ledger, as support would).
+
 import { eq } from 'drizzle-orm';
 import sharp from 'sharp';
 import type { Profile } from '../../src/contract/accounts';
 import { grantTokens } from '../../src/server/admin/commands';
 import { user } from '../../src/server/db/schema';
+import { createDemoProvider } from '../../src/server/inference/demo/demo-provider';
 import type { InferenceProvider, ToolInput, ToolResult } from '../../src/server/inference/provider';
 import { createInferenceRouter, type InferenceRouter } from '../../src/server/inference/routing';
 import { TestClient } from './http-client';
@@ -66,6 +68,15 @@ export function instantProvider(options: { fail?: boolean; delayMs?: number } = 
       };
     },
   };
+}
+
+/**
+ * The demo's drawings (the size and format each tool answers) served under a paid provider's name:
+ * for tests about what a user's paid results become (My Creations, exports), where the real demo's
+ * results would be free previews.
+ */
+export function paidLookalikeOfDemo(): InferenceProvider {
+  return { ...createDemoProvider(), name: 'local' };
 }
 
 export const routerWith = (provider: InferenceProvider): InferenceRouter =>
