@@ -11,7 +11,7 @@ import { gzipSync } from 'node:zlib';
 import { build, type Manifest } from 'vite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
-const BUDGET_GZIPPED_BYTES = 122 * 1024;
+const BUDGET_GZIPPED_BYTES = 123 * 1024;
 const ROOT = path.resolve(import.meta.dirname, '..');
 const LANDING_PAGE = 'features/landing/LandingPage.tsx';
 

@@ -10,7 +10,6 @@ import { LEGAL_ROUTES } from '../lib/legal-routes';
 import { AppLoading } from './AppLoading';
 import { ErrorScreen } from './ErrorScreen';
 import { Root } from './Root';
-import { ToolLayout } from './ToolLayout';
 
 type LazyRoute = () => Promise<{ Component: ComponentType }>;
 
@@ -73,7 +72,12 @@ export const routesFor = (tools: readonly ToolRoute[]): RouteObject[] => [
       },
       {
         id: 'tool-layout',
-        Component: ToolLayout,
+        // Its own chunk (sidebar, job toasts): the landing page does not need it; a tool page loads
+        // it alongside its own chunk.
+        lazy: page(
+          () => import('./ToolLayout'),
+          (m) => m.ToolLayout,
+        ),
         children: [
           {
             path: ROUTES.tokens,
