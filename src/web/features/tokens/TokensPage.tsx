@@ -16,6 +16,13 @@ import { PurchaseHistory } from './PurchaseHistory';
 import { ToolDraftNotice } from './ToolDraftNotice';
 import { useCheckoutReturn } from './use-checkout-return';
 
+/** What /tokens tells a visitor. */
+const SIGN_IN_PROMPT = {
+  title: 'Log in to buy tokens',
+  text: 'Please log in to see your balance, buy a package and find your past purchases.',
+  action: 'Log in or create an account',
+};
+
 function BalanceCard({ tokens }: { tokens: number | null }) {
   const titleId = useId();
   return (
@@ -82,20 +89,18 @@ export function TokensPage() {
       />
       <CheckoutBanner result={checkout} balance={profile?.tokens ?? null} onDismiss={dismissCheckout} />
       <ToolDraftNotice balance={status === 'signed-in' ? (profile?.tokens ?? null) : null} />
-      {status === 'signed-out' ? (
-        <SignInPromptCard
-          title="Log in to buy tokens"
-          text="Please log in to see your balance, buy a package and find your past purchases."
-          action="Log in or create an account"
-        />
-      ) : null}
+      {status === 'signed-out' ? <SignInPromptCard {...SIGN_IN_PROMPT} /> : null}
       {status === 'signed-in' ? <BalanceCard tokens={profile?.tokens ?? null} /> : null}
       {status === 'loading' ? (
-        <div className="pp-card pp-token-balance" aria-busy="true">
+        // As tall as the visitor's sign-in card it most often turns into: the packages below stay put.
+        <div className="pp-tokens__pending" aria-busy="true">
           <span className="pp-visually-hidden" role="status">
             Loading your balance…
           </span>
-          <span className="pp-skeleton pp-skeleton--title" />
+          <div className="pp-tokens__pending-room" aria-hidden="true" inert>
+            <SignInPromptCard {...SIGN_IN_PROMPT} />
+          </div>
+          <span className="pp-skeleton pp-tokens__pending-shimmer" />
         </div>
       ) : null}
 
