@@ -9,6 +9,7 @@ import { formatTokens } from '../../lib/format-cost';
 import { loadPurchases, type Purchase } from '../../lib/purchases/purchase-api';
 import { usePackages } from '../../lib/purchases/use-packages';
 import { useAuth } from '../../lib/session/auth-context';
+import { wasSignedIn } from '../../lib/session/signed-in-hint';
 import { SIGN_IN_LINK } from '../../lib/sign-in-link';
 import { useDocumentTitle } from '../../lib/use-document-title';
 import { CheckoutBanner } from './CheckoutBanner';
@@ -92,13 +93,14 @@ export function TokensPage() {
       {status === 'signed-out' ? <SignInPromptCard {...SIGN_IN_PROMPT} /> : null}
       {status === 'signed-in' ? <BalanceCard tokens={profile?.tokens ?? null} /> : null}
       {status === 'loading' ? (
-        // As tall as the visitor's sign-in card it most often turns into: the packages below stay put.
+        // As tall as the card it most likely turns into (the balance when this browser was signed in
+        // last time, else the sign-in card): the packages below stay put.
         <div className="pp-tokens__pending" aria-busy="true">
           <span className="pp-visually-hidden" role="status">
             Loading your balance…
           </span>
           <div className="pp-tokens__pending-room" aria-hidden="true" inert>
-            <SignInPromptCard {...SIGN_IN_PROMPT} />
+            {wasSignedIn() ? <BalanceCard tokens={1} /> : <SignInPromptCard {...SIGN_IN_PROMPT} />}
           </div>
           <span className="pp-skeleton pp-tokens__pending-shimmer" />
         </div>

@@ -7,6 +7,7 @@ import { ICONS } from '../../components/icons';
 import { PageHeader } from '../../components/PageHeader';
 import { formatCost } from '../../lib/format-cost';
 import { useAuth } from '../../lib/session/auth-context';
+import { wasSignedIn } from '../../lib/session/signed-in-hint';
 import { SIGN_IN_LINK } from '../../lib/sign-in-link';
 import { useDocumentTitle } from '../../lib/use-document-title';
 import { accessOf, accountProblem } from './tool-access';
@@ -17,8 +18,9 @@ import type { WebTool } from './web-tool';
 export const signedOutBanner = (title: string) => `Please log in to use the ${title}.`;
 
 /**
- * A visitor's banner. While the session loads it is there but unseen (`pending`): it holds the room
- * a visitor's banner takes, so that the form below does not move when the session answers.
+ * A visitor's banner. While the session loads it is there but unseen (`pending`), unless this browser
+ * was signed in last time: it holds the room a visitor's banner takes, so that the form below does
+ * not move when the session answers.
  */
 function SignedOutBanner({ title, pending = false }: { title: string; pending?: boolean }) {
   return (
@@ -40,7 +42,7 @@ function SignedOutBanner({ title, pending = false }: { title: string; pending?: 
 function AccountBanner({ title }: { title: string }) {
   const { status, profile } = useAuth();
   const access = accessOf(status, profile);
-  if (status === 'loading') return <SignedOutBanner title={title} pending />;
+  if (status === 'loading') return wasSignedIn() ? null : <SignedOutBanner title={title} pending />;
   if (access === 'signed-out') return <SignedOutBanner title={title} />;
   const problem = accountProblem(access);
   if (access === 'fraud' || access === 'dispute') {
