@@ -6,6 +6,7 @@
 import { mkdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 import sharp, { type Sharp } from 'sharp';
+import { GALLERY_WIDTHS, galleryFile } from '../src/web/features/landing/gallery-images';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
 const SOURCE = path.resolve(process.argv[2] ?? path.join(ROOT, '../shared/test-images'));
@@ -195,6 +196,26 @@ async function main() {
     console.log(
       `${path.relative(ROOT, file)}  ${item.name}  q${quality}  ${Math.round(statSync(file).size / 1024)} KB`,
     );
+    await writeSizes(index + 1, await (await item.make()).png().toBuffer());
+  }
+}
+
+/**
+ * The gallery's srcset (issue 18): each image in AVIF at every width of GALLERY_WIDTHS, and in WebP
+ * at the smaller ones too (the full-size WebP above is the fallback `src`). From the lossless picture.
+ */
+async function writeSizes(n: number, picture: Buffer) {
+  for (const width of GALLERY_WIDTHS) {
+    const sized = () => sharp(picture).resize(width, width);
+    const avif = path.join(OUT, galleryFile(n, width, 'avif'));
+    await sized().avif({ quality: 50, effort: 6 }).toFile(avif);
+    const sizes = [`${Math.round(statSync(avif).size / 1024)} KB avif`];
+    if (width < SIZE) {
+      const webp = path.join(OUT, galleryFile(n, width, 'webp'));
+      await sized().webp({ quality: 74, effort: 6 }).toFile(webp);
+      sizes.push(`${Math.round(statSync(webp).size / 1024)} KB webp`);
+    }
+    console.log(`  ${width} px: ${sizes.join(', ')}`);
   }
 }
 

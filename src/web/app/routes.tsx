@@ -4,6 +4,7 @@ import { ACCOUNT_ROUTES } from '../../contract/accounts';
 import { SHARED_ROUTE_PREFIX } from '../../contract/creations';
 import { ROUTES } from '../../contract/routes';
 import { WEB_TOOLS } from '../features/tools/registry';
+import { toolsInfoReady } from '../features/tools/tools-info';
 import type { WebTool } from '../features/tools/web-tool';
 import { lazyWithTimeout } from '../lib/lazy-with-timeout';
 import { LEGAL_ROUTES } from '../lib/legal-routes';
@@ -87,7 +88,14 @@ export const routesFor = (tools: readonly ToolRoute[]): RouteObject[] => [
             ),
           },
           ...tools.map(
-            (tool): RouteObject => ({ path: tool.route, lazy: page(tool.loadPage, (Component) => Component) }),
+            (tool): RouteObject => ({
+              path: tool.route,
+              // The providers come beside the chunk: the page's notices are known at its first render.
+              lazy: page(
+                () => Promise.all([tool.loadPage(), toolsInfoReady()]),
+                ([Component]) => Component,
+              ),
+            }),
           ),
           {
             path: ROUTES.creations,

@@ -2,6 +2,7 @@ import { type ReactNode, useCallback, useEffect, useMemo, useRef, useState } fro
 import type { PublicConfig } from '../../../contract/accounts';
 import { getProfile, getPublicConfig, getSession, signOutRequest } from '../../lib/session/auth-api';
 import { AuthContext, type AuthContextValue, type AuthState } from '../../lib/session/auth-context';
+import { rememberSignedIn } from '../../lib/session/signed-in-hint';
 
 /** How often the watcher re-reads an unverified profile. */
 export const VERIFICATION_POLL_MS = 5_000;
@@ -31,6 +32,9 @@ export function AuthProvider({ children }: { children: ReactNode }) {
   const [state, setState] = useState<AuthState>({ status: 'loading', user: null, profile: null });
   const stateRef = useRef(state);
   stateRef.current = state;
+  useEffect(() => {
+    if (state.status !== 'loading') rememberSignedIn(state.status === 'signed-in');
+  }, [state.status]);
   /** Only the newest check may write the state: answers can arrive out of order. */
   const sequence = useRef(0);
   const passiveCheck = useRef<Promise<void> | null>(null);

@@ -1,6 +1,13 @@
 import { useState } from 'react';
 import { useMediaQuery } from '../../lib/use-media-query';
-import { GALLERY_IMAGES, PHONE_GALLERY_COUNT, PHONE_GALLERY_QUERY, pickRandom } from './gallery-images';
+import {
+  GALLERY_IMAGES,
+  GALLERY_SIZES,
+  gallerySrcSet,
+  PHONE_GALLERY_COUNT,
+  PHONE_GALLERY_QUERY,
+  pickRandom,
+} from './gallery-images';
 
 /** Twelve sample images; on phones (768 px or less) six of them, picked at random once per visit. */
 export function Gallery() {
@@ -24,7 +31,20 @@ export function Gallery() {
         <ul className="pp-gallery__grid" data-testid="gallery">
           {images.map((image) => (
             <li key={image.src} className="pp-gallery__item">
-              <img src={image.src} alt={image.alt} width={640} height={640} loading="lazy" decoding="async" />
+              {/* Below the fold, never the largest paint: lazy, AVIF where the browser reads it. */}
+              <picture>
+                <source type="image/avif" srcSet={gallerySrcSet(image, 'avif')} sizes={GALLERY_SIZES} />
+                <img
+                  src={image.src}
+                  srcSet={gallerySrcSet(image, 'webp')}
+                  sizes={GALLERY_SIZES}
+                  alt={image.alt}
+                  width={640}
+                  height={640}
+                  loading="lazy"
+                  decoding="async"
+                />
+              </picture>
             </li>
           ))}
         </ul>

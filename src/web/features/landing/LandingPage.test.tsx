@@ -62,6 +62,18 @@ describe('LandingPage', () => {
     }
   });
 
+  it('offers every gallery image in AVIF and WebP at two widths, sized to its column', async () => {
+    await openLanding();
+    for (const image of within(screen.getByTestId('gallery')).getAllByRole('img')) {
+      const n = image.getAttribute('src')?.match(/(\d+)\.webp$/)?.[1];
+      const avif = image.parentElement?.querySelector('source[type="image/avif"]');
+      expect(avif?.getAttribute('srcset')).toBe(`/gallery/${n}-320.avif 320w, /gallery/${n}.avif 640w`);
+      expect(image.getAttribute('srcset')).toBe(`/gallery/${n}-320.webp 320w, /gallery/${n}.webp 640w`);
+      expect(image.getAttribute('sizes')).toMatch(/50vw$/);
+      expect([image.getAttribute('width'), image.getAttribute('height')]).toEqual(['640', '640']);
+    }
+  });
+
   it('shows six different gallery images at phone width', async () => {
     setViewportWidth(390);
     await openLanding();

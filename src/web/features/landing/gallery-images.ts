@@ -2,6 +2,26 @@
 
 export type GalleryImage = { src: string; alt: string };
 
+/** The widths each image is made in (scripts/make-gallery.ts); the largest is `src`'s own. */
+export const GALLERY_WIDTHS = [320, 640] as const;
+const FULL_WIDTH = GALLERY_WIDTHS[GALLERY_WIDTHS.length - 1];
+
+/** Image `n`'s file at `width` ("3.avif" at full width, "3-320.avif" below it). */
+export const galleryFile = (n: number | string, width: number, format: 'avif' | 'webp') =>
+  `${n}${width === FULL_WIDTH ? '' : `-${width}`}.${format}`;
+
+/** The `srcset` of `image` in `format`: every width of GALLERY_WIDTHS. */
+export function gallerySrcSet(image: GalleryImage, format: 'avif' | 'webp'): string {
+  const n = image.src.slice(image.src.lastIndexOf('/') + 1, image.src.lastIndexOf('.'));
+  return GALLERY_WIDTHS.map((width) => `/gallery/${galleryFile(n, width, format)} ${width}w`).join(', ');
+}
+
+/**
+ * How wide a picture shows (landing.css: two columns on phones, three from 600 px, four from 1024 px
+ * in a content column of at most 1200 px).
+ */
+export const GALLERY_SIZES = '(min-width: 1024px) min(25vw, 300px), (min-width: 600px) 33vw, 50vw';
+
 export const GALLERY_IMAGES: readonly GalleryImage[] = [
   { src: '/gallery/1.webp', alt: 'Astronaut portrait in a violet-to-peach tritone, a shuttle model behind her' },
   { src: '/gallery/2.webp', alt: 'Illustration of layered hills at dusk under a pale sun' },

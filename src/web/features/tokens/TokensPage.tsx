@@ -9,12 +9,20 @@ import { formatTokens } from '../../lib/format-cost';
 import { loadPurchases, type Purchase } from '../../lib/purchases/purchase-api';
 import { usePackages } from '../../lib/purchases/use-packages';
 import { useAuth } from '../../lib/session/auth-context';
+import { wasSignedIn } from '../../lib/session/signed-in-hint';
 import { SIGN_IN_LINK } from '../../lib/sign-in-link';
 import { useDocumentTitle } from '../../lib/use-document-title';
 import { CheckoutBanner } from './CheckoutBanner';
 import { PurchaseHistory } from './PurchaseHistory';
 import { ToolDraftNotice } from './ToolDraftNotice';
 import { useCheckoutReturn } from './use-checkout-return';
+
+/** What /tokens tells a visitor. */
+const SIGN_IN_PROMPT = {
+  title: 'Log in to buy tokens',
+  text: 'Please log in to see your balance, buy a package and find your past purchases.',
+  action: 'Log in or create an account',
+};
 
 function BalanceCard({ tokens }: { tokens: number | null }) {
   const titleId = useId();
@@ -82,20 +90,19 @@ export function TokensPage() {
       />
       <CheckoutBanner result={checkout} balance={profile?.tokens ?? null} onDismiss={dismissCheckout} />
       <ToolDraftNotice balance={status === 'signed-in' ? (profile?.tokens ?? null) : null} />
-      {status === 'signed-out' ? (
-        <SignInPromptCard
-          title="Log in to buy tokens"
-          text="Please log in to see your balance, buy a package and find your past purchases."
-          action="Log in or create an account"
-        />
-      ) : null}
+      {status === 'signed-out' ? <SignInPromptCard {...SIGN_IN_PROMPT} /> : null}
       {status === 'signed-in' ? <BalanceCard tokens={profile?.tokens ?? null} /> : null}
       {status === 'loading' ? (
-        <div className="pp-card pp-token-balance" aria-busy="true">
+        // As tall as the card it most likely turns into (the balance when this browser was signed in
+        // last time, else the sign-in card): the packages below stay put.
+        <div className="pp-tokens__pending" aria-busy="true">
           <span className="pp-visually-hidden" role="status">
             Loading your balance…
           </span>
-          <span className="pp-skeleton pp-skeleton--title" />
+          <div className="pp-tokens__pending-room" aria-hidden="true" inert>
+            {wasSignedIn() ? <BalanceCard tokens={1} /> : <SignInPromptCard {...SIGN_IN_PROMPT} />}
+          </div>
+          <span className="pp-skeleton pp-tokens__pending-shimmer" />
         </div>
       ) : null}
 

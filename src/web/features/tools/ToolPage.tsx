@@ -7,6 +7,7 @@ import { ICONS } from '../../components/icons';
 import { PageHeader } from '../../components/PageHeader';
 import { formatCost } from '../../lib/format-cost';
 import { useAuth } from '../../lib/session/auth-context';
+import { wasSignedIn } from '../../lib/session/signed-in-hint';
 import { SIGN_IN_LINK } from '../../lib/sign-in-link';
 import { useDocumentTitle } from '../../lib/use-document-title';
 import { accessOf, accountProblem } from './tool-access';
@@ -16,20 +17,33 @@ import type { WebTool } from './web-tool';
 /** The header line of a visitor (product-spec.md section 8: "Please log in to use the ..."). */
 export const signedOutBanner = (title: string) => `Please log in to use the ${title}.`;
 
+/**
+ * A visitor's banner. While the session loads it is there but unseen (`pending`), unless this browser
+ * was signed in last time: it holds the room a visitor's banner takes, so that the form below does
+ * not move when the session answers.
+ */
+function SignedOutBanner({ title, pending = false }: { title: string; pending?: boolean }) {
+  return (
+    <p
+      className={pending ? 'pp-notice pp-banner pp-banner--pending' : 'pp-notice pp-banner'}
+      data-testid={pending ? 'account-banner-pending' : 'account-banner'}
+      aria-hidden={pending || undefined}
+      inert={pending || undefined}
+    >
+      <LogIn size={18} aria-hidden="true" />
+      <span>
+        {signedOutBanner(title)} <Link to={SIGN_IN_LINK}>Sign in or create an account</Link>
+      </span>
+    </p>
+  );
+}
+
 /** What the page says about the account: signed out, suspended (red) or unverified; nothing when ready. */
 function AccountBanner({ title }: { title: string }) {
   const { status, profile } = useAuth();
   const access = accessOf(status, profile);
-  if (access === 'signed-out') {
-    return (
-      <p className="pp-notice pp-banner" data-testid="account-banner">
-        <LogIn size={18} aria-hidden="true" />
-        <span>
-          {signedOutBanner(title)} <Link to={SIGN_IN_LINK}>Sign in or create an account</Link>
-        </span>
-      </p>
-    );
-  }
+  if (status === 'loading') return wasSignedIn() ? null : <SignedOutBanner title={title} pending />;
+  if (access === 'signed-out') return <SignedOutBanner title={title} />;
   const problem = accountProblem(access);
   if (access === 'fraud' || access === 'dispute') {
     return (

@@ -47,28 +47,8 @@ export async function callTool<Id extends ToolId>(
 
 export const getJob = (id: string) => getJson<JobDetail>(`/api/jobs/${encodeURIComponent(id)}`);
 
-type ToolsInfo = { tools: { id: ToolId; provider: string; demo: boolean }[] };
-
-let toolsInfo: Promise<ToolsInfo | null> | null = null;
-
-/** The provider that serves `tool` here: 'demo', 'local' or 'replicate' (read once per page load; null when unknown). */
-export async function providerOf(tool: ToolId): Promise<string | null> {
-  toolsInfo ??= getJson<ToolsInfo>('/api/tools').then(
-    (result) => (result.ok ? result.data : null),
-    () => null,
-  );
-  const info = await toolsInfo;
-  if (!info) {
-    toolsInfo = null; // ask again next time
-    return null;
-  }
-  return info.tools.find((entry) => entry.id === tool)?.provider ?? null;
-}
-
-/** For tests: forget what /api/tools said. */
-export function forgetToolsInfo(): void {
-  toolsInfo = null;
-}
+// Which provider serves each tool lives in tools-info.ts (loaded with a tool page's chunk).
+export { forgetToolsInfo, providerOf } from './tools-info';
 
 /** A data URL without its `data:...;base64,` prefix (the spec's form for two tools). */
 export const stripDataUrlPrefix = (dataUrl: string) => dataUrl.slice(dataUrl.indexOf(',') + 1);

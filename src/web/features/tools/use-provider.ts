@@ -1,10 +1,13 @@
 import { useEffect, useState } from 'react';
 import type { ToolId } from '../../../contract/tools';
-import { providerOf } from './tool-api';
+import { knownProvider, providerOf } from './tools-info';
 
-/** The provider that serves `tool` here ('demo', 'local', 'replicate'), or null until /api/tools answers. */
+/**
+ * The provider that serves `tool` here ('demo', 'local', 'replicate'), or null until /api/tools
+ * answers. Known from the first render when the route already waited for it (toolsInfoReady).
+ */
 export function useProvider(tool: ToolId): string | null {
-  const [provider, setProvider] = useState<string | null>(null);
+  const [provider, setProvider] = useState<string | null>(() => knownProvider(tool) ?? null);
   useEffect(() => {
     let live = true;
     void providerOf(tool).then((value) => {

@@ -1,0 +1,58 @@
+// Which provider serves each tool here (GET /api/tools). Read once per page load; a tool page's
+// route waits for it beside its chunk (toolsInfoReady), so the page's first render already knows
+// whether the engine notice shows and nothing is pushed down when it arrives (issue 18: CLS).
+import type { ToolId } from '../../../contract/tools';
+import { getJson } from '../../lib/api';
+
+type ToolsInfo = { tools: { id: ToolId; provider: string; demo: boolean }[] };
+
+/** How long a tool page's route waits for /api/tools before it shows anyway. */
+export const TOOLS_INFO_WAIT_MS = 1_500;
+
+let toolsInfo: Promise<ToolsInfo | null> | null = null;
+/** What /api/tools said, once it has answered (undefined before). */
+let answered: ToolsInfo | null | undefined;
+
+function loadToolsInfo(): Promise<ToolsInfo | null> {
+  toolsInfo ??= getJson<ToolsInfo>('/api/tools').then(
+    (result) => (result.ok ? result.data : null),
+    () => null,
+  );
+  const pending = toolsInfo;
+  void pending.then((info) => {
+    if (toolsInfo === pending) answered = info;
+  });
+  return pending;
+}
+
+const providerIn = (info: ToolsInfo | null, tool: ToolId) =>
+  info?.tools.find((entry) => entry.id === tool)?.provider ?? null;
+
+/** The provider that serves `tool` here: 'demo', 'local' or 'replicate' (null when unknown). */
+export async function providerOf(tool: ToolId): Promise<string | null> {
+  const info = await loadToolsInfo();
+  if (!info) {
+    toolsInfo = null; // ask again next time
+    answered = undefined;
+  }
+  return providerIn(info, tool);
+}
+
+/** The provider of `tool` if /api/tools has already answered, else undefined (not yet known). */
+export function knownProvider(tool: ToolId): string | null | undefined {
+  return answered ? providerIn(answered, tool) : undefined;
+}
+
+/** Resolves once /api/tools has answered, or after TOOLS_INFO_WAIT_MS: never holds a page for long. */
+export function toolsInfoReady(): Promise<void> {
+  return Promise.race([
+    loadToolsInfo().then(() => undefined),
+    new Promise<void>((resolve) => setTimeout(resolve, TOOLS_INFO_WAIT_MS)),
+  ]);
+}
+
+/** For tests: forget what /api/tools said. */
+export function forgetToolsInfo(): void {
+  toolsInfo = null;
+  answered = undefined;
+}
