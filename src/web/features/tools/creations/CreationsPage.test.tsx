@@ -129,10 +129,13 @@ describe('My Creations', () => {
     const toggle = within(card).getByRole('switch', { name: 'Share link' }) as HTMLInputElement;
     expect(toggle.checked).toBe(false);
     fireEvent.click(toggle);
+    // The switch moves at once (a browser's click, and Playwright's check(), expect it to), before the server answers.
+    expect(toggle.checked).toBe(true);
     const link = (await within(card).findByRole('textbox', { name: 'Share link' })) as HTMLInputElement;
     expect(link.value).toBe(`${window.location.origin}${shareUrl}`);
     expect(toggle.checked).toBe(true);
     fireEvent.click(toggle);
+    expect(toggle.checked).toBe(false);
     await waitFor(() => expect(within(card).queryByRole('textbox', { name: 'Share link' })).toBeNull());
     expect(api.callsTo('DELETE /api/creations/job-8/share')).toHaveLength(1);
   });

@@ -7,13 +7,16 @@ type Props = { creation: Creation; onChange: (shareUrl: string | null) => void }
 
 /** The share link of one creation: off by default; on, an unguessable link to copy; off again revokes it. */
 export function ShareToggle({ creation, onChange }: Props) {
-  const [busy, setBusy] = useState(false);
+  // The state asked for while the server answers: the switch moves on the click, as a checkbox does,
+  // and falls back to the creation's own state when the answer comes (or fails).
+  const [wanted, setWanted] = useState<boolean | null>(null);
   const [note, setNote] = useState<string | null>(null);
   const linkId = useId();
+  const busy = wanted !== null;
   const on = creation.shareUrl !== null;
 
   const toggle = async () => {
-    setBusy(true);
+    setWanted(!on);
     setNote(null);
     try {
       if (on) {
@@ -27,7 +30,7 @@ export function ShareToggle({ creation, onChange }: Props) {
     } catch {
       setNote('The server could not be reached. Please try again.');
     } finally {
-      setBusy(false);
+      setWanted(null);
     }
   };
 
@@ -47,8 +50,8 @@ export function ShareToggle({ creation, onChange }: Props) {
         <input
           type="checkbox"
           role="switch"
-          aria-checked={on}
-          checked={on}
+          aria-checked={wanted ?? on}
+          checked={wanted ?? on}
           disabled={busy}
           onChange={() => void toggle()}
         />
