@@ -29,9 +29,11 @@ describe.runIf(inject('browserAvailable'))('My Creations in the browser', () => 
     return page;
   }
 
+  /** Opens a page and waits until the session has loaded (the balance shows), as tools.test.ts does. */
   async function openRoute(page: Page, route: string, title: string) {
     await page.goto(`${baseUrl}${route}`);
     await page.getByRole('heading', { level: 1, name: title }).waitFor();
+    await page.getByTestId('token-balance').and(page.locator(':not([aria-busy])')).waitFor();
   }
 
   /** Removes a background (2 tokens) and waits for the result's slider. */
