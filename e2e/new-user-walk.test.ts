@@ -25,8 +25,13 @@ describe.runIf(inject('browserAvailable'))('a new user’s walk in the browser',
     await page.getByRole('link', { name: 'Sign in or create an account' }).click();
     await page.waitForURL(`${baseUrl}/#sign-in`);
     await expect.poll(() => page.evaluate(() => document.activeElement?.getAttribute('type'))).toBe('email');
-    const email = await page.getByLabel('Email').boundingBox();
-    expect(email && email.y >= 0 && email.y + email.height <= PHONE.height).toBe(true);
+    // In view once the scroll has come to rest (it may still be moving when the focus lands).
+    await expect
+      .poll(async () => {
+        const email = await page.getByLabel('Email').boundingBox();
+        return Boolean(email && email.y >= 0 && email.y + email.height <= PHONE.height);
+      })
+      .toBe(true);
     await page.context().close();
   });
 
@@ -54,6 +59,8 @@ describe.runIf(inject('browserAvailable'))('a new user’s walk in the browser',
   it('keeps “Remove Background · 2 tokens” on one line at 390 px, and refuses a text file named fake.png', async () => {
     const { page } = await newAccount(browser, baseUrl, { verified: true, prefix: 'walk', viewport: PHONE });
     await page.goto(`${baseUrl}/background-remover`);
+    // The session loaded (the balance shows) before a file is chosen, as the tool tests do.
+    await page.getByTestId('token-balance').and(page.locator(':not([aria-busy])')).waitFor();
     const action = page.getByTestId('tool-action');
     await action.waitFor();
     const [label, cost] = await action

@@ -157,7 +157,10 @@ describe('a provider that stays down', () => {
 describe('a worker that dies mid-job', () => {
   it('leaves a job that a restarted worker completes, charged once', async () => {
     const env = { TOOL_JOB_EXPIRE_SECONDS: '2', QUEUE_MAINTENANCE_SECONDS: '1', TOOL_WAIT_SECONDS: '1' };
-    const hanging = instantProvider({ delayMs: 10 * 60_000 });
+    // Hangs until the test ends, then lets go before the database closes: a run still pending then
+    // would fail its pg-boss job on a closed database, an error in whichever test runs next.
+    let letGo = () => {};
+    const hanging = instantProvider({ until: new Promise<void>((resolve) => (letGo = resolve)) });
     const first = await createTestBackend({ env, inference: routerWith(hanging) });
     const { client, id } = await verifiedUser(first, 20);
     const pending = await client.post<{ jobId: string; status: string }>('/api/generate-image', generate);
@@ -181,6 +184,10 @@ describe('a worker that dies mid-job', () => {
       expect(await findLedgerMismatches(first.database.db)).toEqual([]);
     } finally {
       await second.stop();
+      letGo();
+      await eventually(async () => hanging.finished > 0);
+      // pg-boss's bookkeeping of the abandoned run (its stopped worker) settles before the close.
+      await new Promise((resolve) => setTimeout(resolve, 500));
       await first.database.drop();
     }
   }, 60_000);

@@ -44,30 +44,44 @@ export async function verifiedUser(backend: TestBackend, tokens = 20) {
 }
 
 /** A provider that answers at once with a tiny image (or fails), for money and load tests. */
-export function instantProvider(options: { fail?: boolean; delayMs?: number } = {}): InferenceProvider & {
+export function instantProvider(
+  options: { fail?: boolean; delayMs?: number; until?: Promise<void> } = {},
+): InferenceProvider & {
   calls: ToolInput[];
+  finished: number;
 } {
   const calls: ToolInput[] = [];
-  return {
-    name: 'local',
+  const provider = {
+    name: 'local' as const,
     calls,
+    /** Runs that have returned (or thrown). */
+    finished: 0,
     supports: () => true,
-    async run(input): Promise<ToolResult> {
+    async run(input: ToolInput): Promise<ToolResult> {
       calls.push(input);
-      if (options.delayMs) await new Promise((r) => setTimeout(r, options.delayMs));
-      if (options.fail) throw new Error('provider exploded');
-      if (input.tool === 'image-analyzer')
-        return { kind: 'analysis', keywords: [{ keyword: 'test', score: 0.5 }], colors: [] };
-      const count = 'numOutputs' in input ? input.numOutputs : 1;
-      const bytes = await sharp({ create: { width: 8, height: 8, channels: 3, background: '#123456' } })
-        .webp()
-        .toBuffer();
-      return {
-        kind: 'images',
-        images: Array.from({ length: count }, () => ({ bytes, contentType: 'image/webp' as const })),
-      };
+      try {
+        return await answer(input);
+      } finally {
+        provider.finished++;
+      }
     },
   };
+  async function answer(input: ToolInput): Promise<ToolResult> {
+    if (options.delayMs) await new Promise((r) => setTimeout(r, options.delayMs));
+    if (options.until) await options.until;
+    if (options.fail) throw new Error('provider exploded');
+    if (input.tool === 'image-analyzer')
+      return { kind: 'analysis', keywords: [{ keyword: 'test', score: 0.5 }], colors: [] };
+    const count = 'numOutputs' in input ? input.numOutputs : 1;
+    const bytes = await sharp({ create: { width: 8, height: 8, channels: 3, background: '#123456' } })
+      .webp()
+      .toBuffer();
+    return {
+      kind: 'images',
+      images: Array.from({ length: count }, () => ({ bytes, contentType: 'image/webp' as const })),
+    };
+  }
+  return provider;
 }
 
 /**
