@@ -9,7 +9,12 @@ export async function followMailLink(page: Page, baseUrl: string, to: string, su
     const entry = page.getByRole('link').filter({ hasText: subject }).filter({ hasText: to }).first();
     if ((await entry.count()) > 0) {
       await entry.click();
-      await page.frameLocator('iframe').getByRole('link', { name: linkName }).first().click();
+      // The link is read from the preview and opened in this tab, as its click would: a click inside
+      // the sandboxed srcdoc frame (top navigation by user activation) intermittently did not
+      // navigate under CI load, and the outbox's frame is developer tooling, not what these tests test.
+      const href = await page.frameLocator('iframe').getByRole('link', { name: linkName }).first().getAttribute('href');
+      if (!href) throw new Error(`mail to ${to} matching ${subject} has no link named ${linkName}`);
+      await page.goto(href);
       return;
     }
     await page.waitForTimeout(200); // the account-setup job sends it within a poll or two
