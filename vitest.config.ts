@@ -50,7 +50,9 @@ export default defineConfig({
           // One real server and one browser at a time: the machine has two cores.
           fileParallelism: false,
           testTimeout: 60_000,
-          hookTimeout: 180_000,
+          // A server's first start builds the web app and creates its PGlite database: minutes on a
+          // busy 2-core machine (seen: 4 minutes for the database alone at load 10).
+          hookTimeout: 600_000,
         },
       },
     ],

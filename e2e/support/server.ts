@@ -55,7 +55,7 @@ export async function startServerProcess(
   const url = `http://127.0.0.1:${port}`;
   const workerOnly = options.args?.includes('--worker') ?? false;
 
-  const deadline = Date.now() + (options.timeoutMs ?? 150_000);
+  const deadline = Date.now() + (options.timeoutMs ?? 600_000);
   for (;;) {
     if (child.exitCode !== null)
       throw new Error(`server exited with ${child.exitCode} before it was ready:\n${output}`);
