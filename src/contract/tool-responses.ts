@@ -35,8 +35,14 @@ export type JobView = {
   colors: Color[] | null;
 };
 
+/**
+ * While a job waits or runs: how long this tool on this provider usually takes from start to finish
+ * (the median of its last 20 good runs, whole seconds), or null when too few have finished to say.
+ */
+type Expectation = { typicalSeconds: number | null };
+
 /** GET /api/jobs/:id: the job and, while it waits, its place in the line (1: next; null once it runs). */
-export type JobDetail = JobView & { queuePosition: number | null };
+export type JobDetail = JobView & { queuePosition: number | null } & Expectation;
 
 /** GET /api/jobs: newest first; `next` is the `before` cursor of the next page, or null. */
 export type JobList = { jobs: JobView[]; next: string | null };
@@ -59,7 +65,7 @@ export type ToolPending = Charged & {
   pending: true;
   status: 'queued' | 'running';
   queuePosition: number | null;
-};
+} & Expectation;
 
 /** 400, 401, 403, 413, 422: refused, nothing charged. */
 export type ToolRefusal = { success: false; error: string };

@@ -147,3 +147,38 @@ export async function findOwnFile(db: AppDb, fileId: string, userId: string): Pr
     .where(and(eq(files.id, fileId), eq(files.userId, userId)));
   return row ?? null;
 }
+
+/**
+ * The median run time in seconds (start to finish) of the last `sample` jobs of this tool that
+ * this provider finished well, or null with fewer than `minimum` of them: what a waiting user is
+ * told to expect. Reads the newest succeeded rows through jobs_status_idx; callers cache it.
+ */
+export async function medianRunSeconds(
+  db: AppDb,
+  tool: string,
+  provider: string,
+  options: { sample: number; minimum: number },
+): Promise<number | null> {
+  const recent = db
+    .select({ seconds: sql<number>`extract(epoch from ${jobs.finishedAt} - ${jobs.startedAt})`.as('seconds') })
+    .from(jobs)
+    .where(
+      and(
+        eq(jobs.status, 'succeeded'),
+        eq(jobs.tool, tool),
+        eq(jobs.provider, provider),
+        sql`${jobs.startedAt} is not null and ${jobs.finishedAt} is not null`,
+      ),
+    )
+    .orderBy(desc(jobs.finishedAt))
+    .limit(options.sample)
+    .as('recent');
+  const [row] = await db
+    .select({
+      runs: count(),
+      median: sql<number | null>`percentile_cont(0.5) within group (order by ${recent.seconds})`,
+    })
+    .from(recent);
+  if (!row || Number(row.runs) < options.minimum || row.median === null) return null;
+  return Number(row.median);
+}

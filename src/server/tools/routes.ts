@@ -19,6 +19,7 @@ import { isUuid } from '../db/ids';
 import type { JobSignals } from '../jobs/job-signals';
 import { type JobView, queuePosition, viewJob, waitForJob } from '../jobs/job-view';
 import { findOwnFile, findOwnJob, listOwnJobs } from '../jobs/jobs-repository';
+import { createTypicalRunTime } from '../jobs/typical-run-time';
 import { balanceOf } from '../ledger/ledger';
 import { bodyTooLarge } from '../security/body-limit';
 import { countToolCall } from './tool-call-limit';
@@ -69,6 +70,7 @@ export function waitMsFor(prefer: string | undefined, limitMs: number): number {
 export function toolRoutes(deps: ToolRoutesDeps) {
   const { db, auth } = deps;
   const app = new Hono();
+  const typicalRunTime = createTypicalRunTime(db);
 
   for (const tool of TOOLS) {
     app.post(
@@ -126,6 +128,7 @@ export function toolRoutes(deps: ToolRoutesDeps) {
         jobId: job.id,
         status: job.status,
         queuePosition: position,
+        typicalSeconds: await typicalRunTime(job),
         balance,
       };
       return c.json(answer, 202);
@@ -140,7 +143,11 @@ export function toolRoutes(deps: ToolRoutesDeps) {
     if (!isUuid(id)) return c.json({ error: 'No such job' }, 404);
     const job = await findOwnJob(db, id, user.id);
     if (!job) return c.json({ error: 'No such job' }, 404);
-    return c.json({ ...viewJob(job), queuePosition: await queuePosition(db, job) } satisfies JobDetail);
+    return c.json({
+      ...viewJob(job),
+      queuePosition: await queuePosition(db, job),
+      typicalSeconds: await typicalRunTime(job),
+    } satisfies JobDetail);
   });
 
   app.get('/jobs', async (c) => {

@@ -32,8 +32,15 @@ export type JobState<Id extends ToolId = ToolId> =
   /**
    * 'sending': the call is out; 'queued' and 'running': the server is still working (202).
    * `startedAt`: when the job was asked for (ms since the epoch), for the elapsed time.
+   * `typicalSeconds`: how long the tool usually takes, when the server knows (JobDetail).
    */
-  | { phase: 'running'; status: 'sending' | 'queued' | 'running'; queuePosition?: number | null; startedAt: number }
+  | {
+      phase: 'running';
+      status: 'sending' | 'queued' | 'running';
+      queuePosition?: number | null;
+      typicalSeconds?: number | null;
+      startedAt: number;
+    }
   /**
    * `request`: the body that was sent, or the settings of a job shown again (the Image Upscaler titles
    * its result with the scale asked for). `before`: the input image of a job shown again (a fresh
@@ -136,9 +143,13 @@ export function useToolRunner<Id extends ToolId>(tool: WebTool<Id>) {
       if (view.data.status === 'succeeded' || view.data.status === 'failed') return view.data;
       const next = view.data.status;
       const position = view.data.queuePosition ?? null;
+      const typical = view.data.typicalSeconds ?? null;
       setJob((current) =>
-        current.phase === 'running' && (current.status !== next || (current.queuePosition ?? null) !== position)
-          ? { ...current, status: next, queuePosition: position }
+        current.phase === 'running' &&
+        (current.status !== next ||
+          (current.queuePosition ?? null) !== position ||
+          (current.typicalSeconds ?? null) !== typical)
+          ? { ...current, status: next, queuePosition: position, typicalSeconds: typical }
           : current,
       );
     }
@@ -233,6 +244,7 @@ export function useToolRunner<Id extends ToolId>(tool: WebTool<Id>) {
           phase: 'running',
           status: data.status,
           queuePosition: data.queuePosition ?? null,
+          typicalSeconds: data.typicalSeconds ?? null,
           startedAt: current.phase === 'running' ? current.startedAt : Date.now(),
         }));
         await followToEnd(data.jobId, mine, body);

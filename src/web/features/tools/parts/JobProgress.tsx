@@ -20,12 +20,19 @@ function useElapsed(startedAt: number): string {
   return formatElapsed(now - startedAt);
 }
 
-/** Where a running job stands and how long it has taken so far (no estimate: the API gives none yet). */
+/**
+ * Where a running job stands, how long it has taken so far and, when the server knows how long this
+ * tool usually takes (recent runs), that too: an honest expectation, not a countdown that lies.
+ */
 export function JobProgress({ job }: { job: Running }) {
   const elapsed = useElapsed(job.startedAt);
+  const typical = job.typicalSeconds ? ` · usually about ${formatElapsed(job.typicalSeconds * 1000)}` : '';
   return (
     <>
-      {progressText(job)} <span className="pp-tabular pp-progress__elapsed">{elapsed} elapsed</span>
+      {progressText(job)}{' '}
+      <span className="pp-tabular pp-progress__elapsed">
+        {elapsed} elapsed{typical}
+      </span>
     </>
   );
 }

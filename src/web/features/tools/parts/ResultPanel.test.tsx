@@ -46,5 +46,18 @@ describe('the elapsed time', () => {
       />,
     );
     expect(screen.getByRole('status').textContent).toContain('1:23 elapsed');
+    expect(screen.getByRole('status').textContent).not.toContain('usually');
+  });
+
+  it('says how long the tool usually takes when the server knows', () => {
+    render(
+      <ResultPanel
+        title="Result"
+        job={{ phase: 'running', status: 'running', startedAt: Date.now() - 5_000, typicalSeconds: 95 }}
+        icon={ImageIcon}
+        emptyText="Your result appears here"
+      />,
+    );
+    expect(screen.getByRole('status').textContent).toContain('0:05 elapsed · usually about 1:35');
   });
 });

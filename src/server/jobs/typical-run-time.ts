@@ -1,0 +1,27 @@
+// "Usually about 0:30": what a user waiting for a job is told to expect, from how long the same
+// tool on the same provider took lately. Cached per process for a minute: pages poll a running
+// job every second or so, and the median moves slowly.
+import type { AppDb } from '../db/client';
+import { type JobRow, medianRunSeconds } from './jobs-repository';
+
+const SAMPLE = 20;
+/** Fewer finished runs than this and we say nothing rather than guess. */
+const MINIMUM_RUNS = 3;
+const CACHE_MS = 60_000;
+
+export type TypicalRunTime = (job: JobRow) => Promise<number | null>;
+
+export function createTypicalRunTime(db: AppDb, now: () => number = Date.now): TypicalRunTime {
+  const cache = new Map<string, { seconds: number | null; until: number }>();
+  return async (job) => {
+    if (job.status !== 'queued' && job.status !== 'running') return null;
+    const key = `${job.tool}\u0000${job.provider}`;
+    const hit = cache.get(key);
+    if (hit && hit.until > now()) return hit.seconds;
+    const median = await medianRunSeconds(db, job.tool, job.provider, { sample: SAMPLE, minimum: MINIMUM_RUNS });
+    // Whole seconds, at least one: "about 0:00" would say nothing.
+    const seconds = median === null ? null : Math.max(1, Math.round(median));
+    cache.set(key, { seconds, until: now() + CACHE_MS });
+    return seconds;
+  };
+}
