@@ -1,18 +1,19 @@
 // A tool call becomes a job here, charged exactly once: the input images are written to storage,
-// then ONE transaction takes the user's place in the fair queue, debits the ledger (reason job,
+// then ONE transaction of three statements (decision 025): the user's profile locked (fair-queue.ts),
+// one statement that takes the user's place in the fair queue, debits the ledger (reason job,
 // reference the job id, unique; nothing for a free preview: free-preview.ts), inserts the job and
-// its input files, and sends the queue's job on the same transaction. If anything fails, nothing is charged and the stored inputs are removed.
+// its input files, and the queue's job sent on the same transaction. If anything fails, nothing is
+// charged and the stored inputs are removed.
 import { randomUUID } from 'node:crypto';
 import type { ToolId } from '../../contract/tools';
 import { type AppDb, sqlExecutorOf } from '../db/client';
 import { errorChain } from '../db/connection-errors';
-import { applyLedgerEntryInTransaction } from '../ledger/ledger';
 import type { FileStorage } from '../storage/storage';
 import type { PreparedTool } from '../tools/definitions';
-import { claimQueueRound, queuePriority, TooManyJobsError } from './fair-queue';
+import { lockUserQueue, queuePriority, TooManyJobsError } from './fair-queue';
 import { chargeFor } from './free-preview';
 import { removeFiles, storeInputs } from './job-files';
-import { findJobByIdempotencyKey, insertFiles, insertJob, type JobRow } from './jobs-repository';
+import { findJobByIdempotencyKey, insertChargedJob, type JobRow } from './jobs-repository';
 import { QUEUE_NAMES, type Queue } from './queue';
 import { toStoredInput } from './stored-input';
 
@@ -73,29 +74,29 @@ export async function chargeAndQueue(
   const inputFiles = await storeInputs(storage, { id: jobId, userId }, images);
   try {
     const job = await db.transaction(async (tx) => {
-      const round = await claimQueueRound(tx, userId, deps.maxActiveJobsPerUser);
-      if (charged > 0) {
-        await applyLedgerEntryInTransaction(tx, { userId, delta: -charged, reason: 'job', reference: jobId });
-      }
-      const row = await insertJob(tx, {
-        id: jobId,
-        userId,
-        tool: request.tool,
-        cost: request.cost,
-        charged,
-        input,
-        provider: request.provider,
-        idempotencyKey: idempotencyKey ?? null,
-        requestHash: request.requestHash,
-        queueRound: round,
-      });
-      await insertFiles(tx, inputFiles);
+      if (!(await lockUserQueue(tx, userId))) throw new Error(`no profile for user ${userId}`);
+      const row = await insertChargedJob(
+        tx,
+        {
+          id: jobId,
+          userId,
+          tool: request.tool,
+          cost: request.cost,
+          charged,
+          input,
+          provider: request.provider,
+          idempotencyKey: idempotencyKey ?? null,
+          requestHash: request.requestHash,
+        },
+        inputFiles,
+        deps.maxActiveJobsPerUser,
+      );
       // The queue's job has the row's id: pg-boss's order is then exactly the one queuePosition
       // counts in (it is sent in the row's transaction), and a crashed worker's job can be found
       // and handed back (orphaned-jobs.ts).
       await deps.queue.send(QUEUE_NAMES.toolRun, { jobId } satisfies ToolJobRequest, {
         id: jobId,
-        priority: queuePriority(round),
+        priority: queuePriority(row.queueRound),
         db: { executeSql: sqlExecutorOf(tx) },
       });
       return row;

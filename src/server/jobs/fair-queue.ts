@@ -32,24 +32,34 @@ export async function hasRoomForJob(db: DbOrTx, userId: string, maxActiveJobs: n
 }
 
 /**
- * Takes a place in the queue inside the transaction that creates the job: locks the user's profile
- * row until commit (so one user's calls pass here one at a time and cannot pass the cap together),
- * throws TooManyJobsError at the cap, and answers the round the new job is served in.
+ * Takes a place in the queue inside the transaction that creates the job, first half: locks the
+ * user's profile row until commit, so one user's calls pass here one at a time and cannot pass the
+ * cap together. False when the user has no profile.
  */
-export async function claimQueueRound(tx: DbOrTx, userId: string, maxActiveJobs: number): Promise<number> {
-  await tx.select({ userId: profiles.userId }).from(profiles).where(eq(profiles.userId, userId)).for('update');
-  // One statement after the lock (not in it: under READ COMMITTED a statement that waited for the
-  // lock would still count with the snapshot it started with, and miss the job just committed).
-  // The round being served is the highest of the jobs that have started.
-  const counts = await firstRow(
-    tx,
-    sql`select ${activeJobsOf(userId)} as active,
-      (select max(${jobs.queueRound}) from ${jobs} where ${jobs.status} <> 'queued') as serving,
-      (select max(${jobs.queueRound}) from ${jobs} where ${jobs.userId} = ${userId}) as last`,
-  );
-  if (Number(counts.active ?? 0) >= maxActiveJobs) throw new TooManyJobsError(maxActiveJobs);
-  const servingRound = counts.serving == null ? 0 : Number(counts.serving);
-  return counts.last == null ? servingRound : Math.max(servingRound, Number(counts.last) + 1);
+export async function lockUserQueue(tx: DbOrTx, userId: string): Promise<boolean> {
+  const locked = await tx
+    .select({ userId: profiles.userId })
+    .from(profiles)
+    .where(eq(profiles.userId, userId))
+    .for('update');
+  return locked.length > 0;
+}
+
+/**
+ * Second half, CTEs for the statement that creates the job, run after the lock (not in its
+ * statement: under READ COMMITTED a statement that waited for the lock would still count with the
+ * snapshot it started with, and miss the job just committed). `queue_counts(active)` counts the
+ * user's jobs queued or running; `queue_place(round)` has a row only below `maxActiveJobs`: the
+ * round being served (the highest of the jobs that have started), or the round after the user's
+ * last one if that is later.
+ */
+export function queuePlaceCtes(userId: string, maxActiveJobs: number): SQL {
+  return sql`queue_counts as (
+      select ${activeJobsOf(userId)} as active,
+        (select max(${jobs.queueRound}) from ${jobs} where ${jobs.status} <> 'queued') as serving,
+        (select max(${jobs.queueRound}) from ${jobs} where ${jobs.userId} = ${userId}) as last),
+    queue_place as (
+      select greatest(coalesce(serving, 0), last + 1) as round from queue_counts where active < ${maxActiveJobs})`;
 }
 
 /** pg-boss takes higher priorities first: an earlier round must come first. */

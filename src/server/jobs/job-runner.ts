@@ -11,18 +11,17 @@ import { untilDatabaseAnswers } from '../db/connection-errors';
 import { sniffFormat } from '../images/image-input';
 import type { InferenceProvider, ToolResult } from '../inference/provider';
 import { ProviderError } from '../inference/provider';
-import { applyLedgerEntry } from '../ledger/ledger';
+import { applyLedgerEntry, type LedgerEntry } from '../ledger/ledger';
 import type { Logger } from '../log';
 import type { FileStorage } from '../storage/storage';
 import type { ToolJobRequest } from './charge-and-queue';
 import { isFreePreview } from './free-preview';
 import { loadInputImages, removeFiles, storeOutputs } from './job-files';
-import type { JobSignals } from './job-signals';
+import type { FinishedJob, JobSignals } from './job-signals';
 import {
   claimJob,
   findJob,
   findRunningJob,
-  insertFiles,
   type JobRow,
   type JobRun,
   markFailed,
@@ -30,19 +29,27 @@ import {
   setProviderRef,
 } from './jobs-repository';
 import { QUEUE_NAMES, type Queue } from './queue';
-import { fromStoredInput, imagesAsked } from './stored-input';
+import { fromStoredInput, hasInputFiles, imagesAsked } from './stored-input';
 
 export type { JobRun } from './jobs-repository';
 
-/** Marks a job failed and refunds what it was charged, once: a job already final (or taken from `run`) is left as it is. */
-export async function failAndRefund(db: AppDb, jobId: string, message: string, run: JobRun = null): Promise<boolean> {
+/**
+ * Marks a job failed and refunds what it was charged, once: a job already final (or taken from
+ * `run`) is left as it is (null). Answers the failed job and its owner's balance after the refund.
+ */
+export async function failAndRefund(
+  db: AppDb,
+  jobId: string,
+  message: string,
+  run: JobRun = null,
+): Promise<FinishedJob | null> {
   return db.transaction(async (tx) => {
     const failed = await markFailed(tx, jobId, message, run);
-    if (!failed) return false;
-    if (failed.charged > 0) {
-      await applyLedgerEntry(tx, { userId: failed.userId, delta: failed.charged, reason: 'refund', reference: jobId });
-    }
-    return true;
+    if (!failed) return null;
+    const { job } = failed;
+    if (job.charged === 0) return failed;
+    const refund = { userId: job.userId, delta: job.charged, reason: 'refund' as const, reference: jobId };
+    return { job, balance: (await applyLedgerEntry(tx, refund)).balance };
   });
 }
 
@@ -81,7 +88,8 @@ export async function runToolJob(deps: ToolJobDeps, jobId: string, retriesLeft: 
   try {
     const provider = deps.providerFor(tool.id, job.provider);
     servedBy = provider.name;
-    const images = await durably(() => loadInputImages(db, storage, job));
+    // A prompt-only job has no input files: no lookup.
+    const images = hasInputFiles(job.input) ? await durably(() => loadInputImages(db, storage, job)) : [];
     const input = fromStoredInput(tool.id, job.input, images);
     const result = await provider.run(input, AbortSignal.timeout(deps.runTimeoutMs));
     if (result.kind === 'pending') {
@@ -153,7 +161,7 @@ async function finishJob(
 ): Promise<boolean> {
   const tool = toolById(job.tool as ToolId);
   const checked = usableOutcome(tool.id, outcome);
-  let done: boolean;
+  let done: FinishedJob | null;
   if ('result' in checked) {
     done = await storeResult(deps, job, checked.result, run, servedBy);
   } else {
@@ -163,60 +171,75 @@ async function finishJob(
       error instanceof ProviderError ? (error.options.userMessage ?? tool.failureMessage) : tool.failureMessage;
     done = await failAndRefund(deps.db, job.id, message, run);
   }
-  if (done) deps.signals?.jobFinished(job.id);
+  if (done) deps.signals?.jobFinished(job.id, done);
   else if (run)
     deps.logger.warn('this run no longer holds its job (handed back, or final); its outcome is dropped', {
       jobId: job.id,
     });
-  return done;
+  return done !== null;
 }
 
-/** Stores a result and marks the job succeeded, once: false if it was no longer running (in `run`). */
+/**
+ * Stores a result and marks the job succeeded, once: null if it was no longer running (in `run`).
+ * The common case (nothing to refund) is one statement; a refund shares a transaction with it.
+ */
 async function storeResult(
   deps: JobCompletionDeps,
   job: JobRow,
   result: FinalResult,
   run: JobRun,
   servedBy: string,
-): Promise<boolean> {
-  const tool = toolById(job.tool as ToolId);
-  const outputRows = result.kind === 'images' ? await storeOutputs(deps.storage, job, result.images) : [];
-  const succeeded = await deps.db.transaction(async (tx) => {
-    const stored =
-      result.kind === 'images'
-        ? { files: outputRows.map((r) => r.id) }
-        : { keywords: result.keywords, colors: result.colors };
-    // Someone else finished it first (a duplicate delivery, the webhook racing the backstop).
-    if (!(await markSucceeded(tx, job.id, stored, run, servedBy))) return false;
-    await insertFiles(tx, outputRows);
-    // Queued for a paid provider, served by the demo (the routing changed meanwhile): a free preview.
-    if (isFreePreview(servedBy) && job.charged > 0) {
-      await applyLedgerEntry(tx, {
-        userId: job.userId,
-        delta: job.charged,
-        reason: 'refund',
-        reference: job.id,
-        note: 'served by the demo: a free preview',
-      });
-      return true;
-    }
-    // Fewer images than paid for (a model's safety filter may drop some): refund the missing ones.
-    const asked = imagesAsked(job.input);
-    if (result.kind === 'images' && tool.costPer === 'image' && result.images.length < asked && job.charged > 0) {
-      const unit = job.charged / asked;
-      await applyLedgerEntry(tx, {
-        userId: job.userId,
-        delta: unit * (asked - result.images.length),
-        reason: 'refund',
-        reference: `partial:${job.id}`,
-        note: `${asked - result.images.length} of ${asked} images not delivered`,
-      });
-    }
-    return true;
-  });
-  // Another run's result stands, and a worker's run has keys of its own (its attempt): remove them.
-  if (!succeeded && run) await removeFiles(deps.storage, outputRows);
-  return succeeded;
+): Promise<FinishedJob | null> {
+  const outputs = result.kind === 'images' ? await storeOutputs(deps.storage, job, result.images) : [];
+  const stored =
+    result.kind === 'images'
+      ? { files: outputs.map((r) => r.id) }
+      : { keywords: result.keywords, colors: result.colors };
+  const change = { result: stored, provider: servedBy, outputs };
+  const refund = refundOnSuccess(job, result, servedBy);
+  const finished = refund
+    ? await deps.db.transaction(async (tx) => {
+        // Someone else finished it first (a duplicate delivery, the webhook racing the backstop).
+        const done = await markSucceeded(tx, job, change, run);
+        return done && { ...done, balance: (await applyLedgerEntry(tx, refund)).balance };
+      })
+    : await markSucceeded(deps.db, job, change, run);
+  if (!finished) {
+    // Another run's result stands, and a worker's run has keys of its own (its attempt): remove them.
+    if (run) await removeFiles(deps.storage, outputs);
+    return null;
+  }
+  const { finishedAt, balance } = finished;
+  return { job: { ...job, status: 'succeeded', result: stored, provider: servedBy, error: null, finishedAt }, balance };
+}
+
+/**
+ * What a success gives back: all of it for a job queued for a paid provider but served by the demo
+ * (the routing changed meanwhile: a free preview), the missing ones when a per-image tool got fewer
+ * images than paid for (a model's safety filter may drop some); else nothing.
+ */
+function refundOnSuccess(job: JobRow, result: FinalResult, servedBy: string): LedgerEntry | null {
+  if (job.charged === 0) return null;
+  if (isFreePreview(servedBy)) {
+    return {
+      userId: job.userId,
+      delta: job.charged,
+      reason: 'refund',
+      reference: job.id,
+      note: 'served by the demo: a free preview',
+    };
+  }
+  const asked = imagesAsked(job.input);
+  const perImage = toolById(job.tool as ToolId).costPer === 'image';
+  if (result.kind !== 'images' || !perImage || result.images.length >= asked) return null;
+  const missing = asked - result.images.length;
+  return {
+    userId: job.userId,
+    delta: (job.charged / asked) * missing,
+    reason: 'refund',
+    reference: `partial:${job.id}`,
+    note: `${missing} of ${asked} images not delivered`,
+  };
 }
 
 /** A provider that answers with nothing usable has failed (and the job is refunded). */
@@ -289,9 +312,10 @@ export async function registerToolWorkers(
     if (!job) return;
     const row = await findJob(deps.db, job.data.jobId);
     if (!row) return;
-    if (await failAndRefund(deps.db, job.data.jobId, toolById(row.tool as ToolId).failureMessage)) {
+    const refunded = await failAndRefund(deps.db, job.data.jobId, toolById(row.tool as ToolId).failureMessage);
+    if (refunded) {
       deps.logger.warn('tool job refunded after its last try', { jobId: job.data.jobId });
-      deps.signals?.jobFinished(job.data.jobId);
+      deps.signals?.jobFinished(job.data.jobId, refunded);
     }
   });
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { JobSignals } from './job-signals';
+import { type FinishedJob, JobSignals } from './job-signals';
 
 /** Workers that record their wakes; `busy` ones answer that they cannot take the job now. */
 function workers(signals: JobSignals, busy: boolean[]) {
@@ -45,7 +45,17 @@ describe('waking workers for a queued job', () => {
     const started = Date.now();
     const waiting = signals.untilFinished('job-1', 5_000);
     signals.jobFinished('job-1');
-    await waiting;
+    expect(await waiting).toBeNull();
     expect(Date.now() - started).toBeLessThan(1_000);
+  });
+
+  it('hands the waiting request the finished job and balance it was given, and nothing on a timeout', async () => {
+    const signals = new JobSignals();
+    const finished = { job: { id: 'job-2', status: 'succeeded' } as FinishedJob['job'], balance: 7 };
+    const waiting = signals.untilFinished('job-2', 5_000);
+    const other = signals.untilFinished('job-3', 10);
+    signals.jobFinished('job-2', finished);
+    expect(await waiting).toBe(finished);
+    expect(await other).toBeNull();
   });
 });

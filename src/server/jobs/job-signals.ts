@@ -3,6 +3,13 @@
 // processes (--web / --worker) nothing is signalled and both sides fall back to polling, so these
 // only ever make things faster, never correct.
 import { EventEmitter } from 'node:events';
+import type { JobRow } from './jobs-repository';
+
+/**
+ * A job as its finish left it and the owner's balance right after (refund included): what the
+ * waiting request answers with, so it reads neither back.
+ */
+export type FinishedJob = { job: JobRow; balance: number };
 
 export class JobSignals {
   private readonly finished = new EventEmitter().setMaxListeners(0);
@@ -29,17 +36,18 @@ export class JobSignals {
     }
   }
 
-  jobFinished(jobId: string) {
-    this.finished.emit(jobId);
+  /** `finished`: the final row and balance when the finisher has them (else the waiter reads them). */
+  jobFinished(jobId: string, finished?: FinishedJob) {
+    this.finished.emit(jobId, finished ?? null);
   }
 
-  /** Resolves when `jobId` is reported finished in this process, or after `ms`. */
-  untilFinished(jobId: string, ms: number): Promise<void> {
+  /** Resolves when `jobId` is reported finished in this process (with what it carried), or null after `ms`. */
+  untilFinished(jobId: string, ms: number): Promise<FinishedJob | null> {
     return new Promise((resolve) => {
-      const done = () => {
+      const done = (finished: FinishedJob | null = null) => {
         clearTimeout(timer);
         this.finished.off(jobId, done);
-        resolve();
+        resolve(finished);
       };
       const timer = setTimeout(done, ms);
       this.finished.once(jobId, done);

@@ -41,8 +41,10 @@ export async function queuePosition(db: AppDb, job: JobRow): Promise<number | nu
 
 /**
  * Waits until the job is final or `timeoutMs` passes (a disconnecting client loses nothing): woken
- * at once by a worker in this process, else re-reading the job with a growing delay. A job this
- * request has just queued is still queued: with signals, the first read waits for the first wake.
+ * at once by a worker in this process, which hands over the final row and balance (nothing is read
+ * back), else re-reading the job with a growing delay. A job this request has just queued is still
+ * queued: with signals, the first read waits for the first wake. `balance` is absent when the job
+ * was read here (the caller reads it).
  */
 export async function waitForJob(
   db: AppDb,
@@ -50,20 +52,26 @@ export async function waitForJob(
   timeoutMs: number,
   signals?: JobSignals,
   options: { justQueued?: boolean } = {},
-): Promise<JobRow> {
+): Promise<{ job: JobRow; balance?: number }> {
   const deadline = Date.now() + timeoutMs;
   let delay = 100;
   if (signals && options.justQueued) {
-    await signals.untilFinished(jobId, Math.min(delay, timeoutMs));
+    const finished = await signals.untilFinished(jobId, Math.min(delay, timeoutMs));
+    if (finished) return finished;
     delay *= 2;
   }
   for (;;) {
     const job = await findJob(db, jobId);
     if (!job) throw new Error(`job ${jobId} vanished`);
     const left = deadline - Date.now();
-    if (job.status === 'succeeded' || job.status === 'failed' || left <= 0) return job;
+    if (job.status === 'succeeded' || job.status === 'failed' || left <= 0) return { job };
     const pause = Math.min(delay, left);
-    await (signals ? signals.untilFinished(jobId, pause) : new Promise((r) => setTimeout(r, pause)));
+    if (!signals) {
+      await new Promise((r) => setTimeout(r, pause));
+    } else {
+      const finished = await signals.untilFinished(jobId, pause);
+      if (finished) return finished;
+    }
     delay = Math.min(delay * 2, 1000);
   }
 }

@@ -1,11 +1,12 @@
 // The SQL of the tool-job path on `jobs` and its `files`, in one place: the request path, the
 // worker and the views call these and never build a query on the job tables themselves (the fair
 // queue's rounds and the orphan sweep keep their few queries beside their own logic).
-import { and, count, desc, eq, inArray, isNull, lt, notInArray, sql } from 'drizzle-orm';
-import type { AppDb } from '../db/client';
-import { files, jobs } from '../db/schema';
-import type { DbOrTx } from '../ledger/ledger';
-import { servedBefore } from './fair-queue';
+import { randomUUID } from 'node:crypto';
+import { and, count, desc, eq, getTableColumns, inArray, isNull, lt, notInArray, type SQL, sql } from 'drizzle-orm';
+import type { AppDb, SqlRows } from '../db/client';
+import { files, jobs, profiles } from '../db/schema';
+import { type DbOrTx, debitCtes, InsufficientTokensError } from '../ledger/ledger';
+import { queuePlaceCtes, servedBefore, TooManyJobsError } from './fair-queue';
 
 export type JobRow = typeof jobs.$inferSelect;
 export type NewJob = typeof jobs.$inferInsert;
@@ -53,14 +54,76 @@ export function listOwnJobs(db: AppDb, userId: string, options: { before: Date |
     .limit(options.limit);
 }
 
-export async function insertJob(tx: DbOrTx, values: NewJob): Promise<JobRow> {
-  const [row] = await tx.insert(jobs).values(values).returning();
-  if (!row) throw new Error(`job ${values.id} was not inserted`);
-  return row;
+/**
+ * The queue's round, the debit and its ledger row, the job row and its input files in ONE
+ * statement, after the profile lock (fair-queue.ts lockUserQueue); answers the job row. At the cap or short of tokens nothing is written and it
+ * throws (TooManyJobsError, InsufficientTokensError), which rolls the transaction back.
+ */
+export async function insertChargedJob(
+  tx: DbOrTx,
+  job: Pick<
+    JobRow,
+    'id' | 'userId' | 'tool' | 'cost' | 'charged' | 'input' | 'provider' | 'idempotencyKey' | 'requestHash'
+  >,
+  inputFiles: NewFile[],
+  maxActiveJobs: number,
+): Promise<JobRow> {
+  const debit = debitCtes(
+    { userId: job.userId, amount: job.charged, reason: 'job', reference: job.id },
+    sql`exists (select 1 from queue_place)`,
+  );
+  const insertInputs: SQL =
+    inputFiles.length === 0
+      ? sql``
+      : sql`, inputs as (
+          insert into files (id, user_id, job_id, kind, storage_key, content_type, size, width, height)
+          select * from (values ${fileValues(inputFiles)}) as v where exists (select 1 from new_job))`;
+  const { rows } = (await tx.execute(sql`
+    with ${queuePlaceCtes(job.userId, maxActiveJobs)},
+    ${debit},
+    new_job as (
+      insert into jobs (id, user_id, tool, cost, charged, input, provider, idempotency_key, request_hash, queue_round)
+      select ${job.id}::uuid, ${job.userId}::text, ${job.tool}::text, ${job.cost}::int, ${job.charged}::int,
+        ${JSON.stringify(job.input)}::jsonb, ${job.provider}::text, ${job.idempotencyKey}::text,
+        ${job.requestHash}::text, queue_place.round
+      from queue_place, debit
+      returning queue_round, created_at)${insertInputs}
+    select (select active from queue_counts) as active,
+      (select queue_round from new_job) as round,
+      (select (extract(epoch from created_at) * 1000)::float8 from new_job) as created_ms`)) as unknown as SqlRows;
+  const row = rows[0] ?? {};
+  if (Number(row.active ?? 0) >= maxActiveJobs) throw new TooManyJobsError(maxActiveJobs);
+  if (row.round == null) throw new InsufficientTokensError(job.userId, job.charged);
+  // The row as inserted (the columns' defaults), without reading it back.
+  return {
+    ...job,
+    status: 'queued',
+    providerRef: null,
+    result: null,
+    error: null,
+    attempts: 0,
+    queueRound: Number(row.round),
+    workerId: null,
+    shareToken: null,
+    createdAt: new Date(Number(row.created_ms)),
+    startedAt: null,
+    finishedAt: null,
+  };
 }
 
-export async function insertFiles(tx: DbOrTx, rows: NewFile[]): Promise<void> {
-  if (rows.length > 0) await tx.insert(files).values(rows);
+/**
+ * File rows as a VALUES list (id, user_id, job_id, kind, storage_key, content_type, size, width,
+ * height) for an insert inside a larger statement; typed, as VALUES inside a SELECT does not take
+ * its types from the insert's columns.
+ */
+export function fileValues(rows: NewFile[]): SQL {
+  return sql.join(
+    rows.map(
+      (f) =>
+        sql`(${f.id ?? randomUUID()}::uuid, ${f.userId}::text, ${f.jobId ?? null}::uuid, ${f.kind}::text, ${f.storageKey}::text, ${f.contentType}::text, ${f.size}::int, ${f.width ?? null}::int, ${f.height ?? null}::int)`,
+    ),
+    sql`, `,
+  );
 }
 
 /** A job's input files, in the order of its input. */
@@ -101,33 +164,58 @@ export async function findRunningJob(db: AppDb, jobId: string): Promise<JobRow |
   return row ?? null;
 }
 
-/** Marks a job failed unless it is final (or no longer held by `run`); the row, or null. */
-export async function markFailed(tx: DbOrTx, jobId: string, message: string, run: JobRun): Promise<JobRow | null> {
+/** The job's owner's balance as the finishing statement leaves it, so the waiting request need not read it. */
+const ownerBalance = sql<number>`(select ${profiles.tokens} from ${profiles} where ${profiles.userId} = ${jobs.userId})`;
+
+/**
+ * Marks a job failed unless it is final (or no longer held by `run`); the row and its owner's
+ * balance (before any refund), or null.
+ */
+export async function markFailed(
+  tx: DbOrTx,
+  jobId: string,
+  message: string,
+  run: JobRun,
+): Promise<{ job: JobRow; balance: number } | null> {
   const [row] = await tx
     .update(jobs)
     .set({ status: 'failed', error: message, finishedAt: sql`now()` })
     .where(and(eq(jobs.id, jobId), notInArray(jobs.status, ['succeeded', 'failed']), heldBy(run)))
-    .returning();
-  return row ?? null;
+    .returning({ ...getTableColumns(jobs), balance: ownerBalance });
+  if (!row) return null;
+  const { balance, ...job } = row;
+  return { job, balance: Number(balance) };
 }
 
 /**
- * Marks a running job succeeded with its result and the provider that served it; false if someone
- * else finished it (or took it from `run`).
+ * Marks a running job succeeded with its result and the provider that served it, and inserts its
+ * output files, in ONE statement (the files only if the job was still held by `run`). Answers when
+ * it finished and its owner's balance, or null if someone else finished it (or took it from `run`).
  */
 export async function markSucceeded(
-  tx: DbOrTx,
-  jobId: string,
-  result: unknown,
+  db: DbOrTx,
+  job: { id: string },
+  change: { result: unknown; provider: string; outputs: NewFile[] },
   run: JobRun,
-  provider: string,
-): Promise<boolean> {
-  const [done] = await tx
-    .update(jobs)
-    .set({ status: 'succeeded', result, provider, finishedAt: sql`now()`, error: null })
-    .where(and(eq(jobs.id, jobId), eq(jobs.status, 'running'), heldBy(run)))
-    .returning({ id: jobs.id });
-  return done !== undefined;
+): Promise<{ finishedAt: Date; balance: number } | null> {
+  const held = run ? sql` and status = 'running' and attempts = ${run.attempt}` : sql``;
+  const insertOutputs =
+    change.outputs.length === 0
+      ? sql``
+      : sql`, outputs as (
+          insert into files (id, user_id, job_id, kind, storage_key, content_type, size, width, height)
+          select * from (values ${fileValues(change.outputs)}) as v where exists (select 1 from done))`;
+  const { rows } = (await db.execute(sql`
+    with done as (
+      update jobs set status = 'succeeded', result = ${JSON.stringify(change.result)}::jsonb,
+        provider = ${change.provider}, finished_at = now(), error = null
+      where id = ${job.id} and status = 'running'${held}
+      returning user_id, finished_at)${insertOutputs}
+    select (extract(epoch from finished_at) * 1000)::float8 as finished_ms,
+      (select tokens from profiles where user_id = done.user_id) as balance
+    from done`)) as unknown as SqlRows;
+  const [row] = rows;
+  return row ? { finishedAt: new Date(Number(row.finished_ms)), balance: Number(row.balance) } : null;
 }
 
 /** Queued jobs of the same provider that the queue takes before this one (fair-queue.ts order). */

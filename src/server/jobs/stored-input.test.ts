@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { ImageInput, ToolInput } from '../inference/provider';
-import { fromStoredInput, imagesAsked, toStoredInput } from './stored-input';
+import { fromStoredInput, hasInputFiles, imagesAsked, toStoredInput } from './stored-input';
 
 const image: ImageInput = { bytes: Buffer.from([1, 2, 3]), mime: 'image/png', width: 40, height: 30 };
 
@@ -14,6 +14,12 @@ describe('a job’s stored input', () => {
     // Through the database as JSON and back.
     expect(fromStoredInput('background-swap', JSON.parse(JSON.stringify(stored)), images)).toEqual(input);
     expect(imagesAsked(stored)).toBe(3);
+    expect(hasInputFiles(JSON.parse(JSON.stringify(stored)))).toBe(true);
+  });
+
+  it('says a prompt-only job has no input files to read back', () => {
+    const { stored } = toStoredInput({ tool: 'text-to-pic', prompt: 'beach', numOutputs: 1 } as ToolInput);
+    expect(hasInputFiles(JSON.parse(JSON.stringify(stored)))).toBe(false);
   });
 
   it('refuses to run without the image it refers to', () => {
@@ -31,5 +37,7 @@ describe('a job’s stored input', () => {
     });
     expect(imagesAsked(summary)).toBe(2);
     expect(imagesAsked({ prompt: 'x' })).toBe(1);
+    // Its files are not named in it: read them back.
+    expect(hasInputFiles(summary)).toBe(true);
   });
 });

@@ -59,6 +59,11 @@ function fromSummary(tool: ToolId, summary: unknown, images: ImageInput[]): Tool
   return { ...fields, tool, ...(images[0] ? { image: images[0] } : {}) } as ToolInput;
 }
 
+/** Whether the job has input files to read back (a job of the summary format may; a prompt-only job has none). */
+export function hasInputFiles(stored: unknown): boolean {
+  return !isStoredInput(stored) || Object.values(stored.input).some(isImageRef);
+}
+
 /** Images the job was charged for: what a per-image tool asked for (numOutputs), else one. */
 export function imagesAsked(stored: unknown): number {
   const fields = (isStoredInput(stored) ? stored.input : (stored ?? {})) as { numOutputs?: unknown };

@@ -1,7 +1,8 @@
 // The ledger: the only code that changes a balance. Every change is a ledger row and an update of
 // profiles.tokens in the same transaction; a (reason, reference) pair applies once, so a retried
 // signup bonus, purchase or refund can never count twice. balance == sum(ledger) always holds.
-import { and, eq, sql } from 'drizzle-orm';
+// The job charge writes its debit in the statement that creates the job (debitCtes).
+import { and, eq, type SQL, sql } from 'drizzle-orm';
 import type { AppDb } from '../db/client';
 import { type LedgerReason, ledger, profiles } from '../db/schema';
 
@@ -40,11 +41,27 @@ export function applyLedgerEntry(db: DbOrTx, entry: LedgerEntry): Promise<Ledger
 }
 
 /**
- * applyLedgerEntry for a caller whose own transaction ends on any error (the job charge): no
- * savepoint of its own, two statements fewer on the hottest path. Its throw must abort the
- * caller's transaction, or a ledger row could stay without its balance change.
+ * A debit as CTEs of the statement that creates what it pays for (the job charge,
+ * charge-and-queue.ts), so the rule holds in one round trip: `debit(tokens)` has a row only when
+ * `when` holds and the balance covers the amount, and the ledger row is written with it. An amount
+ * of 0 (a free preview) writes nothing and reads the balance under the same condition.
  */
-export async function applyLedgerEntryInTransaction(tx: DbOrTx, entry: LedgerEntry): Promise<LedgerResult> {
+export function debitCtes(entry: Omit<LedgerEntry, 'delta' | 'note'> & { amount: number }, when: SQL): SQL {
+  const { userId, amount } = entry;
+  if (!Number.isInteger(amount) || amount < 0) throw new Error('a debit must be a whole number of tokens');
+  if (amount === 0) {
+    return sql`debit as (select ${profiles.tokens} as tokens from ${profiles} where ${profiles.userId} = ${userId} and ${when})`;
+  }
+  return sql`debit as (
+      update ${profiles} set tokens = tokens - ${amount}
+      where user_id = ${userId} and tokens >= ${amount} and ${when}
+      returning tokens),
+    debit_entry as (
+      insert into ${ledger} (user_id, delta, reason, reference)
+      select ${userId}::text, ${-amount}::int, ${entry.reason}::text, ${entry.reference}::text from debit)`;
+}
+
+async function applyLedgerEntryInTransaction(tx: DbOrTx, entry: LedgerEntry): Promise<LedgerResult> {
   if (!Number.isInteger(entry.delta) || entry.delta === 0) throw new Error('ledger delta must be a non-zero integer');
   const inserted = await tx
     .insert(ledger)

@@ -116,8 +116,9 @@ export function toolRoutes(deps: ToolRoutesDeps) {
   /** Waits for the job as long as the call may, then answers its result, or 202 while it still runs. */
   async function answerWithJob(c: Context, tool: ToolDefinition, jobId: string, userId: string, justQueued: boolean) {
     const wait = waitMsFor(c.req.header('prefer'), deps.waitMs);
-    const job = await waitForJob(db, jobId, wait, deps.signals, { justQueued });
-    const balance = await balanceOf(db, userId);
+    const waited = await waitForJob(db, jobId, wait, deps.signals, { justQueued });
+    const { job } = waited;
+    const balance = waited.balance ?? (await balanceOf(db, userId));
     const view = viewJob(job);
     if (job.status === 'queued' || job.status === 'running') {
       // Still working: the client follows it at GET /api/jobs/:id.
