@@ -4,7 +4,7 @@
 import { randomUUID } from 'node:crypto';
 import { and, count, desc, eq, getTableColumns, inArray, isNull, lt, notInArray, type SQL, sql } from 'drizzle-orm';
 import type { AppDb, SqlRows } from '../db/client';
-import { files, jobs, profiles } from '../db/schema';
+import { files, jobs } from '../db/schema';
 import { type DbOrTx, debitCtes, InsufficientTokensError } from '../ledger/ledger';
 import { queuePlaceCtes, servedBefore, TooManyJobsError } from './fair-queue';
 
@@ -165,7 +165,9 @@ export async function findRunningJob(db: AppDb, jobId: string): Promise<JobRow |
 }
 
 /** The job's owner's balance as the finishing statement leaves it, so the waiting request need not read it. */
-const ownerBalance = sql<number>`(select ${profiles.tokens} from ${profiles} where ${profiles.userId} = ${jobs.userId})`;
+// Written out, not with drizzle's columns: in RETURNING drizzle drops the table names, and
+// `user_id = user_id` inside the subquery would compare profiles with itself.
+const ownerBalance = sql<number>`(select owner.tokens from profiles owner where owner.user_id = jobs.user_id)`;
 
 /**
  * Marks a job failed unless it is final (or no longer held by `run`); the row and its owner's
