@@ -11,6 +11,7 @@ import sharp from 'sharp';
 import { detectFaces } from '../src/server/inference/local/faces/detect-faces';
 import { fixFaces } from '../src/server/inference/local/faces/fix-a-face';
 import type { RawImage } from '../src/server/inference/local/raw-image';
+import { withFidelity } from '../src/server/inference/local/upscale/fidelity';
 import { degraded, psnr, ssim } from '../src/server/inference/local/upscale/sharpness';
 import { restore4x, superResolve } from '../src/server/inference/local/upscale/super-resolve';
 import { creativeUpscale, resizedTo, upscaleBy } from '../src/server/inference/local/upscale/upscale-engines';
@@ -27,6 +28,9 @@ const at4x: Restorer[] = [
   { name: 'old (RDN slim)', run: (low) => superResolve(low, 4) },
   { name: 'x4fast', run: (low) => restore4x(low, 'x4fast') },
   { name: 'x4plus', run: (low) => restore4x(low, 'x4plus') },
+  // The tools' path (decision 026): the network's output mixed with Lanczos.
+  { name: 'x4fast + fidelity', run: async (low) => withFidelity(await restore4x(low, 'x4fast'), low) },
+  { name: 'x4plus + fidelity', run: async (low) => withFidelity(await restore4x(low, 'x4plus'), low) },
 ];
 const tools2x: Restorer[] = [
   lanczos,

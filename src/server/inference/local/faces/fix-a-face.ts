@@ -8,6 +8,7 @@ import type { FixAFaceInput } from '../../../tools/fix-a-face';
 import type { LocalEngine } from '../../../tools/server-tool';
 import { ProviderError } from '../../provider';
 import { decodeRgb, fromRaw, type RawImage } from '../raw-image';
+import { withFidelity } from '../upscale/fidelity';
 import { restore4x } from '../upscale/super-resolve';
 import { detectFaces, type FaceBox } from './detect-faces';
 
@@ -70,8 +71,8 @@ export function faceRegion(face: FaceBox, image: { width: number; height: number
 }
 
 /**
- * The region restored by Real-ESRGAN's compact network (4x, deblurred, JPEG blocks gone), brought
- * back to exactly 2x its size with Lanczos.
+ * The region restored by Real-ESRGAN's compact network (4x, deblurred, JPEG blocks gone) mixed
+ * with Lanczos as the upscalers are (fidelity.ts), brought back to exactly 2x its size with Lanczos.
  */
 async function enhanceRegion(image: RawImage, region: Region, signal?: AbortSignal): Promise<RawImage> {
   const shrink = Math.min(1, MAX_REGION_SIDE / Math.max(region.width, region.height));
@@ -83,7 +84,7 @@ async function enhanceRegion(image: RawImage, region: Region, signal?: AbortSign
         fit: 'fill',
       }),
   );
-  const resolved = await restore4x(crop, 'x4fast', signal);
+  const resolved = await withFidelity(await restore4x(crop, 'x4fast', signal), crop);
   const target = { width: region.width * SCALE, height: region.height * SCALE };
   let pipeline = fromRaw(resolved);
   if (resolved.width !== target.width || resolved.height !== target.height) {

@@ -7,6 +7,7 @@ import type { ImageUpscalerInput } from '../../../tools/image-upscaler';
 import type { LocalEngine } from '../../../tools/server-tool';
 import { type ImageInput, type OutputImage, ProviderError, type ToolResult } from '../../provider';
 import { decodeUpright, fromRaw, type RawImage, splitAlpha } from '../raw-image';
+import { withFidelity } from './fidelity';
 import type { RealEsrganModel } from './real-esrgan-files';
 import { restore4x } from './super-resolve';
 
@@ -40,11 +41,15 @@ export async function creativeUpscale(image: RawImage, signal?: AbortSignal): Pr
   return restoredTo(image, 'x4plus', 2, signal);
 }
 
-/** `image` restored by `model` within its pixel budget, resized to exactly `factor` times its size. */
+/**
+ * `image` restored by `model` within its pixel budget, mixed with Lanczos (fidelity.ts), resized to
+ * exactly `factor` times its size.
+ */
 async function restoredTo(image: RawImage, model: RealEsrganModel, factor: number, signal?: AbortSignal) {
   const { width, height } = networkInputSize(image, model);
   const input = await resizedTo(image, width, height);
-  return resizedTo(await restore4x(input, model, signal), image.width * factor, image.height * factor);
+  const restored = await withFidelity(await restore4x(input, model, signal), input);
+  return resizedTo(restored, image.width * factor, image.height * factor);
 }
 
 /** The size `model` is given for an image: its own, or reduced to fit NETWORK_PIXEL_BUDGET. */

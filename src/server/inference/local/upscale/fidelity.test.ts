@@ -1,0 +1,67 @@
+import { describe, expect, it } from 'vitest';
+import { fromRaw, type RawImage } from '../raw-image';
+import { withFidelity } from './fidelity';
+import { psnr } from './sharpness';
+
+const SLOW = 30_000;
+
+async function resizedTo(image: RawImage, width: number, height: number): Promise<RawImage> {
+  const data = await fromRaw(image).resize(width, height, { kernel: 'lanczos3', fit: 'fill' }).raw().toBuffer();
+  return { data, width, height, channels: 3 };
+}
+
+/** A smooth gradient with a soft diagonal ridge: what a photo's true content looks like at 4x. */
+function truth(width: number, height: number): RawImage {
+  const data = Buffer.alloc(width * height * 3);
+  for (let y = 0; y < height; y++) {
+    for (let x = 0; x < width; x++) {
+      const ridge = 80 * Math.exp(-(((x - y) / 6) ** 2));
+      const v = 60 + x + ridge;
+      data.set([v, v * 0.8, 255 - v], (y * width + x) * 3);
+    }
+  }
+  return { data, width, height, channels: 3 };
+}
+
+describe('withFidelity', () => {
+  it(
+    'moves a network output that lost the input (here: flat grey) towards the photo',
+    async () => {
+      const original = truth(64, 64);
+      const input = await resizedTo(original, 16, 16);
+      const flat: RawImage = { data: Buffer.alloc(64 * 64 * 3, 128), width: 64, height: 64, channels: 3 };
+      const mixed = await withFidelity(flat, input);
+      expect(psnr(mixed, original)).toBeGreaterThan(psnr(flat, original) + 3);
+      // Its reduction is closer to the input than the network's was.
+      const error = async (image: RawImage) => {
+        const reduced = await resizedTo(image, 16, 16);
+        return reduced.data.reduce((sum, v, i) => sum + Math.abs(v - (input.data[i] ?? 0)), 0);
+      };
+      expect(await error(mixed)).toBeLessThan((await error(flat)) * 0.75);
+    },
+    SLOW,
+  );
+
+  it(
+    "keeps the network's share of every pixel and Lanczos's for the rest",
+    async () => {
+      const input = await resizedTo(truth(32, 32), 8, 8);
+      const restored = truth(32, 32);
+      const lanczos = await resizedTo(input, 32, 32);
+      expect(await withFidelity(restored, input, 1)).toEqual(restored);
+      expect((await withFidelity(restored, input, 0)).data).toEqual(lanczos.data);
+      const half = await withFidelity(restored, input, 0.5);
+      for (const i of [0, 100, 1000, 3000]) {
+        expect(
+          Math.abs((half.data[i] ?? 0) - ((restored.data[i] ?? 0) + (lanczos.data[i] ?? 0)) / 2),
+        ).toBeLessThanOrEqual(1);
+      }
+    },
+    SLOW,
+  );
+
+  it('refuses a share outside 0..1', async () => {
+    const input = truth(4, 4);
+    await expect(withFidelity(truth(16, 16), input, 1.5)).rejects.toThrow(/share/);
+  });
+});
