@@ -30,6 +30,8 @@ export default defineConfig({
           include: ['src/web/**/*.test.{ts,tsx}'],
           environment: 'happy-dom',
           setupFiles: ['test/support/web-setup.ts'],
+          // Timeouts catch hangs, not slowness: CI runs every project at once on two cores.
+          testTimeout: 20_000,
         },
       },
       {
@@ -37,6 +39,8 @@ export default defineConfig({
           name: 'unit',
           include: ['src/{server,contract}/**/*.test.ts', 'scripts/**/*.test.ts'],
           environment: 'node',
+          // A first test that loads a model (seconds) past 5 s under load is not a failure.
+          testTimeout: 30_000,
         },
       },
       integrationOn('pglite'),
