@@ -1,5 +1,9 @@
-import { cleanup } from '@testing-library/react';
+import { cleanup, configure } from '@testing-library/react';
 import { afterEach } from 'vitest';
+
+// findBy/waitFor give up after 5 s, not 1 s: a lazy page chunk on a loaded two-core machine (CI runs
+// every project at once) can take longer than a second to arrive, and a wait ends as soon as it is met.
+configure({ asyncUtilTimeout: 5000 });
 
 afterEach(() => {
   cleanup();

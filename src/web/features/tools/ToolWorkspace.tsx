@@ -96,7 +96,9 @@ export function ToolWorkspace<Id extends ToolId>({
   const { tool, job } = runner;
   const copy = tool.workspace;
   const titleId = useId();
-  const off = runner.locked || runner.busy;
+  // While the session loads (access unknown) an image may already be chosen and settings changed:
+  // only the action waits for it. A flagged account's lock and a running job switch the form off.
+  const off = runner.busy || (runner.locked && runner.access !== 'unknown');
   const isDesktop = useMediaQuery(DESKTOP_QUERY);
   const problem = upload?.image ? upload.problem : null;
   const freePreview = useProvider(tool.id) === 'demo';

@@ -2,10 +2,10 @@
 // its tool, and a job left running is followed by the app shell, which says when it finishes.
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { setViewportWidth } from '../../app/test-utils';
+import { renderApp, setViewportWidth } from '../../app/test-utils';
 import { forgetWatchedJobs } from '../../lib/jobs/job-watch';
 import { creation, creationList, storedImage } from '../../test-support/creation-fixtures';
-import { deferred } from '../../test-support/fake-api';
+import { deferred, installFakeApi, session } from '../../test-support/fake-api';
 import { chooseImage } from '../../test-support/tool-fixtures';
 import { action, open, setUpToolPageTests, signedIn } from '../../test-support/tool-page-harness';
 
@@ -141,5 +141,22 @@ describe('on a phone', () => {
     );
     const form = action().closest('form') as HTMLElement;
     await waitFor(() => expect(within(form).getByText(/Queued/).textContent).toMatch(/elapsed/));
+  });
+});
+
+describe('an image chosen while the page still loads', () => {
+  it('stays, and the latest job found afterwards does not take its place', async () => {
+    const sessionAnswer = deferred<{ body: unknown }>();
+    const routes = signedIn({}, { 'GET /api/creations': creationList(creation()) });
+    installFakeApi({ ...routes, 'GET /api/auth/get-session': () => sessionAnswer.promise });
+    renderApp('/background-remover');
+    await screen.findByRole('heading', { level: 1, name: 'Background Remover' });
+    await chooseImage();
+    sessionAnswer.resolve({ body: session() });
+    await waitFor(() => expect(screen.getByTestId('token-balance').getAttribute('aria-busy')).toBeNull());
+    // Give a late answer about the latest job its chance to (wrongly) show.
+    await act(() => new Promise((resolve) => setTimeout(resolve, 300)));
+    expect(screen.getByRole('img', { name: /^Your image: / })).toBeTruthy();
+    expect(screen.queryByRole('img', { name: 'Cut-out' })).toBeNull();
   });
 });

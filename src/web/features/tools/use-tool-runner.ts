@@ -95,6 +95,8 @@ export function useToolRunner<Id extends ToolId>(tool: WebTool<Id>) {
   const ticket = useRef(0);
   /** The server's job this page follows now: when the page lets go of it, the app shell follows it. */
   const following = useRef<string | null>(null);
+  /** The user chose an image or ran the tool: the latest job found on opening must not replace that. */
+  const userActed = useRef(false);
   const [search] = useSearchParams();
   const imageWasSent = search.has(SENT_IMAGE_PARAM);
 
@@ -197,11 +199,12 @@ export function useToolRunner<Id extends ToolId>(tool: WebTool<Id>) {
   // Opening the page shows the user's running or latest job of this tool (not when an image was sent here).
   const userId = status === 'signed-in' ? user?.id : undefined;
   useEffect(() => {
-    if (!userId || imageWasSent) return;
+    if (!userId || imageWasSent || userActed.current) return;
     const mine = ticket.current;
     latestCreation(tool.id).then(
       (latest) => {
-        if (!latest || mine !== ticket.current) return; // left, or the user started something meanwhile
+        // Left, or the user started something meanwhile.
+        if (!latest || mine !== ticket.current || userActed.current) return;
         const request = latest.settings as unknown as ToolBody<Id>;
         const before = latest.inputs[0]?.url ?? null;
         if (latest.status === 'queued' || latest.status === 'running') {
@@ -219,6 +222,7 @@ export function useToolRunner<Id extends ToolId>(tool: WebTool<Id>) {
 
   const run = useCallback(
     async (body: ToolBody<Id>) => {
+      userActed.current = true;
       const mine = ++ticket.current;
       letGo();
       setMessage(null);
@@ -288,6 +292,7 @@ export function useToolRunner<Id extends ToolId>(tool: WebTool<Id>) {
 
   /** Drops the result, the message and any call still out (a new image, or ×). */
   const reset = useCallback(() => {
+    userActed.current = true;
     ticket.current++;
     letGo();
     setJob(IDLE);
