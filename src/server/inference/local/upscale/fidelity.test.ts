@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { fromRaw, type RawImage } from '../raw-image';
-import { withFidelity } from './fidelity';
+import { mixWithLanczos, withFidelity } from './fidelity';
 import { psnr } from './sharpness';
 
 const SLOW = 30_000;
@@ -56,6 +56,46 @@ describe('withFidelity', () => {
           Math.abs((half.data[i] ?? 0) - ((restored.data[i] ?? 0) + (lanczos.data[i] ?? 0)) / 2),
         ).toBeLessThanOrEqual(1);
       }
+    },
+    SLOW,
+  );
+
+  it(
+    'mixes two networks and Lanczos by their shares (the Creative Upscaler)',
+    async () => {
+      const input = await resizedTo(truth(32, 32), 8, 8);
+      const large = truth(32, 32);
+      const compact: RawImage = { data: Buffer.alloc(32 * 32 * 3, 40), width: 32, height: 32, channels: 3 };
+      const lanczos = await resizedTo(input, 32, 32);
+      const mixed = await mixWithLanczos(
+        [
+          { image: large, share: 0.5 },
+          { image: compact, share: 0.25 },
+        ],
+        input,
+      );
+      for (const i of [0, 77, 1500, 3071]) {
+        const expected = 0.5 * (large.data[i] ?? 0) + 0.25 * 40 + 0.25 * (lanczos.data[i] ?? 0);
+        expect(Math.abs((mixed.data[i] ?? 0) - expected)).toBeLessThanOrEqual(1);
+      }
+      await expect(
+        mixWithLanczos(
+          [
+            { image: large, share: 0.8 },
+            { image: compact, share: 0.4 },
+          ],
+          input,
+        ),
+      ).rejects.toThrow(/share/);
+      await expect(
+        mixWithLanczos(
+          [
+            { image: truth(16, 16), share: 0.5 },
+            { image: large, share: 0.2 },
+          ],
+          input,
+        ),
+      ).rejects.toThrow(/one size/);
     },
     SLOW,
   );

@@ -7,7 +7,7 @@ import type { ImageUpscalerInput } from '../../../tools/image-upscaler';
 import type { LocalEngine } from '../../../tools/server-tool';
 import { type ImageInput, type OutputImage, ProviderError, type ToolResult } from '../../provider';
 import { decodeUpright, fromRaw, type RawImage, splitAlpha } from '../raw-image';
-import { withFidelity } from './fidelity';
+import { mixWithLanczos, withFidelity } from './fidelity';
 import type { RealEsrganModel } from './real-esrgan-files';
 import { restore4x } from './super-resolve';
 
@@ -34,11 +34,29 @@ export async function upscaleBy(image: RawImage, factor: UpscaleFactor, signal?:
 }
 
 /**
- * The Creative Upscaler's 2x: Real-ESRGAN's large network (x4plus, RRDBNet, ~15x slower than x4fast),
- * which redraws texture (fur, hair, skin) where the compact one smooths it, reduced to 2x.
+ * The Creative Upscaler's mix (decision 026): Real-ESRGAN's large network (x4plus, RRDBNet), which
+ * redraws texture (fur, hair, skin) where the compact one smooths it, with the compact network and
+ * Lanczos, which keep it from drawing what was not there (star fields, fur in the wrong place).
+ * Measured at 2x on the bench photos: 1.005x-1.087x Lanczos's SSIM on all seven, where x4plus with
+ * Lanczos alone lost on two; x4fast costs a tenth of x4plus's time.
  */
+export const CREATIVE_MIX = { x4plus: 0.5, x4fast: 0.25 } as const;
+
+/** The Creative Upscaler's 2x: both networks on the same input, mixed with Lanczos (CREATIVE_MIX). */
 export async function creativeUpscale(image: RawImage, signal?: AbortSignal): Promise<RawImage> {
-  return restoredTo(image, 'x4plus', 2, signal);
+  const { width, height } = networkInputSize(image, 'x4plus');
+  const input = await resizedTo(image, width, height);
+  // One after the other: the two cores are the large network's.
+  const large = await restore4x(input, 'x4plus', signal);
+  const compact = await restore4x(input, 'x4fast', signal);
+  const mixed = await mixWithLanczos(
+    [
+      { image: large, share: CREATIVE_MIX.x4plus },
+      { image: compact, share: CREATIVE_MIX.x4fast },
+    ],
+    input,
+  );
+  return resizedTo(mixed, image.width * 2, image.height * 2);
 }
 
 /**
