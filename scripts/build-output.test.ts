@@ -1,9 +1,11 @@
 // The landing page's JavaScript budget (issue 18): what a first visit to `/` downloads before it
 // can run, measured from a real production build's manifest, gzipped. Deterministic: bytes, not
 // timings. Over budget means someone pulled a tool, a big library or a route into the landing path.
-// Issue 18 aims at 90 kB; today the path measures 120.7 kB, 95 kB of it React, React DOM and the
-// router (react-dom's client alone is about 60 kB), so the budget holds today's size as a ratchet:
-// lower it whenever the landing path shrinks, never raise it without a reason in the commit.
+// Issue 18 aims at 90 kB. React and React DOM are 66 kB of it (react-dom's client alone is about
+// 60 kB), so the router is our own (src/web/lib/router) and the tool registry loads with a tool's
+// page: the path measures 93.5 kB (123.8 kB with React Router). The budget is a ratchet at today's
+// size: lower it whenever the landing path shrinks, never raise it without a reason in the commit.
+// Next in size: the whole tool contract (4.4 kB minified, for the landing's tool cards) and HeroAuth.
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -11,7 +13,7 @@ import { gzipSync } from 'node:zlib';
 import { build, type Manifest } from 'vite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
-const BUDGET_GZIPPED_BYTES = 123 * 1024;
+const BUDGET_GZIPPED_BYTES = 94 * 1024;
 const ROOT = path.resolve(import.meta.dirname, '..');
 const LANDING_PAGE = 'features/landing/LandingPage.tsx';
 

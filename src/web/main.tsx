@@ -8,8 +8,8 @@ import './styles/accounts.css';
 
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
-import { createBrowserRouter, RouterProvider } from 'react-router';
 import { routes } from './app/routes';
+import { createBrowserRouter, RouterProvider } from './lib/router';
 
 const container = document.getElementById('root');
 if (!container) throw new Error('index.html has no #root element');

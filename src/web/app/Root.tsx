@@ -1,6 +1,6 @@
-import { Outlet, ScrollRestoration, useNavigation } from 'react-router';
 import { SkipLink } from '../components/SkipLink';
 import { AuthProvider } from '../features/auth/AuthProvider';
+import { Outlet, ScrollRestoration, useNavigation } from '../lib/router';
 
 /**
  * Wraps every screen: the auth state, the skip link, a slim progress bar while the next page's chunk

@@ -1,13 +1,13 @@
 import './tokens.css';
 import { Coins } from 'lucide-react';
 import { useCallback, useEffect, useId, useRef, useState } from 'react';
-import { useNavigate, useSearchParams } from 'react-router';
 import { PageHeader } from '../../components/PageHeader';
 import { PackageCards } from '../../components/purchases/PackageCards';
 import { SignInPromptCard } from '../../components/SignInPromptCard';
 import { formatTokens } from '../../lib/format-cost';
 import { loadPurchases, type Purchase } from '../../lib/purchases/purchase-api';
 import { usePackages } from '../../lib/purchases/use-packages';
+import { useNavigate, useSearchParams } from '../../lib/router';
 import { useAuth } from '../../lib/session/auth-context';
 import { wasSignedIn } from '../../lib/session/signed-in-hint';
 import { SIGN_IN_LINK } from '../../lib/sign-in-link';

@@ -1,11 +1,11 @@
 import './tools.css';
 import { CircleAlert, Coins, Cpu, LogIn, MailWarning } from 'lucide-react';
 import type { ReactNode } from 'react';
-import { Link } from 'react-router';
 import { ROUTES } from '../../../contract/routes';
 import { ICONS } from '../../components/icons';
 import { PageHeader } from '../../components/PageHeader';
 import { formatCost } from '../../lib/format-cost';
+import { Link } from '../../lib/router';
 import { useAuth } from '../../lib/session/auth-context';
 import { wasSignedIn } from '../../lib/session/signed-in-hint';
 import { SIGN_IN_LINK } from '../../lib/sign-in-link';
