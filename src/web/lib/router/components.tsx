@@ -89,7 +89,7 @@ export function RouterProvider({ router }: { router: Router }) {
     () => router.state,
     () => router.state,
   );
-  const Fallback = router.state.matches[0]?.route.HydrateFallback;
+  const Fallback = state.matches[0]?.route.HydrateFallback;
   return (
     <RouterContext.Provider value={router}>
       <StateContext.Provider value={state}>

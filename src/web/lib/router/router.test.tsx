@@ -90,6 +90,32 @@ describe('navigation', () => {
     expect(screen.getByText('idle')).toBeTruthy();
   });
 
+  it("shows the root's HydrateFallback until the first page's chunk arrives", async () => {
+    let release: (() => void) | undefined;
+    const router = createMemoryRouter(
+      [
+        {
+          path: '/',
+          Component: Outlet,
+          HydrateFallback: () => <p role="status">loading logo</p>,
+          children: [
+            {
+              index: true,
+              lazy: () => new Promise((resolve) => (release = () => resolve({ Component: Page('home') }))),
+            },
+          ],
+        },
+      ],
+      { initialEntries: ['/'] },
+    );
+    render(<RouterProvider router={router} />);
+    expect(screen.getByRole('status').textContent).toBe('loading logo');
+    release?.();
+    await act(() => router.ready);
+    expect(screen.getByRole('heading').textContent).toBe('home');
+    expect(screen.queryByRole('status')).toBeNull();
+  });
+
   it('follows a plain click on a link, not a modified one, and reads params and the query', async () => {
     function Shared() {
       const [query, setQuery] = useSearchParams();

@@ -170,9 +170,11 @@ function loadRoute(route: RouteObject): Promise<void> {
 export function createRouter(routes: RouteObject[], history: History): Router {
   const listeners = new Set<(state: RouterState) => void>();
   const first = history.location();
+  // The first match is known at once, before any page has loaded: the provider shows the root's
+  // HydrateFallback (the loading logo) while the first page's chunk arrives, as React Router did.
   let state: RouterState = {
     location: first,
-    matches: [],
+    matches: matchRoutes(routes, first.pathname) ?? [{ route: routes[0] as RouteObject, params: {} }],
     error: null,
     initialized: false,
     navigation: { state: 'loading' },
@@ -200,7 +202,9 @@ export function createRouter(routes: RouteObject[], history: History): Router {
       return;
     }
     const ready = matches.every(({ route }) => !route.lazy || route.Component);
-    if (!ready) set({ navigation: { state: 'loading' } });
+    // Pages already loaded show at once (a tree without lazy routes renders on its first render).
+    if (ready) return set({ location, action, matches, error: null, initialized: true, navigation: { state: 'idle' } });
+    set({ navigation: { state: 'loading' } });
     const error = await Promise.all(matches.map(({ route }) => loadRoute(route))).then(
       () => null,
       (reason: unknown) => reason ?? new Error('Unknown error'),
