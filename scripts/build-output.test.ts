@@ -12,6 +12,7 @@ import path from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { build, type Manifest } from 'vite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ssrDirOf, ssrEntryOf } from '../src/server/web/ssr-build';
 
 const BUDGET_GZIPPED_BYTES = 94 * 1024;
 const ROOT = path.resolve(import.meta.dirname, '..');
@@ -43,7 +44,10 @@ describe('the production build', () => {
     });
     manifest = JSON.parse(readFileSync(path.join(outDir, '.vite/manifest.json'), 'utf8'));
   }, 120_000);
-  afterAll(() => rmSync(outDir, { recursive: true, force: true }));
+  afterAll(() => {
+    rmSync(outDir, { recursive: true, force: true });
+    rmSync(ssrDirOf(outDir), { recursive: true, force: true });
+  });
 
   const gzippedBytes = (keys: Iterable<string>) =>
     [...keys]
@@ -65,6 +69,11 @@ describe('the production build', () => {
     const entry = Object.keys(manifest).find((key) => manifest[key]?.isEntry) as string;
     const landing = staticClosure(manifest, LANDING_PAGE, staticClosure(manifest, entry));
     expect([...landing].filter((key) => key.includes('features/tools/') && key.endsWith('Page.tsx'))).toEqual([]);
+  });
+
+  it('builds the SSR entry that prerenders the pages beside the app, not among its files (decision 021)', () => {
+    expect(ssrEntryOf(ssrDirOf(outDir))).not.toBeNull();
+    expect(Object.values(manifest).some((chunk) => chunk.file.includes('entry-prerender'))).toBe(false);
   });
 
   it('ships every script, stylesheet and the page with brotli and gzip twins', () => {

@@ -7,17 +7,34 @@ import './styles/landing.css';
 import './styles/accounts.css';
 
 import { StrictMode } from 'react';
-import { createRoot } from 'react-dom/client';
+import { createRoot, hydrateRoot } from 'react-dom/client';
+import type { ToolsInfo } from '../contract/tool-responses';
 import { routes } from './app/routes';
+import { primeToolsInfo } from './features/tools/tools-info';
 import { createBrowserRouter, RouterProvider } from './lib/router';
+import { setPrerenderedHint } from './lib/session/signed-in-hint';
 
 const container = document.getElementById('root');
 if (!container) throw new Error('index.html has no #root element');
 
 const router = createBrowserRouter(routes);
-
-createRoot(container).render(
+const app = (
   <StrictMode>
     <RouterProvider router={router} />
-  </StrictMode>,
+  </StrictMode>
 );
+
+// A prerendered page (decision 021) carries what it was rendered with: the signed-in hint and the
+// tools' providers. Hydration renders the same once the page's chunks are here; the session and the
+// browser's own hint fill in after it. A location with history state (a reload after "Run again")
+// renders differently from the page's HTML, so it is rendered afresh, as is the shell of other paths.
+if (container.dataset.prerendered !== undefined && router.state.location.state === null) {
+  setPrerenderedHint(container.dataset.signedIn === 'true');
+  primeToolsInfo(JSON.parse(container.dataset.tools ?? '{"tools":[]}') as ToolsInfo);
+  void router.ready.then(() => {
+    if (router.state.error) createRoot(container).render(app);
+    else hydrateRoot(container, app);
+  });
+} else {
+  createRoot(container).render(app);
+}

@@ -1,10 +1,9 @@
 // Which provider serves each tool here (GET /api/tools). Read once per page load; a tool page's
 // route waits for it beside its chunk (toolsInfoReady), so the page's first render already knows
 // whether the engine notice shows and nothing is pushed down when it arrives (issue 18: CLS).
+import type { ToolsInfo } from '../../../contract/tool-responses';
 import type { ToolId } from '../../../contract/tools';
 import { getJson } from '../../lib/api';
-
-type ToolsInfo = { tools: { id: ToolId; provider: string; demo: boolean }[] };
 
 /** How long a tool page's route waits for /api/tools before it shows anyway. */
 export const TOOLS_INFO_WAIT_MS = 1_500;
@@ -49,6 +48,15 @@ export function toolsInfoReady(): Promise<void> {
     loadToolsInfo().then(() => undefined),
     new Promise<void>((resolve) => setTimeout(resolve, TOOLS_INFO_WAIT_MS)),
   ]);
+}
+
+/**
+ * What the server said before any request: a prerendered page carries the answer it was rendered
+ * with (main.tsx), so that hydration renders the same notices; the prerender sets it too.
+ */
+export function primeToolsInfo(info: ToolsInfo): void {
+  toolsInfo = Promise.resolve(info);
+  answered = info;
 }
 
 /** For tests: forget what /api/tools said. */
