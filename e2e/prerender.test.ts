@@ -1,23 +1,16 @@
 // Prerendered pages (decision 021): the HTML the server sends already holds the page (its heading,
 // the tool layout's menu), paints before any script has run, and hydrates without a mismatch (React
 // reports one as error #418 in the console) for a visitor and for a signed-in user, at both widths.
-import type { Browser, Page } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { ROUTES } from '../src/contract/routes';
 import { TOOLS } from '../src/contract/tools';
-import { DESKTOP, launchBrowser, openPage, PHONE } from './support/browser';
+import { appIsLive, DESKTOP, launchBrowser, openPage, PHONE } from './support/browser';
 import { newAccount } from './support/visitors';
 
 const baseUrl = inject('baseUrl');
 
 const PAGES = [ROUTES.home, ROUTES.tokens, ...TOOLS.map((tool) => tool.route), ROUTES.creations, '/terms'];
-
-/** True once React has taken over #root (hydrated, or rendered afresh). */
-const reactOwnsRoot = (page: Page) =>
-  page.waitForFunction(() => {
-    const root = document.getElementById('root');
-    return !!root && Object.keys(root).some((key) => key.startsWith('__reactContainer'));
-  });
 
 describe.runIf(inject('browserAvailable'))('prerendered pages', () => {
   let browser: Browser;
@@ -48,7 +41,7 @@ describe.runIf(inject('browserAvailable'))('prerendered pages', () => {
     for (const route of PAGES) {
       const { page, errors } = await openPage(browser, viewport);
       await page.goto(`${baseUrl}${route}`, { waitUntil: 'networkidle' });
-      await reactOwnsRoot(page);
+      await appIsLive(page);
       expect(errors, route).toEqual([]);
       await page.close();
     }
@@ -64,7 +57,7 @@ describe.runIf(inject('browserAvailable'))('prerendered pages', () => {
     for (const route of [ROUTES.tokens, '/background-remover', ROUTES.home, ROUTES.creations]) {
       const response = await page.goto(`${baseUrl}${route}`, { waitUntil: 'networkidle' });
       expect(await response?.text(), route).toContain('data-signed-in="true"');
-      await reactOwnsRoot(page);
+      await appIsLive(page);
       expect(errors, route).toEqual([]);
     }
     await page.context().close();

@@ -1,3 +1,4 @@
+import { useEffect } from 'react';
 import { SkipLink } from '../components/SkipLink';
 import { AuthProvider } from '../features/auth/AuthProvider';
 import { Outlet, ScrollRestoration, useNavigation } from '../lib/router';
@@ -8,6 +9,11 @@ import { Outlet, ScrollRestoration, useNavigation } from '../lib/router';
  */
 export function Root() {
   const navigation = useNavigation();
+  // The app is live (a prerendered page hydrated, or any other rendered): <html data-app="live">.
+  // Browser tests wait for it before they click: before it, a prerendered page is only HTML.
+  useEffect(() => {
+    document.documentElement.dataset.app = 'live';
+  }, []);
   return (
     <AuthProvider>
       <SkipLink />
