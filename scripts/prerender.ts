@@ -28,6 +28,11 @@ export function prerender(): Plugin {
       sequential: true,
       async handler() {
         const ssrDir = ssrDirOf(outDir);
+        // JSX compiles for the React build the bundle defines: NODE_ENV decides it, and a build
+        // started from a test (NODE_ENV=test) would otherwise mix React's development JSX with its
+        // production build.
+        const nodeEnv = process.env.NODE_ENV;
+        process.env.NODE_ENV = mode === 'production' ? 'production' : 'development';
         await build({
           configFile: false,
           root,
@@ -36,7 +41,7 @@ export function prerender(): Plugin {
           plugins: [react()],
           // Self-contained (React included, in its production build): it runs wherever it is built.
           ssr: { noExternal: true },
-          define: { 'process.env.NODE_ENV': JSON.stringify(mode === 'production' ? 'production' : 'development') },
+          define: { 'process.env.NODE_ENV': JSON.stringify(process.env.NODE_ENV) },
           build: {
             ssr: 'entry-prerender.tsx',
             outDir: ssrDir,
@@ -44,6 +49,8 @@ export function prerender(): Plugin {
             copyPublicDir: false,
             rolldownOptions: { output: { entryFileNames: 'entry-prerender-[hash].js' } },
           },
+        }).finally(() => {
+          process.env.NODE_ENV = nodeEnv;
         });
         const file = ssrEntryOf(ssrDir);
         if (!file) throw new Error(`prerender: no entry in ${ssrDir}`);
