@@ -3,7 +3,8 @@
 // timings. Over budget means someone pulled a tool, a big library or a route into the landing path.
 // Issue 18 aims at 90 kB. React and React DOM are 66 kB of it (react-dom's client alone is about
 // 60 kB), so the router is our own (src/web/lib/router) and the tool registry loads with a tool's
-// page: the path measures 93.5 kB (123.8 kB with React Router). The budget is a ratchet at today's
+// page: the path measures 93.8 kB (123.8 kB with React Router; 93.5 kB before prerendered pages were
+// hydrated, 2026-11-25). The budget is a ratchet at today's
 // size: lower it whenever the landing path shrinks, never raise it without a reason in the commit.
 // Next in size: the whole tool contract (4.4 kB minified, for the landing's tool cards) and HeroAuth.
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -14,7 +15,7 @@ import { build, type Manifest } from 'vite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ssrDirOf, ssrEntryOf } from '../src/server/web/ssr-build';
 
-const BUDGET_GZIPPED_BYTES = 94 * 1024;
+const BUDGET_GZIPPED_BYTES = Math.round(93.8 * 1024);
 const ROOT = path.resolve(import.meta.dirname, '..');
 const LANDING_PAGE = 'features/landing/LandingPage.tsx';
 
@@ -55,7 +56,7 @@ describe('the production build', () => {
       .filter((file): file is string => !!file?.endsWith('.js'))
       .reduce((sum, file) => sum + gzipSync(readFileSync(path.join(outDir, file)), { level: 9 }).length, 0);
 
-  it(`stays under ${BUDGET_GZIPPED_BYTES / 1024} kB gzipped for the entry and the landing route`, () => {
+  it(`stays under ${(BUDGET_GZIPPED_BYTES / 1024).toFixed(1)} kB gzipped for the entry and the landing route`, () => {
     const entry = Object.keys(manifest).find((key) => manifest[key]?.isEntry);
     expect(entry).toBeDefined();
     expect(manifest[LANDING_PAGE]?.isDynamicEntry, 'the landing page is its own lazy chunk').toBe(true);

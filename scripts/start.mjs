@@ -54,7 +54,13 @@ if (dev) {
   if (sourcesTime > builtTime) {
     console.log('Building the web app...');
     const vite = path.join(root, 'node_modules/vite/bin/vite.js');
-    const result = spawnSync(process.execPath, [vite, 'build', '--logLevel', 'warn'], { cwd: root, stdio: 'inherit' });
+    // Always React's production build: started from a test runner (NODE_ENV=test), Vite would bundle
+    // the development build, and a later `npm start` would serve it as up to date.
+    const result = spawnSync(process.execPath, [vite, 'build', '--logLevel', 'warn'], {
+      cwd: root,
+      stdio: 'inherit',
+      env: { ...process.env, NODE_ENV: 'production' },
+    });
     if (result.status !== 0) process.exit(result.status ?? 1);
     writeFileSync(stampFile, String(sourcesTime));
   }

@@ -8,9 +8,7 @@ import './styles/accounts.css';
 
 import { StrictMode, startTransition } from 'react';
 import { createRoot, hydrateRoot } from 'react-dom/client';
-import type { ToolsInfo } from '../contract/tool-responses';
 import { routes } from './app/routes';
-import { primeToolsInfo } from './features/tools/tools-info';
 import { createBrowserRouter, RouterProvider } from './lib/router';
 import { setPrerenderedHint } from './lib/session/signed-in-hint';
 
@@ -25,12 +23,11 @@ const app = (
 );
 
 // A prerendered page (decision 021) carries what it was rendered with: the signed-in hint and the
-// tools' providers. Hydration renders the same once the page's chunks are here; the session and the
+// tools' providers (read by features/tools/tools-info.ts when a tool page loads). Hydration renders the same once the page's chunks are here; the session and the
 // browser's own hint fill in after it. A location with history state (a reload after "Run again")
 // renders differently from the page's HTML, so it is rendered afresh, as is the shell of other paths.
 if (container.dataset.prerendered !== undefined && router.state.location.state === null) {
   setPrerenderedHint(container.dataset.signedIn === 'true');
-  primeToolsInfo(JSON.parse(container.dataset.tools ?? '{"tools":[]}') as ToolsInfo);
   // After the page's first frame: the HTML paints before the scripts' heaviest work, not after it.
   const painted = new Promise<void>((resolve) => requestAnimationFrame(() => setTimeout(resolve, 0)));
   void Promise.all([router.ready, painted]).then(() => {

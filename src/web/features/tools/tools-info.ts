@@ -12,7 +12,22 @@ let toolsInfo: Promise<ToolsInfo | null> | null = null;
 /** What /api/tools said, once it has answered (undefined before). */
 let answered: ToolsInfo | null | undefined;
 
+/** The answer a prerendered page was rendered with (decision 021): known without a request. */
+function fromPrerenderedPage(): ToolsInfo | null {
+  const root = typeof document === 'undefined' ? null : document.getElementById('root');
+  if (root?.dataset.prerendered === undefined || !root.dataset.tools) return null;
+  try {
+    return JSON.parse(root.dataset.tools) as ToolsInfo;
+  } catch {
+    return null;
+  }
+}
+
 function loadToolsInfo(): Promise<ToolsInfo | null> {
+  if (!toolsInfo) {
+    const fromPage = fromPrerenderedPage();
+    if (fromPage) primeToolsInfo(fromPage);
+  }
   toolsInfo ??= getJson<ToolsInfo>('/api/tools').then(
     (result) => (result.ok ? result.data : null),
     () => null,
@@ -51,8 +66,8 @@ export function toolsInfoReady(): Promise<void> {
 }
 
 /**
- * What the server said before any request: a prerendered page carries the answer it was rendered
- * with (main.tsx), so that hydration renders the same notices; the prerender sets it too.
+ * What the server said before any request: the prerender sets the answer it renders with, and a
+ * prerendered page carries it (read above), so that hydration renders the same notices.
  */
 export function primeToolsInfo(info: ToolsInfo): void {
   toolsInfo = Promise.resolve(info);
