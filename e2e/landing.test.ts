@@ -2,7 +2,7 @@
 // widths, the FAQ's + and −, the closing call to action, and a landing route that loads no tool code.
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { DESKTOP, launchBrowser, openPage, PHONE } from './support/browser';
+import { appIsLive, DESKTOP, launchBrowser, openPage, PHONE } from './support/browser';
 
 const baseUrl = inject('baseUrl');
 
@@ -26,6 +26,7 @@ describe.runIf(inject('browserAvailable'))('landing page in the browser', () => 
     });
     await opened.page.goto(baseUrl);
     await opened.page.getByRole('heading', { level: 1 }).waitFor();
+    await appIsLive(opened.page);
     return { ...opened, scripts };
   }
 
@@ -80,6 +81,8 @@ describe.runIf(inject('browserAvailable'))('landing page in the browser', () => 
   it('shows the twelve sample images at 1280 px, each loading when scrolled to, as a small AVIF', async () => {
     const { page } = await openLanding(DESKTOP);
     const images = galleryImages(page);
+    // The prerendered gallery is empty frames: the pictures come with the scripts.
+    await images.first().waitFor();
     expect(await images.count()).toBe(12);
     const last = images.nth(11);
     await last.scrollIntoViewIfNeeded();
@@ -97,6 +100,7 @@ describe.runIf(inject('browserAvailable'))('landing page in the browser', () => 
 
   it('shows six of them, picked at random, at 390 px', async () => {
     const first = await openLanding(PHONE);
+    await galleryImages(first.page).first().waitFor();
     expect(await galleryImages(first.page).count()).toBe(6);
     const picks = new Set<string>();
     picks.add((await galleryImages(first.page).evaluateAll((all) => all.map((i) => i.getAttribute('src')))).join());

@@ -1,17 +1,21 @@
 // The landing page's JavaScript budget (issue 18): what a first visit to `/` downloads before it
 // can run, measured from a real production build's manifest, gzipped. Deterministic: bytes, not
 // timings. Over budget means someone pulled a tool, a big library or a route into the landing path.
-// Issue 18 aims at 90 kB; today the path measures 120.7 kB, 95 kB of it React, React DOM and the
-// router (react-dom's client alone is about 60 kB), so the budget holds today's size as a ratchet:
-// lower it whenever the landing path shrinks, never raise it without a reason in the commit.
+// Issue 18 aims at 90 kB. React and React DOM are 66 kB of it (react-dom's client alone is about
+// 60 kB), so the router is our own (src/web/lib/router) and the tool registry loads with a tool's
+// page: the path measures 93.8 kB (123.8 kB with React Router; 93.5 kB before prerendered pages were
+// hydrated, 2026-11-25). The budget is a ratchet at today's
+// size: lower it whenever the landing path shrinks, never raise it without a reason in the commit.
+// Next in size: the whole tool contract (4.4 kB minified, for the landing's tool cards) and HeroAuth.
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { build, type Manifest } from 'vite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ssrDirOf, ssrEntryOf } from '../src/server/web/ssr-build';
 
-const BUDGET_GZIPPED_BYTES = 123 * 1024;
+const BUDGET_GZIPPED_BYTES = Math.round(93.8 * 1024);
 const ROOT = path.resolve(import.meta.dirname, '..');
 const LANDING_PAGE = 'features/landing/LandingPage.tsx';
 
@@ -41,7 +45,10 @@ describe('the production build', () => {
     });
     manifest = JSON.parse(readFileSync(path.join(outDir, '.vite/manifest.json'), 'utf8'));
   }, 120_000);
-  afterAll(() => rmSync(outDir, { recursive: true, force: true }));
+  afterAll(() => {
+    rmSync(outDir, { recursive: true, force: true });
+    rmSync(ssrDirOf(outDir), { recursive: true, force: true });
+  });
 
   const gzippedBytes = (keys: Iterable<string>) =>
     [...keys]
@@ -49,7 +56,7 @@ describe('the production build', () => {
       .filter((file): file is string => !!file?.endsWith('.js'))
       .reduce((sum, file) => sum + gzipSync(readFileSync(path.join(outDir, file)), { level: 9 }).length, 0);
 
-  it(`stays under ${BUDGET_GZIPPED_BYTES / 1024} kB gzipped for the entry and the landing route`, () => {
+  it(`stays under ${(BUDGET_GZIPPED_BYTES / 1024).toFixed(1)} kB gzipped for the entry and the landing route`, () => {
     const entry = Object.keys(manifest).find((key) => manifest[key]?.isEntry);
     expect(entry).toBeDefined();
     expect(manifest[LANDING_PAGE]?.isDynamicEntry, 'the landing page is its own lazy chunk').toBe(true);
@@ -63,6 +70,11 @@ describe('the production build', () => {
     const entry = Object.keys(manifest).find((key) => manifest[key]?.isEntry) as string;
     const landing = staticClosure(manifest, LANDING_PAGE, staticClosure(manifest, entry));
     expect([...landing].filter((key) => key.includes('features/tools/') && key.endsWith('Page.tsx'))).toEqual([]);
+  });
+
+  it('builds the SSR entry that prerenders the pages beside the app, not among its files (decision 021)', () => {
+    expect(ssrEntryOf(ssrDirOf(outDir))).not.toBeNull();
+    expect(Object.values(manifest).some((chunk) => chunk.file.includes('entry-prerender'))).toBe(false);
   });
 
   it('ships every script, stylesheet and the page with brotli and gzip twins', () => {

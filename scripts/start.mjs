@@ -1,5 +1,6 @@
 #!/usr/bin/env node
-// `npm start`: builds the web app when its sources changed since the last build, then runs the
+// `npm start`: builds the web app (and its SSR build for prerendered pages, decision 021) when its
+// sources changed since the last build, then runs the
 // server in this process (TypeScript through tsx). Arguments pass through: --web, --worker.
 // `npm run dev` (--dev): no build; Vite's dev server with hot reload on DEV_PORT (5173) in front,
 // proxying the server's paths to it on PORT, and APP_URL set to Vite's address so that its pages
@@ -11,7 +12,15 @@ import { fileURLToPath } from 'node:url';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const stampFile = path.join(root, 'dist/web/.build-stamp');
-const inputs = ['src/web', 'src/contract', 'vite.config.ts', 'package-lock.json'];
+const inputs = [
+  'src/web',
+  'src/contract',
+  'vite.config.ts',
+  'scripts/precompress.ts',
+  'scripts/prerender.ts',
+  'src/server/web/ssr-build.ts',
+  'package-lock.json',
+];
 
 function newestMtime(target) {
   if (!existsSync(target)) return 0;
@@ -45,7 +54,13 @@ if (dev) {
   if (sourcesTime > builtTime) {
     console.log('Building the web app...');
     const vite = path.join(root, 'node_modules/vite/bin/vite.js');
-    const result = spawnSync(process.execPath, [vite, 'build', '--logLevel', 'warn'], { cwd: root, stdio: 'inherit' });
+    // Always React's production build: started from a test runner (NODE_ENV=test), Vite would bundle
+    // the development build, and a later `npm start` would serve it as up to date.
+    const result = spawnSync(process.execPath, [vite, 'build', '--logLevel', 'warn'], {
+      cwd: root,
+      stdio: 'inherit',
+      env: { ...process.env, NODE_ENV: 'production' },
+    });
     if (result.status !== 0) process.exit(result.status ?? 1);
     writeFileSync(stampFile, String(sourcesTime));
   }

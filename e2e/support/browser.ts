@@ -46,3 +46,9 @@ export function newVisitorContext(browser: Browser, viewport = DESKTOP): Promise
     extraHTTPHeaders: { 'x-forwarded-for': `198.51.${(n >> 8) & 255}.${n & 255}` },
   });
 }
+
+/**
+ * Waits until the app is live: a prerendered page shows its HTML before its scripts have hydrated
+ * it, and a click before then does nothing (src/web/app/Root.tsx marks `<html data-app="live">`).
+ */
+export const appIsLive = (page: Page) => page.waitForSelector('html[data-app="live"]', { state: 'attached' });

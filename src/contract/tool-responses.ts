@@ -85,3 +85,6 @@ export type ToolAnswer = ToolResult | ToolPending | ToolRefusal | ToolNotEnoughT
 export const isPending = (answer: ToolAnswer): answer is ToolPending => 'pending' in answer && answer.pending;
 
 export const isSuccess = (answer: ToolAnswer): answer is ToolImageSuccess | ToolAnalysisSuccess => answer.success;
+
+/** `GET /api/tools`: which provider serves each tool on this server (also in a prerendered page). */
+export type ToolsInfo = { tools: { id: ToolId; provider: string; demo: boolean }[] };

@@ -25,7 +25,7 @@ import { apiBodyLimit } from './security/body-limit';
 import { originCheck } from './security/origin-check';
 import { securityHeaders } from './security/security-headers';
 import type { FileStorage } from './storage/storage';
-import { toolRoutes } from './tools/routes';
+import { toolRoutes, toolsInfoOf } from './tools/routes';
 import { compressJson } from './web/compress-json';
 import { spaRoutes } from './web/spa';
 import { replicateWebhookRoutes } from './webhooks/replicate-webhook';
@@ -147,7 +147,16 @@ export function buildApp(deps: AppDeps) {
   if (deps.mailer.kind === 'outbox' && config.env !== 'production') {
     app.route(DEV_MAIL_PATH, devMailRoutes(deps.database));
   }
-  if (deps.webDistDir) app.route('/', spaRoutes(deps.webDistDir, config.appUrl));
+  if (deps.webDistDir) {
+    app.route(
+      '/',
+      spaRoutes(deps.webDistDir, config.appUrl, {
+        tools: () => toolsInfoOf(deps.inference),
+        onRenderError: (error, page) =>
+          deps.logger.warn('prerendering a page failed: it gets the shell', { error, page }),
+      }),
+    );
+  }
   return app;
 }
 

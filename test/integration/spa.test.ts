@@ -5,6 +5,7 @@ import path from 'node:path';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { precompressDir } from '../../scripts/precompress';
+import { spaRoutes } from '../../src/server/web/spa';
 import { createTestBackend, type TestBackend } from '../support/test-backend';
 
 /** Large and repetitive enough to be worth compressing, as a real vendor chunk is. */
@@ -118,4 +119,80 @@ describe('serving the web app', () => {
     expect(xml).toContain('/background-remover</loc>');
     expect(xml).not.toContain('/user-settings');
   });
+});
+
+describe('serving prerendered pages (decision 021)', () => {
+  let dist: string;
+  let app: ReturnType<typeof spaRoutes>;
+  const rendered: string[] = [];
+  beforeAll(() => {
+    dist = mkdtempSync(path.join(os.tmpdir(), 'pp-dist-'));
+    writeFileSync(
+      path.join(dist, 'index.html'),
+      '<!doctype html><title>Picture Palette</title><body><div id="root"></div><script src="/a.js"></script>',
+    );
+    // A stand-in for the SSR build (scripts/prerender.ts): what it renders names its inputs.
+    mkdirSync(`${dist}-ssr`);
+    writeFileSync(
+      path.join(`${dist}-ssr`, 'entry-prerender-abc123.js'),
+      `export const PRERENDERED_PATHS = ['/', '/text-to-pic', '/broken'];
+       export async function renderPage(path, { signedIn, tools }) {
+         globalThis.__ppRendered?.push(path);
+         if (path === '/broken') throw new Error('no window here');
+         return '<main><h1>' + path + '</h1><p>' + signedIn + ' ' + tools.tools.map((t) => t.provider).join() + '</p>'.repeat(40) + '</main>';
+       }`,
+    );
+    (globalThis as { __ppRendered?: string[] }).__ppRendered = rendered;
+    app = spaRoutes(dist, 'http://127.0.0.1', {
+      tools: () => ({ tools: [{ id: 'text-to-pic', provider: 'demo', demo: true }] }),
+      onRenderError: () => {},
+    });
+  });
+  afterAll(() => {
+    rmSync(dist, { recursive: true, force: true });
+    rmSync(`${dist}-ssr`, { recursive: true, force: true });
+  });
+
+  it('answers a page with its HTML inside #root, carrying the hint and the tools it was rendered with', async () => {
+    const response = await app.request('/text-to-pic');
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-type')).toBe('text/html; charset=utf-8');
+    expect(response.headers.get('cache-control')).toBe('no-cache');
+    expect(response.headers.get('vary')).toBe('Accept-Encoding, Cookie');
+    const html = await response.text();
+    expect(html).toContain(
+      '<div id="root" data-prerendered data-signed-in="false" data-tools="{&quot;tools&quot;:[{&quot;id&quot;:&quot;text-to-pic&quot;,&quot;provider&quot;:&quot;demo&quot;,&quot;demo&quot;:true}]}"><main><h1>/text-to-pic</h1><p>false demo</p>',
+    );
+    expect(html).toContain('</main></div><script src="/a.js"></script>');
+  });
+
+  it('renders the signed-in variant for a request with a session cookie, each variant once', async () => {
+    const cookie = { Cookie: 'theme=dark; pp.session_token=abc.def' };
+    const first = await (await app.request('/', { headers: cookie })).text();
+    expect(first).toContain('data-signed-in="true"');
+    expect(first).toContain('<p>true demo</p>');
+    await app.request('/', { headers: cookie });
+    expect(rendered.filter((page) => page === '/').length).toBeLessThanOrEqual(2); // the warm-up's visitor and this one
+  });
+
+  it('sends the page brotli- or gzip-compressed', async () => {
+    const plain = await (await app.request('/text-to-pic')).text();
+    const br = await app.request('/text-to-pic', { headers: { 'Accept-Encoding': 'gzip, br' } });
+    expect(br.headers.get('content-encoding')).toBe('br');
+    const body = Buffer.from(await br.arrayBuffer());
+    expect(body.length).toBeLessThan(plain.length / 2);
+    expect(brotliDecompressSync(body).toString()).toBe(plain);
+    const gzip = await app.request('/text-to-pic', { headers: { 'Accept-Encoding': 'gzip, br;q=0' } });
+    expect(gzip.headers.get('content-encoding')).toBe('gzip');
+    expect(gunzipSync(Buffer.from(await gzip.arrayBuffer())).toString()).toBe(plain);
+  });
+
+  it.each(['/text-to-pic?image=abc', '/tokens', '/no-such-page', '/broken'])(
+    'answers %s with the shell (a query, no prerendered page, a page that failed)',
+    async (route) => {
+      const response = await app.request(route);
+      expect(response.status).toBe(200);
+      expect(await response.text()).toContain('<div id="root"></div>');
+    },
+  );
 });

@@ -10,12 +10,14 @@ import type {
   ToolPending,
   ToolRefusal,
   ToolResult,
+  ToolsInfo,
   ToolTooManyCalls,
 } from '../../contract/tool-responses';
 import { TOOL_MESSAGES, TOOLS, type ToolDefinition } from '../../contract/tools';
 import type { Auth } from '../auth/auth';
 import { sessionUser } from '../auth/session';
 import { isUuid } from '../db/ids';
+import type { InferenceRouter } from '../inference/routing';
 import type { JobSignals } from '../jobs/job-signals';
 import { type JobView, queuePosition, viewJob, waitForJob } from '../jobs/job-view';
 import { findOwnFile, findOwnJob, listOwnJobs } from '../jobs/jobs-repository';
@@ -183,10 +185,13 @@ export function toolRoutes(deps: ToolRoutesDeps) {
     });
   });
 
-  app.get('/tools', (c) => {
-    const routing = deps.inference.describe();
-    return c.json({ tools: TOOLS.map((t) => ({ id: t.id, provider: routing[t.id], demo: routing[t.id] === 'demo' })) });
-  });
+  app.get('/tools', (c) => c.json(toolsInfoOf(deps.inference)));
 
   return app;
+}
+
+/** `GET /api/tools`: which provider serves each tool here (prerendered pages carry it too). */
+export function toolsInfoOf(inference: InferenceRouter): ToolsInfo {
+  const routing = inference.describe();
+  return { tools: TOOLS.map((t) => ({ id: t.id, provider: routing[t.id], demo: routing[t.id] === 'demo' })) };
 }

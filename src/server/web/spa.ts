@@ -1,11 +1,14 @@
-// Serves the built single-page app (dist/web): hashed assets cached for a year, everything else
-// that is not a file falls back to index.html so client-side routes load on refresh. Text files
-// travel compressed: the build writes a .br and a .gz beside each (scripts/precompress.ts).
+// Serves the built single-page app (dist/web): hashed assets cached for a year, the app's pages
+// prerendered (prerendered-pages.ts, decision 021), and everything else that is not a file falls back
+// to index.html so client-side routes load on refresh. Text files travel compressed: the build writes
+// a .br and a .gz beside each (scripts/precompress.ts); a prerendered page keeps its own twins.
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { serveStatic } from '@hono/node-server/serve-static';
 import { Hono } from 'hono';
+import type { ToolsInfo } from '../../contract/tool-responses';
 import { robotsTxt, sitemapXml } from './crawlers';
+import { hasSessionCookie, prerenderedPages } from './prerendered-pages';
 
 /** Vite puts content-hashed files under /assets/: they never change, so browsers may keep them. */
 const isHashedAsset = (requestPath: string) => requestPath.startsWith('/assets/');
@@ -13,8 +16,33 @@ const isHashedAsset = (requestPath: string) => requestPath.startsWith('/assets/'
 /** `/logo.png`, `/assets/x.js`, `/wp-login.php`: a file was asked for, never a client route. */
 const looksLikeFile = (requestPath: string) => /\.[a-z0-9]+$/i.test(requestPath);
 
-export function spaRoutes(distDir: string, appUrl: string) {
+/** Brotli, then gzip, when the request accepts it (a `;q=0` refusal is honoured). */
+function encodingFor(acceptEncoding: string | undefined): 'br' | 'gzip' | null {
+  const accepted = (name: string) =>
+    (acceptEncoding ?? '').split(',').some((part) => {
+      const [coding, ...params] = part.trim().split(';');
+      return coding?.trim() === name && !params.some((p) => /^\s*q=0(\.0*)?\s*$/.test(p));
+    });
+  if (accepted('br')) return 'br';
+  if (accepted('gzip')) return 'gzip';
+  return null;
+}
+
+export type SpaOptions = {
+  /** What GET /api/tools answers: a prerendered tool page shows its engine's notice. */
+  tools?: () => ToolsInfo;
+  onRenderError?: (error: unknown, page: string) => void;
+};
+
+export function spaRoutes(distDir: string, appUrl: string, options: SpaOptions = {}) {
   const indexFile = path.join(distDir, 'index.html');
+  const prerendered = prerenderedPages({
+    distDir,
+    tools: options.tools ?? (() => ({ tools: [] })),
+    onError: options.onRenderError ?? (() => {}),
+  });
+  // Ahead of the first visitors, off the start's path.
+  setImmediate(() => void prerendered.warm());
   const app = new Hono();
   app.use('*', async (c, next) => {
     await next();
@@ -29,6 +57,21 @@ export function spaRoutes(distDir: string, appUrl: string) {
   });
   app.get('/robots.txt', (c) => c.text(robotsTxt(appUrl)));
   app.get('/sitemap.xml', (c) => c.body(sitemapXml(appUrl), 200, { 'Content-Type': 'text/xml; charset=utf-8' }));
+  // A page's path without a query (a query can change what the page first shows: it gets the shell).
+  app.get('*', async (c, next) => {
+    if (new URL(c.req.url).search) return next();
+    const page = await prerendered.pageFor(c.req.path, hasSessionCookie(c.req.header('Cookie')));
+    if (!page) return next();
+    const encoding = encodingFor(c.req.header('Accept-Encoding'));
+    const body = encoding === 'br' ? page.br : encoding === 'gzip' ? page.gzip : page.html;
+    const headers: Record<string, string> = {
+      'Content-Type': 'text/html; charset=utf-8',
+      // The page differs for a request with a session cookie (the room of the signed-in state).
+      Vary: 'Accept-Encoding, Cookie',
+    };
+    if (encoding) headers['Content-Encoding'] = encoding;
+    return c.body(new Uint8Array(body), 200, headers);
+  });
   if (existsSync(distDir)) app.use('*', serveStatic({ root: distDir, precompressed: true }));
   // A missing file (a chunk from an older build, a guessed path) fails as a file (404), not as the
   // page: loaded as JavaScript, an image or a feed, the shell would only break more.

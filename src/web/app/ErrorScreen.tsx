@@ -1,7 +1,7 @@
 import { Compass, House, RotateCw, TriangleAlert } from 'lucide-react';
-import { isRouteErrorResponse, Link, useRouteError } from 'react-router';
 import { FALLBACK_ERROR_TEXT, ROUTES } from '../../contract/routes';
 import { StandalonePage } from '../components/StandalonePage';
+import { isRouteErrorResponse, Link, useRouteError } from '../lib/router';
 import { useDocumentTitle } from '../lib/use-document-title';
 
 function describe(error: unknown): { notFound: boolean; detail: string } {

@@ -1,9 +1,9 @@
 import { CircleAlert, CircleCheck, X } from 'lucide-react';
 import { useEffect, useState } from 'react';
-import { Link } from 'react-router';
 import type { JobDetail } from '../../contract/tool-responses';
 import { getJson } from '../lib/api';
 import { unwatchJob, useWatchedJobs, type WatchedJob } from '../lib/jobs/job-watch';
+import { Link } from '../lib/router';
 import { useAuth } from '../lib/session/auth-context';
 
 /** How often a job a page left is asked about (as often as a page follows its own). */

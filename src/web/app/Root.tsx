@@ -1,6 +1,7 @@
-import { Outlet, ScrollRestoration, useNavigation } from 'react-router';
+import { useEffect } from 'react';
 import { SkipLink } from '../components/SkipLink';
 import { AuthProvider } from '../features/auth/AuthProvider';
+import { Outlet, ScrollRestoration, useNavigation } from '../lib/router';
 
 /**
  * Wraps every screen: the auth state, the skip link, a slim progress bar while the next page's chunk
@@ -8,6 +9,11 @@ import { AuthProvider } from '../features/auth/AuthProvider';
  */
 export function Root() {
   const navigation = useNavigation();
+  // The app is live (a prerendered page hydrated, or any other rendered): <html data-app="live">.
+  // Browser tests wait for it before they click: before it, a prerendered page is only HTML.
+  useEffect(() => {
+    document.documentElement.dataset.app = 'live';
+  }, []);
   return (
     <AuthProvider>
       <SkipLink />

@@ -21,7 +21,9 @@ const MENU_LABELS = [
 
 async function renderLayout(path: string) {
   const view = renderApp(path);
-  await screen.findByRole('heading', { level: 1 });
+  // The first tool page of the file loads the tool registry and the page's modules through Vite's
+  // transform (they are lazy, out of the entry): over a second on this 2-core machine.
+  await screen.findByRole('heading', { level: 1 }, { timeout: 5000 });
   return view;
 }
 

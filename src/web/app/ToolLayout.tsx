@@ -1,11 +1,11 @@
 import { Menu, X } from 'lucide-react';
 import { useCallback, useEffect, useRef, useState } from 'react';
-import { NavLink, Outlet } from 'react-router';
 import { MENU } from '../../contract/routes';
 import { ICONS } from '../components/icons';
 import { TokenBalance } from '../components/TokenBalance';
 import { Wordmark } from '../components/Wordmark';
 import { VerifiedElsewhereNotice } from '../features/auth/VerifiedElsewhereNotice';
+import { NavLink, Outlet } from '../lib/router';
 import { DESKTOP_QUERY, useMediaQuery } from '../lib/use-media-query';
 import { JobToasts } from './JobToasts';
 

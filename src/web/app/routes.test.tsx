@@ -1,10 +1,10 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
-import type { RouteObject } from 'react-router';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { menuOf } from '../../contract/routes';
 import { TOOLS, type ToolDefinition, type ToolId } from '../../contract/tools';
 import { WEB_TOOLS } from '../features/tools/registry';
 import { ChunkLoadTimeoutError } from '../lib/lazy-with-timeout';
+import type { RouteObject } from '../lib/router';
 import { routes, routesFor } from './routes';
 import { renderApp } from './test-utils';
 

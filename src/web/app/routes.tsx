@@ -1,13 +1,12 @@
 import type { ComponentType } from 'react';
-import type { RouteObject } from 'react-router';
 import { ACCOUNT_ROUTES } from '../../contract/accounts';
 import { SHARED_ROUTE_PREFIX } from '../../contract/creations';
 import { ROUTES } from '../../contract/routes';
-import { WEB_TOOLS } from '../features/tools/registry';
-import { toolsInfoReady } from '../features/tools/tools-info';
+import { TOOLS } from '../../contract/tools';
 import type { WebTool } from '../features/tools/web-tool';
 import { lazyWithTimeout } from '../lib/lazy-with-timeout';
 import { LEGAL_ROUTES } from '../lib/legal-routes';
+import type { RouteObject } from '../lib/router';
 import { AppLoading } from './AppLoading';
 import { ErrorScreen } from './ErrorScreen';
 import { Root } from './Root';
@@ -92,7 +91,11 @@ export const routesFor = (tools: readonly ToolRoute[]): RouteObject[] => [
               path: tool.route,
               // The providers come beside the chunk: the page's notices are known at its first render.
               lazy: page(
-                () => Promise.all([tool.loadPage(), toolsInfoReady()]),
+                () =>
+                  Promise.all([
+                    tool.loadPage(),
+                    import('../features/tools/tools-info').then(({ toolsInfoReady }) => toolsInfoReady()),
+                  ]),
                 ([Component]) => Component,
               ),
             }),
@@ -117,5 +120,18 @@ export const routesFor = (tools: readonly ToolRoute[]): RouteObject[] => [
   },
 ];
 
-/** The app's routes: the tools of the web registry, in the contract's order. */
-export const routes: RouteObject[] = routesFor(WEB_TOOLS);
+/**
+ * The app's routes: a route per tool of the contract, in its order. The web registry (every tool's
+ * rules and words) loads with a tool's page, not with the app: the landing page does not need it.
+ */
+export const routes: RouteObject[] = routesFor(
+  TOOLS.map((tool) => ({
+    route: tool.route,
+    loadPage: async () => {
+      const { WEB_TOOLS } = await import('../features/tools/registry');
+      const web = WEB_TOOLS.find((module) => module.id === tool.id);
+      if (!web) throw new Error(`No web module for the tool ${tool.id}`);
+      return web.loadPage();
+    },
+  })),
+);

@@ -1,6 +1,6 @@
 import { render } from '@testing-library/react';
-import { createMemoryRouter, type RouteObject, RouterProvider } from 'react-router';
 import { vi } from 'vitest';
+import { createMemoryRouter, type RouteObject, RouterProvider } from '../lib/router';
 import { installFakeApi } from '../test-support/fake-api';
 import { routes } from './routes';
 

@@ -1,6 +1,6 @@
 import { LogIn } from 'lucide-react';
 import { useId } from 'react';
-import { Link } from 'react-router';
+import { Link } from '../lib/router';
 import { SIGN_IN_LINK } from '../lib/sign-in-link';
 
 /** What a page that needs an account shows a visitor: why, and the way to the sign-in form. */

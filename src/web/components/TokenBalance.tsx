@@ -1,6 +1,6 @@
 import { Coins } from 'lucide-react';
-import { Link } from 'react-router';
 import { formatTokens } from '../lib/format-cost';
+import { Link } from '../lib/router';
 import { useAuth } from '../lib/session/auth-context';
 import { SIGN_IN_LINK } from '../lib/sign-in-link';
 

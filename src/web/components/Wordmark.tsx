@@ -1,5 +1,5 @@
-import { Link } from 'react-router';
 import { ROUTES } from '../../contract/routes';
+import { Link } from '../lib/router';
 import { LogoMark } from './LogoMark';
 
 /** Logo and product name, linking home. */

@@ -1,10 +1,10 @@
 import { fireEvent, render, screen, waitFor, within } from '@testing-library/react';
-import { createMemoryRouter, RouterProvider } from 'react-router';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Profile } from '../../../contract/accounts';
 import { PURCHASE_MESSAGES } from '../../../contract/packages';
 import { AuthProvider } from '../../features/auth/AuthProvider';
 import { forgetPackages } from '../../lib/purchases/purchase-api';
+import { createMemoryRouter, RouterProvider } from '../../lib/router';
 import {
   deferred,
   type FakeReply,

@@ -1,11 +1,11 @@
 import { CircleAlert, CircleCheck, KeyRound } from 'lucide-react';
 import { type FormEvent, useId, useState } from 'react';
-import { Link, useNavigate, useSearchParams } from 'react-router';
 import { ROUTES } from '../../../contract/routes';
 import { FormMessage } from '../../components/FormMessage';
 import { StandalonePage } from '../../components/StandalonePage';
 import { TextField } from '../../components/TextField';
 import { errorCode, errorMessage } from '../../lib/api';
+import { Link, useNavigate, useSearchParams } from '../../lib/router';
 import { resetPassword } from '../../lib/session/auth-api';
 import { useDocumentTitle } from '../../lib/use-document-title';
 

@@ -1,6 +1,6 @@
 import { CircleCheck } from 'lucide-react';
-import { useSearchParams } from 'react-router';
 import { ACCOUNT_MESSAGES, VERIFIED_EMAIL_PARAM } from '../../../contract/accounts';
+import { useSearchParams } from '../../lib/router';
 import { useAuth } from '../../lib/session/auth-context';
 
 /** Only something shaped like an address is echoed: the parameter is in a URL anyone can write. */

@@ -1,7 +1,7 @@
 import { ChevronDown, LogOut, Settings, UserRound } from 'lucide-react';
 import { useEffect, useId, useRef, useState } from 'react';
-import { Link } from 'react-router';
 import { ROUTES } from '../../../contract/routes';
+import { Link } from '../../lib/router';
 import { useAuth } from '../../lib/session/auth-context';
 
 export const ACCOUNT_MENU_TEXT = {

@@ -1,8 +1,8 @@
 import { ArrowRight, Clock, type LucideIcon, PiggyBank, ScanEye } from 'lucide-react';
-import { Link } from 'react-router';
 import { TOOLS } from '../../../contract/tools';
 import { ICONS } from '../../components/icons';
 import { formatCost } from '../../lib/format-cost';
+import { Link } from '../../lib/router';
 
 const FEATURES: { title: string; text: string; icon: LucideIcon }[] = [
   {

@@ -106,7 +106,8 @@ describe('hero sign-in form', () => {
     const api = installFakeApi(routesSigningIn({ 'POST /api/auth/sign-in/email': { body: { redirect: false } } }));
     const { router } = await openLanding();
     fillAndSubmit();
-    await screen.findByRole('heading', { level: 1, name: 'Text to Pic' });
+    // The tool page and the tool registry load lazily (Vite's transform, cold in this file): > 1 s here.
+    await screen.findByRole('heading', { level: 1, name: 'Text to Pic' }, { timeout: 5000 });
     expect(router.state.location.pathname).toBe('/text-to-pic');
     expect(api.callsTo('POST /api/auth/sign-in/email').map((call) => call.body)).toEqual([
       { email: EMAIL, password: PASSWORD },
@@ -127,7 +128,8 @@ describe('hero sign-in form', () => {
     );
     const { router } = await openLanding();
     fillAndSubmit();
-    await screen.findByRole('heading', { level: 1, name: 'Text to Pic' });
+    // The tool page and the tool registry load lazily (Vite's transform, cold in this file): > 1 s here.
+    await screen.findByRole('heading', { level: 1, name: 'Text to Pic' }, { timeout: 5000 });
     expect(router.state.location.pathname).toBe('/text-to-pic');
     expect(api.callsTo('POST /api/auth/sign-up/email').map((call) => call.body)).toEqual([
       { email: EMAIL, password: PASSWORD, name: 'ada' },

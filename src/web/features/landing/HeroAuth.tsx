@@ -1,6 +1,5 @@
 import { ArrowRight, CircleCheck } from 'lucide-react';
 import { type FormEvent, useCallback, useEffect, useId, useRef, useState } from 'react';
-import { Link, useLocation, useNavigate } from 'react-router';
 import { ACCOUNT_MESSAGES, PASSWORD_MIN_LENGTH, SIGNUP_TOKENS } from '../../../contract/accounts';
 import { START_ROUTE } from '../../../contract/routes';
 import { FormMessage, type FormMessageValue } from '../../components/FormMessage';
@@ -9,6 +8,7 @@ import { TextField } from '../../components/TextField';
 import { errorCode, errorMessage } from '../../lib/api';
 import { formatTokens } from '../../lib/format-cost';
 import { LEGAL_ROUTES } from '../../lib/legal-routes';
+import { Link, useLocation, useNavigate } from '../../lib/router';
 import {
   isPopupMessage,
   requestPasswordReset,

@@ -1,9 +1,9 @@
 import { ArrowRight, Check, Palette } from 'lucide-react';
-import { Link } from 'react-router';
 import { ROUTES, startTool } from '../../../contract/routes';
 import { Wordmark } from '../../components/Wordmark';
 import { formatCost } from '../../lib/format-cost';
 import { LEGAL_ROUTES } from '../../lib/legal-routes';
+import { Link } from '../../lib/router';
 import { useDocumentTitle } from '../../lib/use-document-title';
 import { AccountMenu } from './AccountMenu';
 import { ClosingCta } from './ClosingCta';

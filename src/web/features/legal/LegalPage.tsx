@@ -1,8 +1,8 @@
 import './legal.css';
 import type { ReactNode } from 'react';
-import { Link } from 'react-router';
 import { ROUTES } from '../../../contract/routes';
 import { StandalonePage } from '../../components/StandalonePage';
+import { Link } from '../../lib/router';
 import { useDocumentTitle } from '../../lib/use-document-title';
 
 /** A short policy page: its title, when it last changed, its sections and the way home. */

@@ -1,5 +1,5 @@
-import { Link } from 'react-router';
 import { LEGAL_ROUTES } from '../../lib/legal-routes';
+import { Link } from '../../lib/router';
 import { LegalPage } from './LegalPage';
 
 /** Route '/terms': what using Picture Palette means, in plain words. */

@@ -1,6 +1,5 @@
 import { BadgeCheck, CircleCheck, Coins, LogOut, Mail, Settings, UserRound } from 'lucide-react';
 import { useEffect, useId, useState } from 'react';
-import { Link, useNavigate } from 'react-router';
 import { VERIFICATION_RESEND_COOLDOWN_SECONDS } from '../../../contract/accounts';
 import { ROUTES } from '../../../contract/routes';
 import { FormMessage, type FormMessageValue } from '../../components/FormMessage';
@@ -8,6 +7,7 @@ import { PageHeader } from '../../components/PageHeader';
 import { SignInPromptCard } from '../../components/SignInPromptCard';
 import { errorMessage, retryAfterSeconds } from '../../lib/api';
 import { formatTokens } from '../../lib/format-cost';
+import { Link, useNavigate } from '../../lib/router';
 import { sendVerificationEmail } from '../../lib/session/auth-api';
 import { useAuth, usePublicConfig } from '../../lib/session/auth-context';
 import { useDocumentTitle } from '../../lib/use-document-title';

@@ -1,9 +1,9 @@
 import { Download, Trash2 } from 'lucide-react';
 import { useId, useState } from 'react';
-import { useNavigate } from 'react-router';
 import { ROUTES } from '../../../contract/routes';
 import { FormMessage } from '../../components/FormMessage';
 import { ACCOUNT_EXPORT_URL, deleteAccount } from '../../lib/creations/creations-api';
+import { useNavigate } from '../../lib/router';
 import { useAuth } from '../../lib/session/auth-context';
 
 export const DATA_TEXT = {

@@ -1,11 +1,11 @@
 import { Link2Off } from 'lucide-react';
 import { useEffect, useState } from 'react';
-import { Link, useParams } from 'react-router';
 import type { SharedCreation } from '../../../contract/creations';
 import { ROUTES } from '../../../contract/routes';
 import { toolById } from '../../../contract/tools';
 import { StandalonePage } from '../../components/StandalonePage';
 import { getShared } from '../../lib/creations/creations-api';
+import { Link, useParams } from '../../lib/router';
 import { useDocumentTitle } from '../../lib/use-document-title';
 
 type View = { phase: 'loading' } | { phase: 'gone' } | { phase: 'ready'; creation: SharedCreation };

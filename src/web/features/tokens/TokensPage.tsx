@@ -1,15 +1,15 @@
 import './tokens.css';
 import { Coins } from 'lucide-react';
 import { useCallback, useEffect, useId, useRef, useState } from 'react';
-import { useNavigate, useSearchParams } from 'react-router';
 import { PageHeader } from '../../components/PageHeader';
 import { PackageCards } from '../../components/purchases/PackageCards';
 import { SignInPromptCard } from '../../components/SignInPromptCard';
 import { formatTokens } from '../../lib/format-cost';
 import { loadPurchases, type Purchase } from '../../lib/purchases/purchase-api';
 import { usePackages } from '../../lib/purchases/use-packages';
+import { useNavigate, useSearchParams } from '../../lib/router';
 import { useAuth } from '../../lib/session/auth-context';
-import { wasSignedIn } from '../../lib/session/signed-in-hint';
+import { useSignedInHint } from '../../lib/session/signed-in-hint';
 import { SIGN_IN_LINK } from '../../lib/sign-in-link';
 import { useDocumentTitle } from '../../lib/use-document-title';
 import { CheckoutBanner } from './CheckoutBanner';
@@ -49,6 +49,7 @@ function BalanceCard({ tokens }: { tokens: number | null }) {
 export function TokensPage() {
   useDocumentTitle('Tokens');
   const { status, profile } = useAuth();
+  const wasSignedIn = useSignedInHint();
   const navigate = useNavigate();
   const packages = usePackages();
   const [params, setParams] = useSearchParams();
@@ -100,7 +101,7 @@ export function TokensPage() {
             Loading your balance…
           </span>
           <div className="pp-tokens__pending-room" aria-hidden="true" inert>
-            {wasSignedIn() ? <BalanceCard tokens={1} /> : <SignInPromptCard {...SIGN_IN_PROMPT} />}
+            {wasSignedIn ? <BalanceCard tokens={1} /> : <SignInPromptCard {...SIGN_IN_PROMPT} />}
           </div>
           <span className="pp-skeleton pp-tokens__pending-shimmer" />
         </div>

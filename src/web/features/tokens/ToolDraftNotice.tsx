@@ -1,8 +1,8 @@
 import { ArrowLeft, Coins } from 'lucide-react';
 import { useState } from 'react';
-import { Link } from 'react-router';
 import { toolById } from '../../../contract/tools';
 import { formatTokens } from '../../lib/format-cost';
+import { Link } from '../../lib/router';
 import { readToolDraft } from '../../lib/tool-draft';
 
 /** Why the user is here when a tool sent them (too few tokens), and the way back to their kept draft. */

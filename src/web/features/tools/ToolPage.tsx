@@ -1,13 +1,13 @@
 import './tools.css';
 import { CircleAlert, Coins, Cpu, LogIn, MailWarning } from 'lucide-react';
 import type { ReactNode } from 'react';
-import { Link } from 'react-router';
 import { ROUTES } from '../../../contract/routes';
 import { ICONS } from '../../components/icons';
 import { PageHeader } from '../../components/PageHeader';
 import { formatCost } from '../../lib/format-cost';
+import { Link } from '../../lib/router';
 import { useAuth } from '../../lib/session/auth-context';
-import { wasSignedIn } from '../../lib/session/signed-in-hint';
+import { useSignedInHint } from '../../lib/session/signed-in-hint';
 import { SIGN_IN_LINK } from '../../lib/sign-in-link';
 import { useDocumentTitle } from '../../lib/use-document-title';
 import { accessOf, accountProblem } from './tool-access';
@@ -42,7 +42,8 @@ function SignedOutBanner({ title, pending = false }: { title: string; pending?: 
 function AccountBanner({ title }: { title: string }) {
   const { status, profile } = useAuth();
   const access = accessOf(status, profile);
-  if (status === 'loading') return wasSignedIn() ? null : <SignedOutBanner title={title} pending />;
+  const wasSignedIn = useSignedInHint();
+  if (status === 'loading') return wasSignedIn ? null : <SignedOutBanner title={title} pending />;
   if (access === 'signed-out') return <SignedOutBanner title={title} />;
   const problem = accountProblem(access);
   if (access === 'fraud' || access === 'dispute') {

@@ -1,8 +1,8 @@
 import { type ReactNode, useCallback, useId, useState } from 'react';
-import { useSearchParams } from 'react-router';
 import type { Analysis } from '../../../contract/tool-responses';
 import { type ToolId, UPLOAD_LIMIT_5MB } from '../../../contract/tools';
 import { sentImageRef } from '../../lib/creations/send-to';
+import { useSearchParams } from '../../lib/router';
 import { DESKTOP_QUERY, useMediaQuery } from '../../lib/use-media-query';
 import { AnalysisResult } from './parts/AnalysisResult';
 import { FreePreviewNotice } from './parts/FreePreviewNotice';

@@ -1,10 +1,9 @@
 // Which provider serves each tool here (GET /api/tools). Read once per page load; a tool page's
 // route waits for it beside its chunk (toolsInfoReady), so the page's first render already knows
 // whether the engine notice shows and nothing is pushed down when it arrives (issue 18: CLS).
+import type { ToolsInfo } from '../../../contract/tool-responses';
 import type { ToolId } from '../../../contract/tools';
 import { getJson } from '../../lib/api';
-
-type ToolsInfo = { tools: { id: ToolId; provider: string; demo: boolean }[] };
 
 /** How long a tool page's route waits for /api/tools before it shows anyway. */
 export const TOOLS_INFO_WAIT_MS = 1_500;
@@ -13,7 +12,22 @@ let toolsInfo: Promise<ToolsInfo | null> | null = null;
 /** What /api/tools said, once it has answered (undefined before). */
 let answered: ToolsInfo | null | undefined;
 
+/** The answer a prerendered page was rendered with (decision 021): known without a request. */
+function fromPrerenderedPage(): ToolsInfo | null {
+  const root = typeof document === 'undefined' ? null : document.getElementById('root');
+  if (root?.dataset.prerendered === undefined || !root.dataset.tools) return null;
+  try {
+    return JSON.parse(root.dataset.tools) as ToolsInfo;
+  } catch {
+    return null;
+  }
+}
+
 function loadToolsInfo(): Promise<ToolsInfo | null> {
+  if (!toolsInfo) {
+    const fromPage = fromPrerenderedPage();
+    if (fromPage) primeToolsInfo(fromPage);
+  }
   toolsInfo ??= getJson<ToolsInfo>('/api/tools').then(
     (result) => (result.ok ? result.data : null),
     () => null,
@@ -49,6 +63,15 @@ export function toolsInfoReady(): Promise<void> {
     loadToolsInfo().then(() => undefined),
     new Promise<void>((resolve) => setTimeout(resolve, TOOLS_INFO_WAIT_MS)),
   ]);
+}
+
+/**
+ * What the server said before any request: the prerender sets the answer it renders with, and a
+ * prerendered page carries it (read above), so that hydration renders the same notices.
+ */
+export function primeToolsInfo(info: ToolsInfo): void {
+  toolsInfo = Promise.resolve(info);
+  answered = info;
 }
 
 /** For tests: forget what /api/tools said. */

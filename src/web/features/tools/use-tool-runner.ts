@@ -1,5 +1,4 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
-import { useNavigate, useSearchParams } from 'react-router';
 import type { Creation } from '../../../contract/creations';
 import { ROUTES } from '../../../contract/routes';
 import type { ToolRequest } from '../../../contract/tool-requests';
@@ -17,6 +16,7 @@ import { type ApiResult, errorMessage } from '../../lib/api';
 import { listCreations } from '../../lib/creations/creations-api';
 import { SENT_IMAGE_PARAM } from '../../lib/creations/send-to';
 import { unwatchJob, watchJob } from '../../lib/jobs/job-watch';
+import { useNavigate, useSearchParams } from '../../lib/router';
 import { useAuth } from '../../lib/session/auth-context';
 import { saveToolDraft, type ToolDraft } from '../../lib/tool-draft';
 import { type Access, accessOf } from './tool-access';

@@ -2,6 +2,8 @@
 // so that a page holds the room of what will most likely show (the visitor's banner and sign-in card,
 // or nothing and the balance card) and nothing moves when the answer comes (issue 18: CLS). Only a
 // layout hint: what the page shows still waits for the real session.
+import { useSyncExternalStore } from 'react';
+
 const KEY = 'pp-signed-in';
 
 export function wasSignedIn(): boolean {
@@ -20,3 +22,24 @@ export function rememberSignedIn(signedIn: boolean): void {
     // Storage unavailable: the next load assumes a visitor.
   }
 }
+
+/**
+ * The hint a prerendered page was made with: the server's guess from the session cookie, carried by
+ * the page (main.tsx). It is this page's hint from then on: hydration must render what the HTML
+ * shows, and the cookie knows better than this browser's memory (a session that ended elsewhere).
+ */
+let prerenderedHint: boolean | null = null;
+
+export function setPrerenderedHint(signedIn: boolean): void {
+  prerenderedHint = signedIn;
+}
+
+const unchanging = () => () => {};
+
+/** `wasSignedIn()` for rendering: a prerendered page's hint when there is one (always on the server). */
+export const useSignedInHint = (): boolean =>
+  useSyncExternalStore(
+    unchanging,
+    () => prerenderedHint ?? wasSignedIn(),
+    () => prerenderedHint ?? false,
+  );

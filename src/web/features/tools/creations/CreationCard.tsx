@@ -1,11 +1,11 @@
 import { Download, Eye, RotateCcw, Trash2 } from 'lucide-react';
 import { useState } from 'react';
-import { Link } from 'react-router';
 import type { Creation } from '../../../../contract/creations';
 import { FormMessage } from '../../../components/FormMessage';
 import { deleteCreation } from '../../../lib/creations/creations-api';
 import { sendToPath } from '../../../lib/creations/send-to';
 import { formatTokens } from '../../../lib/format-cost';
+import { Link } from '../../../lib/router';
 import { useDownloads } from '../downloads';
 import type { WebTool } from '../web-tool';
 import { ShareToggle } from './ShareToggle';

@@ -1,12 +1,12 @@
 import './creations.css';
 import { Images } from 'lucide-react';
 import { useCallback, useId, useState } from 'react';
-import { Link } from 'react-router';
 import type { Creation, CreationUsage } from '../../../../contract/creations';
 import { START_ROUTE, startTool } from '../../../../contract/routes';
 import type { ToolId } from '../../../../contract/tools';
 import { PageHeader } from '../../../components/PageHeader';
 import { SignInPromptCard } from '../../../components/SignInPromptCard';
+import { Link } from '../../../lib/router';
 import { useAuth } from '../../../lib/session/auth-context';
 import { useDocumentTitle } from '../../../lib/use-document-title';
 import { WEB_TOOLS } from '../registry';

@@ -1,6 +1,6 @@
 import { Send } from 'lucide-react';
-import { Link } from 'react-router';
 import { sendToPath } from '../../../lib/creations/send-to';
+import { Link } from '../../../lib/router';
 import type { SendTarget } from '../send-targets';
 
 /** Links that open another tool with this stored result as its image (nothing for images not stored here). */

@@ -1,7 +1,8 @@
 // "Run again" from My Creations opens a tool with the settings a job was run with (router state, so a
 // shared address carries none). The fields take them as their first value; the user can change them.
-import { useLocation } from 'react-router';
+
 import type { CreationSettings } from '../../../../contract/creations';
+import { useLocation } from '../../../lib/router';
 
 /** The router state My Creations sends with "Run again". */
 export type RunAgainState = { runAgain: CreationSettings };

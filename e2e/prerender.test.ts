@@ -1,0 +1,65 @@
+// Prerendered pages (decision 021): the HTML the server sends already holds the page (its heading,
+// the tool layout's menu), paints before any script has run, and hydrates without a mismatch (React
+// reports one as error #418 in the console) for a visitor and for a signed-in user, at both widths.
+import type { Browser } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { ROUTES } from '../src/contract/routes';
+import { TOOLS } from '../src/contract/tools';
+import { appIsLive, DESKTOP, launchBrowser, openPage, PHONE } from './support/browser';
+import { newAccount } from './support/visitors';
+
+const baseUrl = inject('baseUrl');
+
+const PAGES = [ROUTES.home, ROUTES.tokens, ...TOOLS.map((tool) => tool.route), ROUTES.creations, '/terms'];
+
+describe.runIf(inject('browserAvailable'))('prerendered pages', () => {
+  let browser: Browser;
+  beforeAll(async () => {
+    browser = await launchBrowser();
+  });
+  afterAll(() => browser?.close());
+
+  it('sends each page as HTML with its heading, which shows with scripts off', async () => {
+    for (const route of PAGES) {
+      const response = await fetch(`${baseUrl}${route}`);
+      const html = await response.text();
+      expect(html, route).toContain('<div id="root" data-prerendered data-signed-in="false"');
+      expect(html, route).toMatch(/<h1[^>]*>/);
+    }
+    const context = await browser.newContext({ javaScriptEnabled: false, viewport: PHONE });
+    const page = await context.newPage();
+    await page.goto(`${baseUrl}/background-remover`);
+    await expect(page.getByRole('heading', { level: 1 }).textContent()).resolves.toBe('Background Remover');
+    await expect(page.getByRole('button', { name: 'Open menu' }).isVisible()).resolves.toBe(true);
+    await context.close();
+  });
+
+  it.each([
+    ['phone', PHONE],
+    ['desktop', DESKTOP],
+  ])('hydrates every page without a mismatch for a visitor (%s)', async (_name, viewport) => {
+    for (const route of PAGES) {
+      const { page, errors } = await openPage(browser, viewport);
+      await page.goto(`${baseUrl}${route}`, { waitUntil: 'networkidle' });
+      await appIsLive(page);
+      expect(errors, route).toEqual([]);
+      await page.close();
+    }
+  });
+
+  it('hydrates without a mismatch for a signed-in user', async () => {
+    const { page } = await newAccount(browser, baseUrl, { verified: true, prefix: 'hydrate', viewport: PHONE });
+    const errors: string[] = [];
+    page.on('console', (message) => {
+      if (message.type() === 'error') errors.push(message.text());
+    });
+    page.on('pageerror', (error) => errors.push(error.message));
+    for (const route of [ROUTES.tokens, '/background-remover', ROUTES.home, ROUTES.creations]) {
+      const response = await page.goto(`${baseUrl}${route}`, { waitUntil: 'networkidle' });
+      expect(await response?.text(), route).toContain('data-signed-in="true"');
+      await appIsLive(page);
+      expect(errors, route).toEqual([]);
+    }
+    await page.context().close();
+  });
+});
