@@ -321,6 +321,7 @@ describe.runIf(inject('browserAvailable'))('tool pages in the browser', () => {
       await suspended.getByRole('textbox', { name: 'Prompt' }).fill('me on the moon');
       await actionSays(suspended, 'Account suspended due to fraud warning. Please contact support.');
       expect(await balance(suspended)).toBe(20);
-    });
+      // Two real local models (x4plus and x4fast, then the scenery): minutes on two loaded cores.
+    }, 180_000);
   });
 });
