@@ -31,6 +31,8 @@ describe.runIf(inject('browserAvailable'))('prerendered pages', () => {
     await page.goto(`${baseUrl}/background-remover`);
     await expect(page.getByRole('heading', { level: 1 }).textContent()).resolves.toBe('Background Remover');
     await expect(page.getByRole('button', { name: 'Open menu' }).isVisible()).resolves.toBe(true);
+    // The tab says which page it is before any script has run.
+    await expect(page.title()).resolves.toBe('Background Remover · Picture Palette');
     await context.close();
   });
 

@@ -56,8 +56,8 @@ export function prerender(): Plugin {
         if (!file) throw new Error(`prerender: no entry in ${ssrDir}`);
         const entry = (await import(pathToFileURL(file).href)) as Entry;
         for (const page of entry.PRERENDERED_PATHS) {
-          const html = await entry.renderPage(page, { signedIn: false, tools: { tools: [] } });
-          if (!html) throw new Error(`prerender: ${page} rendered nothing`);
+          const rendered = await entry.renderPage(page, { signedIn: false, tools: { tools: [] } });
+          if (!rendered) throw new Error(`prerender: ${page} rendered nothing`);
         }
       },
     },

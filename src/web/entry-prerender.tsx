@@ -13,6 +13,7 @@ import { primeToolsInfo } from './features/tools/tools-info';
 import { LEGAL_ROUTES } from './lib/legal-routes';
 import { createMemoryRouter, RouterProvider } from './lib/router';
 import { setPrerenderedHint } from './lib/session/signed-in-hint';
+import { collectDocumentTitle } from './lib/use-document-title';
 
 /**
  * The pages served prerendered: every route of the menu and the legal pages. Not /reset-password
@@ -27,20 +28,24 @@ export type PrerenderOptions = {
   tools: ToolsInfo;
 };
 
+/** A page as HTML: the body of `#root` and the document's title ("Text to Pic · Picture Palette"). */
+export type RenderedPage = { html: string; title: string };
+
 /**
- * The body of `#root` for `path`, or null when the path has no page (or its page failed to load).
- * Not re-entrant: the hint and the tools are module state, so calls must not overlap.
+ * The page at `path`, or null when the path has no page (or its page failed to load).
+ * Not re-entrant: the hint, the tools and the title are module state, so calls must not overlap.
  */
-export async function renderPage(path: string, { signedIn, tools }: PrerenderOptions): Promise<string | null> {
+export async function renderPage(path: string, { signedIn, tools }: PrerenderOptions): Promise<RenderedPage | null> {
   primeToolsInfo(tools);
   setPrerenderedHint(signedIn);
   const router = createMemoryRouter(routes, { initialEntries: [path] });
   await router.ready;
   if (router.state.error) return null;
+  const title = collectDocumentTitle();
   const { prelude } = await prerender(
     <StrictMode>
       <RouterProvider router={router} />
     </StrictMode>,
   );
-  return new Response(prelude).text();
+  return { html: await new Response(prelude).text(), title: title.value };
 }

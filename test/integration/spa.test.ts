@@ -139,7 +139,8 @@ describe('serving prerendered pages (decision 021)', () => {
        export async function renderPage(path, { signedIn, tools }) {
          globalThis.__ppRendered?.push(path);
          if (path === '/broken') throw new Error('no window here');
-         return '<main><h1>' + path + '</h1><p>' + signedIn + ' ' + tools.tools.map((t) => t.provider).join() + '</p>'.repeat(40) + '</main>';
+         const html = '<main><h1>' + path + '</h1><p>' + signedIn + ' ' + tools.tools.map((t) => t.provider).join() + '</p>'.repeat(40) + '</main>';
+         return { html, title: path === '/' ? 'Picture Palette' : 'Text to Pic & more · Picture Palette' };
        }`,
     );
     (globalThis as { __ppRendered?: string[] }).__ppRendered = rendered;
@@ -164,6 +165,9 @@ describe('serving prerendered pages (decision 021)', () => {
       '<div id="root" data-prerendered data-signed-in="false" data-tools="{&quot;tools&quot;:[{&quot;id&quot;:&quot;text-to-pic&quot;,&quot;provider&quot;:&quot;demo&quot;,&quot;demo&quot;:true}]}"><main><h1>/text-to-pic</h1><p>false demo</p>',
     );
     expect(html).toContain('</main></div><script src="/a.js"></script>');
+    // The page's own title, before any script runs (escaped like any text in the markup).
+    expect(html).toContain('<title>Text to Pic &amp; more · Picture Palette</title>');
+    expect(html).not.toContain('<title>Picture Palette</title>');
   });
 
   it('renders the signed-in variant for a request with a session cookie, each variant once', async () => {

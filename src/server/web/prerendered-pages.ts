@@ -14,7 +14,10 @@ import { ssrDirOf, ssrEntryOf } from './ssr-build';
 
 type Entry = {
   PRERENDERED_PATHS: readonly string[];
-  renderPage(path: string, options: { signedIn: boolean; tools: ToolsInfo }): Promise<string | null>;
+  renderPage(
+    path: string,
+    options: { signedIn: boolean; tools: ToolsInfo },
+  ): Promise<{ html: string; title: string } | null>;
 };
 
 export type PrerenderedPage = { html: Buffer; br: Buffer; gzip: Buffer };
@@ -25,6 +28,8 @@ const SESSION_COOKIE = /(?:^|;\s*)(?:__Secure-)?pp\.session_token=[^;]/;
 export const hasSessionCookie = (cookieHeader: string | undefined) => SESSION_COOKIE.test(cookieHeader ?? '');
 
 const ROOT_ELEMENT = '<div id="root"></div>';
+/** index.html's title, replaced by the page's own (a tab, a bookmark, a search result say which page). */
+const TITLE_ELEMENT = /<title>[^<]*<\/title>/;
 
 export function prerenderedPages(options: {
   distDir: string;
@@ -60,12 +65,16 @@ export function prerenderedPages(options: {
 
   async function render(entryModule: Entry, page: string, signedIn: boolean): Promise<PrerenderedPage | null> {
     const tools = options.tools();
-    const body = await entryModule.renderPage(page, { signedIn, tools });
-    if (body === null) return null;
+    const rendered = await entryModule.renderPage(page, { signedIn, tools });
+    if (rendered === null) return null;
     const template = readFileSync(indexFile, 'utf8');
     if (!template.includes(ROOT_ELEMENT)) return null;
     const root = `<div id="root" data-prerendered data-signed-in="${signedIn}" data-tools="${escapeMarkup(JSON.stringify(tools))}">`;
-    const html = Buffer.from(template.replace(ROOT_ELEMENT, () => `${root}${body}</div>`));
+    const html = Buffer.from(
+      template
+        .replace(TITLE_ELEMENT, () => `<title>${escapeMarkup(rendered.title)}</title>`)
+        .replace(ROOT_ELEMENT, () => `${root}${rendered.html}</div>`),
+    );
     return {
       html,
       br: brotliCompressSync(html, {
