@@ -3,8 +3,8 @@
 // timings. Over budget means someone pulled a tool, a big library or a route into the landing path.
 // Issue 18 aims at 90 kB. React and React DOM are 66 kB of it (react-dom's client alone is about
 // 60 kB), so the router is our own (src/web/lib/router) and the tool registry loads with a tool's
-// page: the path measures 93.8 kB (123.8 kB with React Router; 93.5 kB before prerendered pages were
-// hydrated, 2026-11-25). The budget is a ratchet at today's
+// page: the path measures 93.9 kB (123.8 kB with React Router; 93.5 kB before prerendered pages were
+// hydrated; 93.8 before main's web changes of 2026-11-25 met them). The budget is a ratchet at today's
 // size: lower it whenever the landing path shrinks, never raise it without a reason in the commit.
 // Next in size: the whole tool contract (4.4 kB minified, for the landing's tool cards) and HeroAuth.
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -15,7 +15,7 @@ import { build, type Manifest } from 'vite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ssrDirOf, ssrEntryOf } from '../src/server/web/ssr-build';
 
-const BUDGET_GZIPPED_BYTES = Math.round(93.8 * 1024);
+const BUDGET_GZIPPED_BYTES = Math.round(93.9 * 1024);
 const ROOT = path.resolve(import.meta.dirname, '..');
 const LANDING_PAGE = 'features/landing/LandingPage.tsx';
 
