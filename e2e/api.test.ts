@@ -17,10 +17,14 @@ describe('the running server', () => {
     });
   });
 
-  it('serves the app shell for client routes and JSON 404 for unknown API routes', async () => {
+  it('serves the app for client routes (prerendered, or the shell) and JSON 404 for unknown API routes', async () => {
     const page = await fetch(`${baseUrl}/image-analyzer`);
     expect(page.status).toBe(200);
-    expect(await page.text()).toContain('<div id="root">');
+    // A menu page comes prerendered (decision 021); a page that is not, as the bare shell.
+    expect(await page.text()).toContain('<div id="root" data-prerendered');
+    const shell = await fetch(`${baseUrl}/reset-password`);
+    expect(shell.status).toBe(200);
+    expect(await shell.text()).toContain('<div id="root"></div>');
     const api = await fetch(`${baseUrl}/api/unknown`);
     expect(api.status).toBe(404);
     expect(await api.json()).toEqual({ error: 'No API route for GET /api/unknown' });
