@@ -36,7 +36,14 @@ const reply = <T>(child: ChildProcess) =>
 
 export async function startLoadServer(databaseUrl: string, users: number, tokens: number): Promise<LoadServer> {
   const child = fork(path.join(import.meta.dirname, 'server.ts'), [databaseUrl, String(users), String(tokens)], {
-    execArgv: ['--import', 'tsx', '--expose-gc'],
+    // BENCH_CPU_PROF=<dir>: the server writes a CPU profile there when it exits (open it in Chrome's
+    // DevTools or summarise it): where a tool call's server time goes.
+    execArgv: [
+      '--import',
+      'tsx',
+      '--expose-gc',
+      ...(process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : []),
+    ],
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });
   const ready = await reply<Ready>(child);

@@ -12,13 +12,8 @@ import type { ToolsInfo } from '../../contract/tool-responses';
 import { escapeMarkup } from '../markup/escape-markup';
 import { ssrDirOf, ssrEntryOf } from './ssr-build';
 
-type Entry = {
-  PRERENDERED_PATHS: readonly string[];
-  renderPage(
-    path: string,
-    options: { signedIn: boolean; tools: ToolsInfo },
-  ): Promise<{ html: string; title: string } | null>;
-};
+/** The SSR build's entry (a type only: the module itself is the build's, loaded at run time). */
+type Entry = typeof import('../../web/entry-prerender');
 
 export type PrerenderedPage = { html: Buffer; br: Buffer; gzip: Buffer };
 
@@ -38,6 +33,7 @@ export function prerenderedPages(options: {
 }) {
   const indexFile = path.join(options.distDir, 'index.html');
   let buildStamp = '';
+  let template = '';
   let entry: Promise<Entry | null> = Promise.resolve(null);
   let pages = new Map<string, Promise<PrerenderedPage | null>>();
   // The renderer keeps the hint and the tools in module state: one render at a time.
@@ -48,6 +44,7 @@ export function prerenderedPages(options: {
     const stamp = existsSync(indexFile) ? String(statSync(indexFile).mtimeMs) : '';
     if (stamp !== buildStamp) {
       buildStamp = stamp;
+      template = stamp ? readFileSync(indexFile, 'utf8') : '';
       pages = new Map();
       const file = stamp ? ssrEntryOf(ssrDirOf(options.distDir)) : null;
       entry = file
@@ -67,7 +64,6 @@ export function prerenderedPages(options: {
     const tools = options.tools();
     const rendered = await entryModule.renderPage(page, { signedIn, tools });
     if (rendered === null) return null;
-    const template = readFileSync(indexFile, 'utf8');
     if (!template.includes(ROOT_ELEMENT)) return null;
     const root = `<div id="root" data-prerendered data-signed-in="${signedIn}" data-tools="${escapeMarkup(JSON.stringify(tools))}">`;
     const html = Buffer.from(
