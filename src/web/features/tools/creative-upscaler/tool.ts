@@ -17,5 +17,5 @@ export const creativeUpscaler = defineWebTool('creative-upscaler', {
   busyLabel: BUSY_LABEL.process,
   result: { kind: 'images', fileName: () => 'creative-upscaled.webp', compare: 'photo' },
   localEngineNote:
-    'Local engine: a large restoration model (Real-ESRGAN x4plus) that redraws texture, not the hosted Clarity upscaler.',
+    'Local engine, not the hosted Clarity upscaler: a large restoration model (Real-ESRGAN x4plus) redraws texture, blended with a lighter model and a plain resize so that it stays true to your photo.',
 });
