@@ -2,6 +2,7 @@
 // session user only. Nothing here changes tokens except through the ledger.
 import { eq } from 'drizzle-orm';
 import { type Profile, SIGNUP_TOKENS } from '../../contract/accounts';
+import { storageUsedSql } from '../creations/creations-repository';
 import type { AppDb } from '../db/client';
 import { profiles, user } from '../db/schema';
 import { applyLedgerEntry } from '../ledger/ledger';
@@ -17,16 +18,18 @@ export async function ensureProfile(db: AppDb, userId: string): Promise<void> {
   });
 }
 
+const PROFILE_FIELDS = {
+  email: user.email,
+  emailVerified: user.emailVerified,
+  tokens: profiles.tokens,
+  isDispute: profiles.isDispute,
+  isFraudulent: profiles.isFraudulent,
+  stripeCustomerId: profiles.stripeCustomerId,
+};
+
 export async function readProfile(db: AppDb, userId: string): Promise<Profile | null> {
   const [row] = await db
-    .select({
-      email: user.email,
-      emailVerified: user.emailVerified,
-      tokens: profiles.tokens,
-      isDispute: profiles.isDispute,
-      isFraudulent: profiles.isFraudulent,
-      stripeCustomerId: profiles.stripeCustomerId,
-    })
+    .select(PROFILE_FIELDS)
     .from(profiles)
     .innerJoin(user, eq(user.id, profiles.userId))
     .where(eq(profiles.userId, userId));
@@ -39,4 +42,27 @@ export async function readOrCreateProfile(db: AppDb, userId: string): Promise<Pr
   if (existing) return existing;
   await ensureProfile(db, userId);
   return readProfile(db, userId);
+}
+
+export type ProfileWithStorage = Profile & { storageUsedBytes: number };
+
+/**
+ * readOrCreateProfile with the bytes the user's files take, in the same statement: a tool call
+ * needs both before it charges (the quota check), and each statement is a round trip (issue 20).
+ */
+export async function readOrCreateProfileWithStorage(db: AppDb, userId: string): Promise<ProfileWithStorage | null> {
+  const read = async () => {
+    const [row] = await db
+      .select({ ...PROFILE_FIELDS, storageUsed: storageUsedSql(profiles.userId) })
+      .from(profiles)
+      .innerJoin(user, eq(user.id, profiles.userId))
+      .where(eq(profiles.userId, userId));
+    if (!row) return null;
+    const { storageUsed, ...profile } = row;
+    return { ...profile, storageUsedBytes: Number(storageUsed ?? 0) };
+  };
+  const existing = await read();
+  if (existing) return existing;
+  await ensureProfile(db, userId);
+  return read();
 }

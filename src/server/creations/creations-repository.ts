@@ -1,7 +1,7 @@
 // The SQL of My Creations: a user's jobs page by page with their files and ledger rows, and the
 // removal of a job's files. Pages are ordered by (created_at to the millisecond, id), the cursor's
 // own precision, so that no job is skipped or repeated between pages.
-import { and, desc, eq, inArray, or, type SQL, sql, sum } from 'drizzle-orm';
+import { type AnyColumn, and, desc, eq, inArray, or, type SQL, sql, sum } from 'drizzle-orm';
 import type { AppDb } from '../db/client';
 import { files, jobs, ledger } from '../db/schema';
 import type { FileRow, JobRow } from '../jobs/jobs-repository';
@@ -85,3 +85,7 @@ export async function storageUsedBy(db: AppDb, userId: string): Promise<number> 
     .where(eq(files.userId, userId));
   return Number(row?.used ?? 0);
 }
+
+/** storageUsedBy as a subquery of another statement, for the user in `userIdColumn` (null: none). */
+export const storageUsedSql = (userIdColumn: AnyColumn) =>
+  sql<string | null>`(select sum(${files.size}) from ${files} where ${files.userId} = ${userIdColumn})`;

@@ -7,8 +7,7 @@
 // explicit-content check (400); then the charge and the queue (jobs/charge-and-queue.ts).
 import { createHash } from 'node:crypto';
 import { TOOL_MESSAGES, type ToolDefinition } from '../../contract/tools';
-import { readOrCreateProfile } from '../accounts/profiles';
-import { storageUsedBy } from '../creations/creations-repository';
+import { readOrCreateProfileWithStorage } from '../accounts/profiles';
 import { STORAGE_QUOTA_REACHED } from '../creations/usage';
 import type { AppDb } from '../db/client';
 import { inspectImages } from '../images/image-decode';
@@ -75,7 +74,7 @@ export async function callTool(deps: ToolCallServiceDeps, request: ToolCallReque
   const { db } = deps;
   const { user, tool, body, idempotencyKey } = request;
   if (body.userId !== undefined && body.userId !== user.id) return refuse(403, TOOL_MESSAGES.wrongUser);
-  const profile = await readOrCreateProfile(db, user.id);
+  const profile = await readOrCreateProfileWithStorage(db, user.id);
   if (!profile) return refuse(401, TOOL_MESSAGES.signInRequired);
   if (profile.isFraudulent) return refuse(403, TOOL_MESSAGES.fraud);
   if (profile.isDispute) return refuse(403, TOOL_MESSAGES.dispute);
@@ -98,7 +97,7 @@ export async function callTool(deps: ToolCallServiceDeps, request: ToolCallReque
     const atCap = prepared.images.length > 0 && !(await hasRoomForJob(db, user.id, deps.maxActiveJobsPerUser));
     if (atCap) return tooManyJobs(deps.maxActiveJobsPerUser);
     // Full storage: a clear refusal before the charge (decision 022: 409, the account's state, not the request).
-    if ((await storageUsedBy(db, user.id)) >= deps.storageQuotaBytes) return refuse(409, STORAGE_QUOTA_REACHED);
+    if (profile.storageUsedBytes >= deps.storageQuotaBytes) return refuse(409, STORAGE_QUOTA_REACHED);
     const refusal = await costlyChecks(deps, request, prepared);
     if (refusal) return refusal;
 
