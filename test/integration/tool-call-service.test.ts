@@ -2,6 +2,7 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TOOL_MESSAGES, toolById } from '../../src/contract/tools';
+import { readOrCreateProfileWithStorage } from '../../src/server/accounts/profiles';
 import { jobs, ledger } from '../../src/server/db/schema';
 import { createImageModeration } from '../../src/server/images/moderation/image-moderation';
 import { createDemoProvider } from '../../src/server/inference/demo/demo-provider';
@@ -30,8 +31,17 @@ beforeAll(async () => {
 afterAll(() => backend.stop());
 
 const textToPic = toolById('text-to-pic');
-const call = (user: { id: string; emailVerified: boolean }, body: Record<string, unknown>, key?: string) =>
-  callTool(deps, { user, tool: textToPic, body, rawBody: JSON.stringify(body), idempotencyKey: key });
+/** What the route reads with the call's count (tools/tool-call-limit.ts). */
+const callerOf = (userId: string) => readOrCreateProfileWithStorage(backend.database.db, userId);
+const call = async (user: { id: string; emailVerified: boolean }, body: Record<string, unknown>, key?: string) =>
+  callTool(deps, {
+    user,
+    caller: await callerOf(user.id),
+    tool: textToPic,
+    body,
+    rawBody: JSON.stringify(body),
+    idempotencyKey: key,
+  });
 
 describe('callTool', () => {
   it('refuses an unverified caller before it looks at the input, and charges nothing', async () => {
@@ -59,6 +69,7 @@ describe('callTool', () => {
     });
     const analyzer = await callTool(deps, {
       user,
+      caller: await callerOf(id),
       tool: toolById('image-analyzer'),
       body: { image: dataUrl(await pngBytes(40, 3)) },
       rawBody: '{}',
@@ -88,6 +99,7 @@ describe('callTool', () => {
     const rich = await verifiedUser(backend, 20);
     const preview = await callTool(onDemo, {
       user: { id: rich.id, emailVerified: true },
+      caller: await callerOf(rich.id),
       tool: textToPic,
       body: { prompt: 'a fox' },
       rawBody: '{"prompt":"a fox"}',
@@ -102,6 +114,7 @@ describe('callTool', () => {
     expect(
       await callTool(onDemo, {
         user: { id: broke.id, emailVerified: true },
+        caller: await callerOf(broke.id),
         tool: textToPic,
         body: { prompt: 'a fox' },
         rawBody: '{"prompt":"a fox"}',

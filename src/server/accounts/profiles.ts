@@ -18,7 +18,8 @@ export async function ensureProfile(db: AppDb, userId: string): Promise<void> {
   });
 }
 
-const PROFILE_FIELDS = {
+/** The columns of a Profile, for statements that read one with more (see tools/tool-call-limit.ts). */
+export const PROFILE_FIELDS = {
   email: user.email,
   emailVerified: user.emailVerified,
   tokens: profiles.tokens,
@@ -46,6 +47,12 @@ export async function readOrCreateProfile(db: AppDb, userId: string): Promise<Pr
 
 export type ProfileWithStorage = Profile & { storageUsedBytes: number };
 
+/** A profile with storageUsedSql's answer (a sum: null without files, a string from some drivers). */
+export const withStorageUsed = (profile: Profile, storageUsed: string | number | null): ProfileWithStorage => ({
+  ...profile,
+  storageUsedBytes: Number(storageUsed ?? 0),
+});
+
 /**
  * readOrCreateProfile with the bytes the user's files take, in the same statement: a tool call
  * needs both before it charges (the quota check), and each statement is a round trip (issue 20).
@@ -59,7 +66,7 @@ export async function readOrCreateProfileWithStorage(db: AppDb, userId: string):
       .where(eq(profiles.userId, userId));
     if (!row) return null;
     const { storageUsed, ...profile } = row;
-    return { ...profile, storageUsedBytes: Number(storageUsed ?? 0) };
+    return withStorageUsed(profile, storageUsed);
   };
   const existing = await read();
   if (existing) return existing;

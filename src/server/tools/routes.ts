@@ -24,7 +24,7 @@ import { findOwnFile, findOwnJob, listOwnJobs } from '../jobs/jobs-repository';
 import { createTypicalRunTime } from '../jobs/typical-run-time';
 import { balanceOf } from '../ledger/ledger';
 import { bodyTooLarge } from '../security/body-limit';
-import { countToolCall } from './tool-call-limit';
+import { countCallAndReadCaller } from './tool-call-limit';
 import { callTool, type ToolCallServiceDeps } from './tool-call-service';
 
 export type ToolRoutesDeps = ToolCallServiceDeps & {
@@ -81,7 +81,7 @@ export function toolRoutes(deps: ToolRoutesDeps) {
       async (c) => {
         const user = await sessionUser(auth, c.req.raw.headers);
         if (!user) return c.json({ success: false, error: TOOL_MESSAGES.signInRequired } satisfies ToolRefusal, 401);
-        const limit = await countToolCall(db, user.id, deps.callsPerMinute);
+        const { limit, caller } = await countCallAndReadCaller(db, user.id, deps.callsPerMinute);
         if (!limit.allowed) {
           c.header('Retry-After', String(limit.retryAfterSeconds));
           const answer: ToolTooManyCalls = {
@@ -97,6 +97,7 @@ export function toolRoutes(deps: ToolRoutesDeps) {
 
         const outcome = await callTool(deps, {
           user,
+          caller,
           tool,
           body,
           rawBody,

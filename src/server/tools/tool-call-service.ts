@@ -7,7 +7,7 @@
 // explicit-content check (400); then the charge and the queue (jobs/charge-and-queue.ts).
 import { createHash } from 'node:crypto';
 import { TOOL_MESSAGES, type ToolDefinition } from '../../contract/tools';
-import { readOrCreateProfileWithStorage } from '../accounts/profiles';
+import type { ProfileWithStorage } from '../accounts/profiles';
 import { STORAGE_QUOTA_REACHED } from '../creations/usage';
 import type { AppDb } from '../db/client';
 import { inspectImages } from '../images/image-decode';
@@ -41,6 +41,8 @@ export type ToolCallServiceDeps = {
 
 export type ToolCallRequest = {
   user: { id: string; emailVerified: boolean };
+  /** The user's profile and storage used, read with the call's count (tools/tool-call-limit.ts); null: none. */
+  caller: ProfileWithStorage | null;
   tool: ToolDefinition;
   /** The parsed JSON object, and the text it came from (hashed for the Idempotency-Key). */
   body: Record<string, unknown>;
@@ -72,9 +74,8 @@ const tooManyJobs = (limit: number) =>
 
 export async function callTool(deps: ToolCallServiceDeps, request: ToolCallRequest): Promise<ToolCallOutcome> {
   const { db } = deps;
-  const { user, tool, body, idempotencyKey } = request;
+  const { user, tool, body, idempotencyKey, caller: profile } = request;
   if (body.userId !== undefined && body.userId !== user.id) return refuse(403, TOOL_MESSAGES.wrongUser);
-  const profile = await readOrCreateProfileWithStorage(db, user.id);
   if (!profile) return refuse(401, TOOL_MESSAGES.signInRequired);
   if (profile.isFraudulent) return refuse(403, TOOL_MESSAGES.fraud);
   if (profile.isDispute) return refuse(403, TOOL_MESSAGES.dispute);
