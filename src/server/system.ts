@@ -28,12 +28,13 @@ import { createLocalProvider } from './inference/local/local-provider';
 import { realEsrganAvailable } from './inference/local/upscale/real-esrgan-files';
 import { createReplicateProvider } from './inference/replicate/replicate-provider';
 import { createInferenceRouter, type InferenceRouter } from './inference/routing';
-import { registerToolWorkers, type ToolJobDeps } from './jobs/job-runner';
+import type { ToolJobDeps } from './jobs/job-runner';
 import { JobSignals } from './jobs/job-signals';
 import { startOrphanedJobSweep } from './jobs/orphaned-jobs';
 import { startPendingJobBackstop } from './jobs/pending-jobs';
 import { registerPingWorker } from './jobs/ping';
 import { type Queue, startQueue, stopQueue } from './jobs/queue';
+import { startToolWorkers } from './jobs/tool-workers';
 import { startWorkerLease } from './jobs/worker-leases';
 import type { Logger } from './log';
 import { createMailer } from './mail/create-mailer';
@@ -180,10 +181,13 @@ export async function startBackend(
         providerFor: (tool, recorded) => inference.providerForJob(tool, recorded),
         runTimeoutMs: config.toolJobExpireSeconds * 1000,
       };
-      await registerToolWorkers(queue, toolJobDeps, {
-        pollingIntervalSeconds: config.queuePollSeconds,
-        concurrency: config.workerConcurrency,
-      });
+      // Added after the queue, so stopped before it: the jobs in hand finish first.
+      stops.add(
+        await startToolWorkers(queue, toolJobDeps, {
+          pollingIntervalSeconds: config.queuePollSeconds,
+          concurrency: config.workerConcurrency,
+        }),
+      );
       // Added after the queue, so stopped before it (stops run last-first).
       stops.add(
         startPendingJobBackstop(toolJobDeps, {

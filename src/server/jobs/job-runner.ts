@@ -14,28 +14,27 @@ import { ProviderError } from '../inference/provider';
 import { applyLedgerEntry, type LedgerEntry } from '../ledger/ledger';
 import type { Logger } from '../log';
 import type { FileStorage } from '../storage/storage';
-import type { ToolJobRequest } from './charge-and-queue';
 import { isFreePreview } from './free-preview';
 import { loadInputImages, removeFiles, storeOutputs } from './job-files';
 import type { FinishedJob, JobSignals } from './job-signals';
 import {
-  claimJob,
-  findJob,
   findRunningJob,
   type JobRow,
   type JobRun,
   markFailed,
   markSucceeded,
   setProviderRef,
+  type TakenJob,
 } from './jobs-repository';
-import { QUEUE_NAMES, type Queue } from './queue';
+import { completeToolRun } from './queue';
 import { fromStoredInput, hasInputFiles, imagesAsked } from './stored-input';
 
 export type { JobRun } from './jobs-repository';
 
 /**
  * Marks a job failed and refunds what it was charged, once: a job already final (or taken from
- * `run`) is left as it is (null). Answers the failed job and its owner's balance after the refund.
+ * `run`) is left as it is (null). A worker's run also completes the queue's job. Answers the failed
+ * job and its owner's balance after the refund.
  */
 export async function failAndRefund(
   db: AppDb,
@@ -46,6 +45,7 @@ export async function failAndRefund(
   return db.transaction(async (tx) => {
     const failed = await markFailed(tx, jobId, message, run);
     if (!failed) return null;
+    if (run) await completeToolRun(tx, run.queueJobId);
     const { job } = failed;
     if (job.charged === 0) return failed;
     const refund = { userId: job.userId, delta: job.charged, reason: 'refund' as const, reference: jobId };
@@ -66,11 +66,13 @@ export type ToolJobDeps = {
 };
 
 /**
- * Runs one job (the queue's handler). Returns normally when the job is final or handed to its
- * provider (`pending`); throws to have the queue retry it (a retryable provider failure with tries left).
+ * Runs one job a worker took from the queue (tool-workers.ts). Returns normally when the job is
+ * final or handed to its provider (`pending`), the queue's job completed; throws to have the queue
+ * retry it (a retryable provider failure with tries left).
  */
-export async function runToolJob(deps: ToolJobDeps, jobId: string, retriesLeft: boolean): Promise<void> {
+export async function runToolJob(deps: ToolJobDeps, taken: TakenJob): Promise<void> {
   const { db, storage, logger } = deps;
+  const { queueJobId, jobId, job, retriesLeft } = taken;
   // A database restart must not strand a job that a worker holds: its writes wait for the
   // database (a job left to pg-boss's expiry would sit "running" for minutes, then run again).
   const durably = <T>(write: () => Promise<T>) =>
@@ -78,10 +80,12 @@ export async function runToolJob(deps: ToolJobDeps, jobId: string, retriesLeft: 
       maxWaitMs: DATABASE_OUTAGE_WAIT_MS,
       onWait: (error) => logger.warn('database unreachable; the job waits for it', { jobId, error }),
     });
-  const job = await durably(() => claimJob(db, jobId, deps.workerId ?? null));
   // Already final, or already with its provider, which calls back (a duplicate delivery): nothing to do.
-  if (!job) return;
-  const run: JobRun = { attempt: job.attempts };
+  if (!job) {
+    await durably(() => completeToolRun(db, queueJobId));
+    return;
+  }
+  const run: JobRun = { attempt: job.attempts, queueJobId };
   const tool = toolById(job.tool as ToolId);
   let outcome: JobOutcome;
   let servedBy = job.provider;
@@ -95,6 +99,7 @@ export async function runToolJob(deps: ToolJobDeps, jobId: string, retriesLeft: 
     if (result.kind === 'pending') {
       // The worker slot is free again; the webhook or the backstop completes the job.
       await durably(() => setProviderRef(db, jobId, result.providerRef, run));
+      await durably(() => completeToolRun(db, queueJobId));
       return;
     }
     outcome = { result };
@@ -279,43 +284,4 @@ function isWellFormedAnalysis(result: { keywords: unknown; colors: unknown }): b
         typeof c.percentage === 'number',
     )
   );
-}
-
-export async function registerToolWorkers(
-  queue: Queue,
-  deps: ToolJobDeps,
-  { pollingIntervalSeconds, concurrency }: { pollingIntervalSeconds: number; concurrency: number },
-) {
-  // `concurrency` jobs at a time per worker process (WORKER_CONCURRENCY): one pg-boss worker each.
-  for (let i = 0; i < concurrency; i++) {
-    let busy = false;
-    const workerId = await queue.work<ToolJobRequest>(
-      QUEUE_NAMES.toolRun,
-      { pollingIntervalSeconds, includeMetadata: true },
-      async ([job]) => {
-        if (!job) return;
-        busy = true;
-        try {
-          await runToolJob(deps, job.data.jobId, job.retryCount < job.retryLimit);
-        } finally {
-          busy = false;
-        }
-      },
-    );
-    deps.signals?.onQueued(() => {
-      queue.notifyWorker(workerId);
-      return !busy;
-    });
-  }
-  // Jobs that used up their tries, or expired because a worker died mid-job: refund them.
-  await queue.work<ToolJobRequest>(QUEUE_NAMES.toolRunDead, { pollingIntervalSeconds }, async ([job]) => {
-    if (!job) return;
-    const row = await findJob(deps.db, job.data.jobId);
-    if (!row) return;
-    const refunded = await failAndRefund(deps.db, job.data.jobId, toolById(row.tool as ToolId).failureMessage);
-    if (refunded) {
-      deps.logger.warn('tool job refunded after its last try', { jobId: job.data.jobId });
-      deps.signals?.jobFinished(job.data.jobId, refunded);
-    }
-  });
 }

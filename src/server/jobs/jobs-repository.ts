@@ -2,11 +2,12 @@
 // worker and the views call these and never build a query on the job tables themselves (the fair
 // queue's rounds and the orphan sweep keep their few queries beside their own logic).
 import { randomUUID } from 'node:crypto';
-import { and, count, desc, eq, getTableColumns, inArray, isNull, lt, notInArray, type SQL, sql } from 'drizzle-orm';
+import { and, count, desc, eq, getTableColumns, lt, notInArray, type SQL, sql } from 'drizzle-orm';
 import type { AppDb, SqlRows } from '../db/client';
 import { files, jobs } from '../db/schema';
 import { type DbOrTx, debitCtes, InsufficientTokensError } from '../ledger/ledger';
 import { queuePlaceCtes, servedBefore, TooManyJobsError } from './fair-queue';
+import { completeToolRunSql, otherToolRunsDue, takeNextToolRunCtes } from './queue';
 
 export type JobRow = typeof jobs.$inferSelect;
 export type NewJob = typeof jobs.$inferInsert;
@@ -16,9 +17,11 @@ export type FileRow = typeof files.$inferSelect;
 /**
  * The run of a job that may finish it: the attempt its worker claimed. A job handed back from a
  * worker presumed dead (orphaned-jobs.ts) is claimed again with another attempt, so the first run,
- * should it still be going somewhere, can no longer finish it. Null: whoever finds it running.
+ * should it still be going somewhere, can no longer finish it. The run also holds the queue's job it
+ * was taken with (takeNextJob, `queueJobId`), and its finish completes that too. Null: whoever
+ * finds it running (the webhook, the backstop, the dead letter).
  */
-export type JobRun = { attempt: number } | null;
+export type JobRun = { attempt: number; queueJobId: string } | null;
 
 const heldBy = (run: JobRun) => (run ? and(eq(jobs.status, 'running'), eq(jobs.attempts, run.attempt)) : undefined);
 
@@ -135,17 +138,57 @@ export function inputFilesOf(db: AppDb, jobId: string): Promise<FileRow[]> {
     .orderBy(files.storageKey);
 }
 
+/** Maps a `jobs` row read as JSON (to_jsonb) to the row drizzle would answer. */
+const jobColumns = Object.entries(getTableColumns(jobs));
+function jobFromJson(json: Record<string, unknown>): JobRow {
+  return Object.fromEntries(
+    jobColumns.map(([key, column]) => {
+      const value = json[column.name];
+      return [key, value == null ? null : column.mapFromDriverValue(value)];
+    }),
+  ) as JobRow;
+}
+
 /**
- * Takes a queued (or handed-back) job for this worker: running, one more attempt, its lease. Null
- * when it is already final or with its provider, which calls back (a duplicate delivery).
+ * A job the worker took from the queue: the queue's tries, the row it claimed (null: nothing to
+ * run), and whether other jobs were due as well (so the worker looks again at once).
  */
-export async function claimJob(db: AppDb, jobId: string, workerId: string | null): Promise<JobRow | null> {
-  const [row] = await db
-    .update(jobs)
-    .set({ status: 'running', startedAt: sql`now()`, attempts: sql`${jobs.attempts} + 1`, workerId })
-    .where(and(eq(jobs.id, jobId), inArray(jobs.status, ['queued', 'running']), isNull(jobs.providerRef)))
-    .returning();
-  return row ?? null;
+export type TakenJob = {
+  queueJobId: string;
+  jobId: string;
+  retriesLeft: boolean;
+  job: JobRow | null;
+  moreWaiting: boolean;
+};
+
+/**
+ * Takes the next due job from the queue and claims its row for this worker (running, one more
+ * attempt, its lease) in ONE statement. Null when no job is due. `job` is null when the row is
+ * already final or with its provider, which calls back (a duplicate delivery): the queue's job is
+ * then still active, for the caller to complete.
+ */
+export async function takeNextJob(db: AppDb, workerId: string | null): Promise<TakenJob | null> {
+  const { rows } = (await db.execute(sql`
+    with ${takeNextToolRunCtes},
+    claimed as (
+      update jobs set status = 'running', started_at = now(), attempts = attempts + 1, worker_id = ${workerId}::uuid
+      from taken
+      where jobs.id = (taken.data->>'jobId')::uuid and jobs.status in ('queued', 'running') and jobs.provider_ref is null
+      returning jobs.*)
+    select taken.id as queue_job_id, taken.data->>'jobId' as job_id, taken.retry_count < taken.retry_limit as retries_left,
+      (select to_jsonb(claimed) from claimed) as job,
+      ${otherToolRunsDue(sql`taken.id`)} as more_waiting
+    from taken`)) as unknown as SqlRows;
+  const [row] = rows;
+  if (!row) return null;
+  const json = typeof row.job === 'string' ? JSON.parse(row.job) : row.job;
+  return {
+    queueJobId: String(row.queue_job_id),
+    jobId: String(row.job_id),
+    retriesLeft: row.retries_left === true,
+    job: json ? jobFromJson(json as Record<string, unknown>) : null,
+    moreWaiting: row.more_waiting === true,
+  };
 }
 
 /** The provider's own id for a job it will finish later (webhook mode). */
@@ -191,8 +234,9 @@ export async function markFailed(
 
 /**
  * Marks a running job succeeded with its result and the provider that served it, and inserts its
- * output files, in ONE statement (the files only if the job was still held by `run`). Answers when
- * it finished and its owner's balance, or null if someone else finished it (or took it from `run`).
+ * output files, in ONE statement (the files only if the job was still held by `run`; a worker's run
+ * also completes the queue's job it took). Answers when it finished and its owner's balance, or
+ * null if someone else finished it (or took it from `run`).
  */
 export async function markSucceeded(
   db: DbOrTx,
@@ -207,12 +251,15 @@ export async function markSucceeded(
       : sql`, outputs as (
           insert into files (id, user_id, job_id, kind, storage_key, content_type, size, width, height)
           select * from (values ${fileValues(change.outputs)}) as v where exists (select 1 from done))`;
+  const completeQueued = run
+    ? sql`, queue_done as (${completeToolRunSql(run.queueJobId, sql`exists (select 1 from done)`)})`
+    : sql``;
   const { rows } = (await db.execute(sql`
     with done as (
       update jobs set status = 'succeeded', result = ${JSON.stringify(change.result)}::jsonb,
         provider = ${change.provider}, finished_at = now(), error = null
       where id = ${job.id} and status = 'running'${held}
-      returning user_id, finished_at)${insertOutputs}
+      returning user_id, finished_at)${insertOutputs}${completeQueued}
     select (extract(epoch from finished_at) * 1000)::float8 as finished_ms,
       (select tokens from profiles where user_id = done.user_id) as balance
     from done`)) as unknown as SqlRows;

@@ -1,7 +1,8 @@
 // The job queue: pg-boss on the application's own database (PGlite or PostgreSQL), so a job and
 // the rows it touches live in one place and survive restarts together.
+import { type SQL, sql } from 'drizzle-orm';
 import PgBoss from 'pg-boss';
-import type { Database } from '../db/client';
+import type { AppDb, Database } from '../db/client';
 import type { Logger } from '../log';
 
 export const QUEUE_SCHEMA = 'pgboss';
@@ -90,6 +91,45 @@ async function ensureQueueOrderIndex(database: Database): Promise<void> {
   await database.executeSql(
     `create index if not exists ${QUEUE_ORDER_INDEX} on ${QUEUE_SCHEMA}.job (name, priority desc, created_on, id) where state < 'active'`,
   );
+}
+
+// The tool-run queue is consumed by our own statements (docs/decisions/027-own-tool-queue-consumer.md):
+// pg-boss still sends, retries, expires and dead-letters its jobs, but its fetch rides on the
+// worker's claim of the job row and its completion on the finish, one statement each instead of
+// two. These are pg-boss 10's own fetch and complete (node_modules/pg-boss/src/plans.js
+// fetchNextJob, completeJobs) for a standard-policy queue and one job at a time; a pg-boss upgrade
+// must check them (test/integration/tool-queue.test.ts runs them against the installed pg-boss).
+const toolRunJobs = sql.raw(`${QUEUE_SCHEMA}.job`);
+const toolRunName = QUEUE_NAMES.toolRun;
+
+/**
+ * CTE `taken(id, data, retry_count, retry_limit)`: the next due tool-run job, made active (a retry
+ * counted as pg-boss counts it), or no row. In the order of the index above: priority, then oldest.
+ */
+export const takeNextToolRunCtes: SQL = sql`next_in_queue as (
+    select id from ${toolRunJobs}
+    where name = ${toolRunName} and state < 'active' and start_after < now()
+    order by priority desc, created_on, id
+    limit 1
+    for update skip locked),
+  taken as (
+    update ${toolRunJobs} q set state = 'active', started_on = now(),
+      retry_count = case when q.started_on is not null then q.retry_count + 1 else q.retry_count end
+    from next_in_queue where q.name = ${toolRunName} and q.id = next_in_queue.id
+    returning q.id, q.data, q.retry_count, q.retry_limit)`;
+
+/** Whether a tool-run job other than `taken` is due (the statement's snapshot still counts `taken` as waiting). */
+export const otherToolRunsDue = (taken: SQL): SQL =>
+  sql`exists (select 1 from ${toolRunJobs} w where w.name = ${toolRunName} and w.state < 'active' and w.start_after < now() and w.id <> ${taken})`;
+
+/** The statement that completes an active tool-run job (`when`: a condition on the statement's other CTEs). */
+export const completeToolRunSql = (jobId: string, when: SQL = sql`true`): SQL =>
+  sql`update ${toolRunJobs} set state = 'completed', completed_on = now()
+    where name = ${toolRunName} and id = ${jobId}::uuid and state = 'active' and ${when}`;
+
+/** Completes the tool-run job a worker took, on its own (when no finish statement carries it). */
+export async function completeToolRun(db: Pick<AppDb, 'execute'>, jobId: string): Promise<void> {
+  await db.execute(completeToolRunSql(jobId));
 }
 
 export async function stopQueue(queue: Queue): Promise<void> {

@@ -1,0 +1,118 @@
+// The tool-run queue consumed by our own statements (jobs/tool-workers.ts, decision 027): the take
+// of a job claims its row in the same statement, the finish completes the queue's job, and pg-boss's
+// own machinery (retry after a delay, completion state, the dead letter) sees the same rows it
+// would have written itself. Run against the installed pg-boss, so an upgrade that changes its
+// tables fails here.
+import { randomUUID } from 'node:crypto';
+import { eq } from 'drizzle-orm';
+import { describe, expect, it } from 'vitest';
+import { jobs } from '../../src/server/db/schema';
+import { type InferenceProvider, ProviderError, type ToolResult } from '../../src/server/inference/provider';
+import { QUEUE_NAMES, QUEUE_SCHEMA } from '../../src/server/jobs/queue';
+import { findLedgerMismatches } from '../../src/server/ledger/ledger';
+import { createTestBackend, eventually, type TestBackend } from '../support/test-backend';
+import { instantProvider, routerWith, tokensOf, verifiedUser } from '../support/tool-fixtures';
+
+const generate = { prompt: 'a lighthouse at dusk', numOutputs: 1 };
+
+/** The queue's own record of a tool job: its state and the tries pg-boss counted. */
+async function queueJob(backend: TestBackend, jobId: string) {
+  const { rows } = await backend.database.executeSql(
+    `select state, retry_count, started_on is not null as started, completed_on is not null as completed
+     from ${QUEUE_SCHEMA}.job where name = $1 and id = $2`,
+    [QUEUE_NAMES.toolRun, jobId],
+  );
+  return rows[0] ?? null;
+}
+
+/** Fails the first `failures` runs with a retryable error, then answers like the instant provider. */
+function flakyProvider(failures: number, retryable = true): InferenceProvider {
+  const instant = instantProvider();
+  let runs = 0;
+  return {
+    ...instant,
+    async run(input, signal): Promise<ToolResult> {
+      runs++;
+      if (runs <= failures) throw new ProviderError('provider busy', { retryable });
+      return instant.run(input, signal);
+    },
+  };
+}
+
+describe('the tool-run queue', () => {
+  it('completes the queue’s job with the run that finished the tool job, in one try', async () => {
+    const backend = await createTestBackend({ inference: routerWith(instantProvider()) });
+    try {
+      const { client } = await verifiedUser(backend, 20);
+      const response = await client.post<{ jobId: string; status: string }>('/api/generate-image', generate);
+      expect(response.status).toBe(200);
+      const [row] = await backend.database.db.select().from(jobs).where(eq(jobs.id, response.body.jobId));
+      expect(row).toMatchObject({ status: 'succeeded', attempts: 1 });
+      expect(row?.workerId).toBeTruthy();
+      expect(await queueJob(backend, response.body.jobId)).toEqual({
+        state: 'completed',
+        retry_count: 0,
+        started: true,
+        completed: true,
+      });
+    } finally {
+      await backend.stop();
+    }
+  });
+
+  it('lets the queue try a busy provider again after its delay, and charges once', async () => {
+    const backend = await createTestBackend({ inference: routerWith(flakyProvider(1)) });
+    try {
+      const { client } = await verifiedUser(backend, 20);
+      const response = await client.post<{ jobId: string }>('/api/generate-image', generate);
+      const jobId = response.body.jobId;
+      const done = await eventually(async () => {
+        const [row] = await backend.database.db.select().from(jobs).where(eq(jobs.id, jobId));
+        return row?.status === 'succeeded' ? row : null;
+      }, 30_000);
+      expect(done.attempts).toBe(2);
+      expect(await queueJob(backend, jobId)).toMatchObject({ state: 'completed', retry_count: 1 });
+      expect(await tokensOf(client)).toBe(19);
+      expect(await findLedgerMismatches(backend.database.db)).toEqual([]);
+    } finally {
+      await backend.stop();
+    }
+  }, 40_000);
+
+  it('completes the queue’s job of a run that failed for good, and refunds it', async () => {
+    const backend = await createTestBackend({ inference: routerWith(flakyProvider(1, false)) });
+    try {
+      const { client } = await verifiedUser(backend, 20);
+      const response = await client.post<{ jobId: string; refunded: boolean }>('/api/generate-image', generate);
+      expect(response.status).toBe(502);
+      expect(response.body.refunded).toBe(true);
+      const [row] = await backend.database.db.select().from(jobs).where(eq(jobs.id, response.body.jobId));
+      expect(row?.status).toBe('failed');
+      expect(await queueJob(backend, response.body.jobId)).toMatchObject({ state: 'completed', retry_count: 0 });
+      expect(await tokensOf(client)).toBe(20);
+    } finally {
+      await backend.stop();
+    }
+  });
+
+  it('completes a second delivery of a finished job without running it again', async () => {
+    const provider = instantProvider();
+    const backend = await createTestBackend({ inference: routerWith(provider) });
+    try {
+      const { client } = await verifiedUser(backend, 20);
+      const first = await client.post<{ jobId: string }>('/api/generate-image', generate);
+      expect(first.status).toBe(200);
+      const runs = provider.calls.length;
+      // The same tool job delivered again under another queue id (as a requeue by hand would).
+      const again = randomUUID();
+      await backend.queue.send(QUEUE_NAMES.toolRun, { jobId: first.body.jobId }, { id: again });
+      await eventually(async () => (await queueJob(backend, again))?.state === 'completed');
+      expect(provider.calls.length).toBe(runs);
+      const [row] = await backend.database.db.select().from(jobs).where(eq(jobs.id, first.body.jobId));
+      expect(row).toMatchObject({ status: 'succeeded', attempts: 1 });
+      expect(await tokensOf(client)).toBe(19);
+    } finally {
+      await backend.stop();
+    }
+  });
+});
