@@ -39,7 +39,52 @@ function flakyProvider(failures: number, retryable = true): InferenceProvider {
   };
 }
 
+/** What pg-boss decides for a job when it is sent: everything but its id, data and times. */
+async function sentAs(backend: TestBackend, queueJobId: string) {
+  const { rows } = await backend.database.executeSql(
+    `select name, priority, state, retry_limit, retry_delay, retry_backoff, expire_in::text, dead_letter, policy,
+       singleton_key, singleton_on, (keep_until - start_after)::text as kept_for, data ? 'jobId' as carries_job_id
+     from ${QUEUE_SCHEMA}.job where name = $1 and id = $2`,
+    [QUEUE_NAMES.toolRun, queueJobId],
+  );
+  return rows[0] ?? null;
+}
+
 describe('the tool-run queue', () => {
+  it('sends a tool job exactly as pg-boss’s own send would, with the row’s id and its round', async () => {
+    // A provider held until the end, so the queue's record is looked at before a run completes it.
+    let release = () => {};
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const backend = await createTestBackend({ inference: routerWith(instantProvider({ until: held })) });
+    try {
+      const { client } = await verifiedUser(backend, 20);
+      const response = await client.request<{ jobId: string }>('POST', '/api/generate-image', {
+        body: generate,
+        headers: { prefer: 'wait=0' },
+      });
+      expect(response.status).toBe(202);
+      const [row] = await backend.database.db.select().from(jobs).where(eq(jobs.id, response.body.jobId));
+      const ours = await sentAs(backend, response.body.jobId);
+      const reference = randomUUID();
+      await backend.queue.send(
+        QUEUE_NAMES.toolRun,
+        { jobId: randomUUID() },
+        { id: reference, priority: 0 - (row?.queueRound ?? 0) },
+      );
+      expect(ours).toEqual({ ...(await sentAs(backend, reference)), state: ours?.state });
+      expect(ours).toMatchObject({
+        priority: 0 - (row?.queueRound ?? 0),
+        dead_letter: QUEUE_NAMES.toolRunDead,
+        carries_job_id: true,
+      });
+    } finally {
+      release();
+      await backend.stop();
+    }
+  });
+
   it('completes the queue’s job with the run that finished the tool job, in one try', async () => {
     const backend = await createTestBackend({ inference: routerWith(instantProvider()) });
     try {

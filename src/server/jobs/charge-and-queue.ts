@@ -1,20 +1,20 @@
 // A tool call becomes a job here, charged exactly once: the input images are written to storage,
-// then ONE transaction of three statements (decision 025): the user's profile locked (fair-queue.ts),
-// one statement that takes the user's place in the fair queue, debits the ledger (reason job,
-// reference the job id, unique; nothing for a free preview: free-preview.ts), inserts the job and
-// its input files, and the queue's job sent on the same transaction. If anything fails, nothing is
-// charged and the stored inputs are removed.
+// then ONE transaction of two statements (decisions 025, 027): the user's profile locked
+// (fair-queue.ts), and one statement that takes the user's place in the fair queue, debits the
+// ledger (reason job, reference the job id, unique; nothing for a free preview: free-preview.ts),
+// inserts the job and its input files, and sends the queue's job (the row's id, so pg-boss's order
+// is the one queuePosition counts in, and a crashed worker's job can be found: orphaned-jobs.ts).
+// If anything fails, nothing is charged and the stored inputs are removed.
 import { randomUUID } from 'node:crypto';
 import type { ToolId } from '../../contract/tools';
-import { type AppDb, sqlExecutorOf } from '../db/client';
+import type { AppDb } from '../db/client';
 import { errorChain } from '../db/connection-errors';
 import type { FileStorage } from '../storage/storage';
 import type { PreparedTool } from '../tools/definitions';
-import { lockUserQueue, queuePriority, TooManyJobsError } from './fair-queue';
+import { lockUserQueue, TooManyJobsError } from './fair-queue';
 import { chargeFor } from './free-preview';
 import { removeFiles, storeInputs } from './job-files';
 import { findJobByIdempotencyKey, insertChargedJob, type JobRow } from './jobs-repository';
-import { QUEUE_NAMES, type Queue } from './queue';
 import { toStoredInput } from './stored-input';
 
 /** What the queue carries for a tool job: only its id (the row holds the rest). */
@@ -61,7 +61,7 @@ export type CreateJobInput = {
  * stored) or IdempotencyConflictError.
  */
 export async function chargeAndQueue(
-  deps: { db: AppDb; queue: Queue; storage: FileStorage; maxActiveJobsPerUser: number },
+  deps: { db: AppDb; storage: FileStorage; maxActiveJobsPerUser: number },
   request: CreateJobInput,
 ): Promise<{ job: JobRow; reused: boolean }> {
   const { db, storage } = deps;
@@ -75,7 +75,7 @@ export async function chargeAndQueue(
   try {
     const job = await db.transaction(async (tx) => {
       if (!(await lockUserQueue(tx, userId))) throw new Error(`no profile for user ${userId}`);
-      const row = await insertChargedJob(
+      return insertChargedJob(
         tx,
         {
           id: jobId,
@@ -91,15 +91,6 @@ export async function chargeAndQueue(
         inputFiles,
         deps.maxActiveJobsPerUser,
       );
-      // The queue's job has the row's id: pg-boss's order is then exactly the one queuePosition
-      // counts in (it is sent in the row's transaction), and a crashed worker's job can be found
-      // and handed back (orphaned-jobs.ts).
-      await deps.queue.send(QUEUE_NAMES.toolRun, { jobId } satisfies ToolJobRequest, {
-        id: jobId,
-        priority: queuePriority(row.queueRound),
-        db: { executeSql: sqlExecutorOf(tx) },
-      });
-      return row;
     });
     return { job, reused: false };
   } catch (error) {

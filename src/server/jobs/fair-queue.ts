@@ -62,8 +62,8 @@ export function queuePlaceCtes(userId: string, maxActiveJobs: number): SQL {
       select greatest(coalesce(serving, 0), last + 1) as round from queue_counts where active < ${maxActiveJobs})`;
 }
 
-/** pg-boss takes higher priorities first: an earlier round must come first. */
-export const queuePriority = (round: number) => -round;
+/** pg-boss takes higher priorities first: an earlier round must come first (`round`: a column). */
+export const queuePriorityOf = (round: SQL) => sql`(-${round})`;
 
 /**
  * Jobs the queue takes before job `jobId`: an earlier round, or the same round and created before it

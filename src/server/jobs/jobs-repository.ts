@@ -6,8 +6,8 @@ import { and, count, desc, eq, getTableColumns, lt, notInArray, type SQL, sql } 
 import type { AppDb, SqlRows } from '../db/client';
 import { files, jobs } from '../db/schema';
 import { type DbOrTx, debitCtes, InsufficientTokensError } from '../ledger/ledger';
-import { queuePlaceCtes, servedBefore, TooManyJobsError } from './fair-queue';
-import { completeToolRunSql, otherToolRunsDue, takeNextToolRunCtes } from './queue';
+import { queuePlaceCtes, queuePriorityOf, servedBefore, TooManyJobsError } from './fair-queue';
+import { completeToolRunSql, otherToolRunsDue, sendToolRunsSql, takeNextToolRunCtes } from './queue';
 
 export type JobRow = typeof jobs.$inferSelect;
 export type NewJob = typeof jobs.$inferInsert;
@@ -58,8 +58,9 @@ export function listOwnJobs(db: AppDb, userId: string, options: { before: Date |
 }
 
 /**
- * The queue's round, the debit and its ledger row, the job row and its input files in ONE
- * statement, after the profile lock (fair-queue.ts lockUserQueue); answers the job row. At the cap or short of tokens nothing is written and it
+ * The queue's round, the debit and its ledger row, the job row, its input files and the queue's job
+ * (sent as pg-boss would, with the row's id) in ONE statement, after the profile lock (fair-queue.ts
+ * lockUserQueue); answers the job row. At the cap or short of tokens nothing is written and it
  * throws (TooManyJobsError, InsufficientTokensError), which rolls the transaction back.
  */
 export async function insertChargedJob(
@@ -90,7 +91,8 @@ export async function insertChargedJob(
         ${JSON.stringify(job.input)}::jsonb, ${job.provider}::text, ${job.idempotencyKey}::text,
         ${job.requestHash}::text, queue_place.round
       from queue_place, debit
-      returning queue_round, created_at)${insertInputs}
+      returning id, queue_round, created_at)${insertInputs},
+    queue_send as (${sendToolRunsSql(sql`(select id, ${queuePriorityOf(sql`queue_round`)} as priority from new_job)`)})
     select (select active from queue_counts) as active,
       (select queue_round from new_job) as round,
       (select (extract(epoch from created_at) * 1000)::float8 from new_job) as created_ms`)) as unknown as SqlRows;

@@ -118,6 +118,25 @@ export const takeNextToolRunCtes: SQL = sql`next_in_queue as (
     from next_in_queue where q.name = ${toolRunName} and q.id = next_in_queue.id
     returning q.id, q.data, q.retry_count, q.retry_limit)`;
 
+/**
+ * The statement that sends tool-run jobs: pg-boss 10's insertJob with no per-job options and no
+ * constructor defaults (ours sets none), so every policy comes from the queue's row (`queueOptions`
+ * above): the dead letter, the expiry, the retention, the retries. `source` names a CTE of the
+ * caller's with `id` (the job's id, also the queue job's) and `priority`.
+ */
+export const sendToolRunsSql = (source: SQL): SQL =>
+  sql`insert into ${toolRunJobs} (id, name, data, priority, start_after, dead_letter, expire_in, keep_until,
+      retry_limit, retry_delay, retry_backoff, policy)
+    select s.id, q.name, jsonb_build_object('jobId', s.id), s.priority, now(), q.dead_letter,
+      coalesce(q.expire_seconds * interval '1s', interval '15 minutes'),
+      now() + cast(coalesce((q.retention_minutes * 60)::text, '14 days') as interval),
+      coalesce(q.retry_limit, 2),
+      case when coalesce(q.retry_backoff, false) then greatest(q.retry_delay, 1) else coalesce(q.retry_delay, 0) end,
+      coalesce(q.retry_backoff, false),
+      q.policy
+    from ${source} s join ${sql.raw(`${QUEUE_SCHEMA}.queue`)} q on q.name = ${toolRunName}
+    returning id`;
+
 /** Whether a tool-run job other than `taken` is due (the statement's snapshot still counts `taken` as waiting). */
 export const otherToolRunsDue = (taken: SQL): SQL =>
   sql`exists (select 1 from ${toolRunJobs} w where w.name = ${toolRunName} and w.state < 'active' and w.start_after < now() and w.id <> ${taken})`;

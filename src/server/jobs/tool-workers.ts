@@ -27,6 +27,12 @@ export async function startToolWorkers(
   const pollMs = pollingIntervalSeconds * 1000;
   const slots = Array.from({ length: concurrency }, () => new Slot(pollMs));
   for (const slot of slots) deps.signals?.onQueued(() => slot.wake());
+  const stopTaking = () => {
+    stopping = true;
+    for (const slot of slots) slot.wake();
+  };
+  // The slots are the queue's consumers: once it has stopped, however it was stopped, they take no more.
+  queue.once('stopped', stopTaking);
   const loops = slots.map(async (slot) => {
     while (!stopping) {
       slot.looking();
@@ -61,8 +67,7 @@ export async function startToolWorkers(
   });
 
   return async () => {
-    stopping = true;
-    for (const slot of slots) slot.wake();
+    stopTaking();
     let timer: NodeJS.Timeout | undefined;
     const gaveUp = new Promise<'gave up'>((resolve) => {
       timer = setTimeout(() => resolve('gave up'), STOP_WAIT_MS);
