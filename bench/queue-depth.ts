@@ -2,12 +2,23 @@
 // job, fetches the next one and completes it (the queue's part of a tool call), for a fixed time,
 // with 0, 1,000 and 10,000 jobs already waiting (spread over fair-queue rounds, as a busy day
 // leaves them). Prints ops/s per depth and the ratio to the empty queue, on PGlite and, when a URL
-// is given, on PostgreSQL.
+// is given, on PostgreSQL: pg-boss's own API without and with our order index, and the statements
+// a tool call runs since decision 027 (our send, take and completion).
 //   npm run bench:queue -- [--seconds 5] [--depths 0,1000,10000] [--postgres postgres://...]
 import { randomUUID } from 'node:crypto';
+import { sql } from 'drizzle-orm';
 import pg from 'pg';
 import { type Database, openPglite, openPostgres } from '../src/server/db/client';
-import { QUEUE_NAMES, QUEUE_ORDER_INDEX, startQueue, stopQueue } from '../src/server/jobs/queue';
+import { takeNextJob } from '../src/server/jobs/jobs-repository';
+import {
+  completeToolRun,
+  QUEUE_NAMES,
+  QUEUE_ORDER_INDEX,
+  type Queue,
+  sendToolRunsSql,
+  startQueue,
+  stopQueue,
+} from '../src/server/jobs/queue';
 import { quietLogger } from '../src/server/log';
 
 const argument = (name: string) => {
@@ -37,21 +48,18 @@ async function fill(database: Database, depth: number): Promise<void> {
   }
 }
 
-/** Send + fetch + complete, one after another, for SECONDS: the rate a lone worker drains at. */
-async function measure(database: Database): Promise<number> {
+/**
+ * Runs `operation` (send + fetch + complete of one job, with the queue started) one after another
+ * for SECONDS: the rate a lone worker drains at.
+ */
+async function measure(database: Database, operation: (boss: Queue, round: number) => Promise<void>): Promise<number> {
   const boss = await startQueue(database, quietLogger());
   try {
     let operations = 0;
     const end = performance.now() + SECONDS * 1000;
     const started = performance.now();
     while (performance.now() < end) {
-      await boss.send(QUEUE, { jobId: randomUUID() }, { priority: -(operations % ROUNDS) });
-      // A job sent this very microsecond may not be due yet (start_after < now()): ask again.
-      let job: { id: string } | undefined;
-      for (let tries = 0; !job && tries < 100; tries++)
-        [job] = await boss.fetch(QUEUE, { batchSize: 1, priority: true });
-      if (!job) throw new Error('the queue answered no job though one was just sent');
-      await boss.complete(QUEUE, job.id);
+      await operation(boss, operations % ROUNDS);
       operations++;
     }
     return operations / ((performance.now() - started) / 1000);
@@ -59,6 +67,34 @@ async function measure(database: Database): Promise<number> {
     await stopQueue(boss);
   }
 }
+
+/** A job sent this very microsecond may not be due yet (start_after < now()): ask again. */
+async function untilAnswered<T>(fetch: () => Promise<T | undefined | null>): Promise<T> {
+  for (let tries = 0; tries < 100; tries++) {
+    const answer = await fetch();
+    if (answer) return answer;
+  }
+  throw new Error('the queue answered no job though one was just sent');
+}
+
+/** pg-boss's own send, fetch and complete. */
+async function withPgBoss(boss: Queue, round: number): Promise<void> {
+  await boss.send(QUEUE, { jobId: randomUUID() }, { priority: -round });
+  const job = await untilAnswered(async () => (await boss.fetch(QUEUE, { batchSize: 1, priority: true }))[0]);
+  await boss.complete(QUEUE, job.id);
+}
+
+/**
+ * The statements a tool call runs (decision 027): our send, the take (which also claims a `jobs`
+ * row, none here), and the completion.
+ */
+const withOurStatements = (database: Database) => async (_boss: Queue, round: number) => {
+  await database.db.execute(
+    sql`with sent as (select ${randomUUID()}::uuid as id, ${-round}::int as priority) ${sendToolRunsSql(sql`sent`)}`,
+  );
+  const taken = await untilAnswered(() => takeNextJob(database.db, null));
+  await completeToolRun(database.db, taken.queueJobId);
+};
 
 type Backend = { name: string; open: () => Promise<Database & { dispose?: () => Promise<void> }> };
 
@@ -93,7 +129,7 @@ function postgresBackend(url: string): Backend {
   };
 }
 
-async function run(backend: Backend, variant: 'as shipped' | 'order index') {
+async function run(backend: Backend, variant: 'as shipped' | 'order index' | 'ours') {
   const rates: number[] = [];
   for (const depth of DEPTHS) {
     const database = await backend.open();
@@ -102,7 +138,7 @@ async function run(backend: Backend, variant: 'as shipped' | 'order index') {
       // The queue makes its order index at start; 'as shipped' measures pg-boss without it.
       if (variant === 'as shipped') await database.executeSql(`drop index if exists pgboss.${QUEUE_ORDER_INDEX}`);
       await database.executeSql('analyze pgboss.job');
-      const rate = await measure(database);
+      const rate = await measure(database, variant === 'ours' ? withOurStatements(database) : withPgBoss);
       rates.push(rate);
       const ratio = (rates[0] ?? rate) / rate;
       console.log(
@@ -120,4 +156,5 @@ console.log(`send + fetch + complete, one worker, ${SECONDS} s per depth`);
 for (const backend of backends) {
   await run(backend, 'as shipped');
   await run(backend, 'order index');
+  await run(backend, 'ours');
 }

@@ -2,7 +2,7 @@
 // session user only. Nothing here changes tokens except through the ledger.
 import { eq } from 'drizzle-orm';
 import { type Profile, SIGNUP_TOKENS } from '../../contract/accounts';
-import { storageUsedSql } from '../creations/creations-repository';
+import { storageUsedBy } from '../creations/creations-repository';
 import type { AppDb } from '../db/client';
 import { profiles, user } from '../db/schema';
 import { applyLedgerEntry } from '../ledger/ledger';
@@ -54,22 +54,10 @@ export const withStorageUsed = (profile: Profile, storageUsed: string | number |
 });
 
 /**
- * readOrCreateProfile with the bytes the user's files take, in the same statement: a tool call
- * needs both before it charges (the quota check), and each statement is a round trip (issue 20).
+ * readOrCreateProfile with the bytes the user's files take. A tool call reads both in its rate-limit
+ * statement (tools/tool-call-limit.ts); this is the rare way round, for a user without a profile row.
  */
 export async function readOrCreateProfileWithStorage(db: AppDb, userId: string): Promise<ProfileWithStorage | null> {
-  const read = async () => {
-    const [row] = await db
-      .select({ ...PROFILE_FIELDS, storageUsed: storageUsedSql(profiles.userId) })
-      .from(profiles)
-      .innerJoin(user, eq(user.id, profiles.userId))
-      .where(eq(profiles.userId, userId));
-    if (!row) return null;
-    const { storageUsed, ...profile } = row;
-    return withStorageUsed(profile, storageUsed);
-  };
-  const existing = await read();
-  if (existing) return existing;
-  await ensureProfile(db, userId);
-  return read();
+  const profile = await readOrCreateProfile(db, userId);
+  return profile && withStorageUsed(profile, await storageUsedBy(db, userId));
 }
