@@ -8,7 +8,7 @@
 import { randomUUID } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import pg from 'pg';
-import { type Database, openPglite, openPostgres } from '../src/server/db/client';
+import { type Database, migrateDatabase, openPglite, openPostgres } from '../src/server/db/client';
 import { takeNextJob } from '../src/server/jobs/jobs-repository';
 import {
   completeToolRun,
@@ -134,6 +134,8 @@ async function run(backend: Backend, variant: 'as shipped' | 'order index' | 'ou
   for (const depth of DEPTHS) {
     const database = await backend.open();
     try {
+      // The take also claims a `jobs` row: the application's tables must be there.
+      if (variant === 'ours') await migrateDatabase(database);
       await fill(database, depth);
       // The queue makes its order index at start; 'as shipped' measures pg-boss without it.
       if (variant === 'as shipped') await database.executeSql(`drop index if exists pgboss.${QUEUE_ORDER_INDEX}`);

@@ -7,7 +7,7 @@ import { PGlite } from '@electric-sql/pglite';
 import { type SQL, sql } from 'drizzle-orm';
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
-import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
+import type { PgDatabase, PgDialect, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import pg from 'pg';
@@ -123,6 +123,29 @@ function preparedName(text: string): string | undefined {
   const name = `pp_${createHash('sha1').update(text).digest('hex').slice(0, 20)}`;
   preparedNames.set(text, name);
   return name;
+}
+
+/**
+ * `db.execute(query)` as a named (prepared) statement on PostgreSQL (PGlite ignores the name): for
+ * the hand-written statements of every tool call (the charge, the take, the finish), whose CTEs
+ * cost more to plan than to run. Named by their text, as executeSql names pg-boss's, so each
+ * connection plans each text once; works on a transaction too.
+ */
+export async function executePrepared(db: Pick<AppDb, '_'>, query: SQL): Promise<SqlRows> {
+  const session = db._.session as unknown as {
+    dialect: PgDialect;
+    prepareQuery(
+      query: { sql: string; params: unknown[] },
+      fields: undefined,
+      name: string | undefined,
+      arrayMode: boolean,
+    ): { execute(): Promise<unknown> };
+  };
+  const compiled = session.dialect.sqlToQuery(query);
+  const result = (await session
+    .prepareQuery(compiled, undefined, preparedName(compiled.sql), false)
+    .execute()) as SqlRows;
+  return { rows: result.rows ?? [] };
 }
 
 export type DatabaseLocation = { kind: 'pglite'; dir: string } | { kind: 'postgres'; url: string };

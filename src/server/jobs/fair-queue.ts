@@ -41,7 +41,9 @@ export async function lockUserQueue(tx: DbOrTx, userId: string): Promise<boolean
     .select({ userId: profiles.userId })
     .from(profiles)
     .where(eq(profiles.userId, userId))
-    .for('update');
+    .for('update')
+    .prepare('lock_user_queue') // planned once per connection (client.ts executePrepared)
+    .execute();
   return locked.length > 0;
 }
 

@@ -3,7 +3,7 @@
 // queue's rounds and the orphan sweep keep their few queries beside their own logic).
 import { randomUUID } from 'node:crypto';
 import { and, count, desc, eq, getTableColumns, lt, notInArray, type SQL, sql } from 'drizzle-orm';
-import type { AppDb, SqlRows } from '../db/client';
+import { type AppDb, executePrepared } from '../db/client';
 import { files, jobs } from '../db/schema';
 import { type DbOrTx, debitCtes, InsufficientTokensError } from '../ledger/ledger';
 import { queuePlaceCtes, queuePriorityOf, servedBefore, TooManyJobsError } from './fair-queue';
@@ -82,7 +82,9 @@ export async function insertChargedJob(
       : sql`, inputs as (
           insert into files (id, user_id, job_id, kind, storage_key, content_type, size, width, height)
           select * from (values ${fileValues(inputFiles)}) as v where exists (select 1 from new_job))`;
-  const { rows } = (await tx.execute(sql`
+  const { rows } = await executePrepared(
+    tx,
+    sql`
     with ${queuePlaceCtes(job.userId, maxActiveJobs)},
     ${debit},
     new_job as (
@@ -95,7 +97,8 @@ export async function insertChargedJob(
     queue_send as (${sendToolRunsSql(sql`(select id, ${queuePriorityOf(sql`queue_round`)} as priority from new_job)`)})
     select (select active from queue_counts) as active,
       (select queue_round from new_job) as round,
-      (select (extract(epoch from created_at) * 1000)::float8 from new_job) as created_ms`)) as unknown as SqlRows;
+      (select (extract(epoch from created_at) * 1000)::float8 from new_job) as created_ms`,
+  );
   const row = rows[0] ?? {};
   if (Number(row.active ?? 0) >= maxActiveJobs) throw new TooManyJobsError(maxActiveJobs);
   if (row.round == null) throw new InsufficientTokensError(job.userId, job.charged);
@@ -170,7 +173,9 @@ export type TakenJob = {
  * then still active, for the caller to complete.
  */
 export async function takeNextJob(db: AppDb, workerId: string | null): Promise<TakenJob | null> {
-  const { rows } = (await db.execute(sql`
+  const { rows } = await executePrepared(
+    db,
+    sql`
     with ${takeNextToolRunCtes},
     claimed as (
       update jobs set status = 'running', started_at = now(), attempts = attempts + 1, worker_id = ${workerId}::uuid
@@ -180,7 +185,8 @@ export async function takeNextJob(db: AppDb, workerId: string | null): Promise<T
     select taken.id as queue_job_id, taken.data->>'jobId' as job_id, taken.retry_count < taken.retry_limit as retries_left,
       (select to_jsonb(claimed) from claimed) as job,
       ${otherToolRunsDue(sql`taken.id`)} as more_waiting
-    from taken`)) as unknown as SqlRows;
+    from taken`,
+  );
   const [row] = rows;
   if (!row) return null;
   const json = typeof row.job === 'string' ? JSON.parse(row.job) : row.job;
@@ -256,7 +262,9 @@ export async function markSucceeded(
   const completeQueued = run
     ? sql`, queue_done as (${completeToolRunSql(run.queueJobId, sql`exists (select 1 from done)`)})`
     : sql``;
-  const { rows } = (await db.execute(sql`
+  const { rows } = await executePrepared(
+    db,
+    sql`
     with done as (
       update jobs set status = 'succeeded', result = ${JSON.stringify(change.result)}::jsonb,
         provider = ${change.provider}, finished_at = now(), error = null
@@ -264,7 +272,8 @@ export async function markSucceeded(
       returning user_id, finished_at)${insertOutputs}${completeQueued}
     select (extract(epoch from finished_at) * 1000)::float8 as finished_ms,
       (select tokens from profiles where user_id = done.user_id) as balance
-    from done`)) as unknown as SqlRows;
+    from done`,
+  );
   const [row] = rows;
   return row ? { finishedAt: new Date(Number(row.finished_ms)), balance: Number(row.balance) } : null;
 }

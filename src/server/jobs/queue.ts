@@ -2,7 +2,7 @@
 // the rows it touches live in one place and survive restarts together.
 import { type SQL, sql } from 'drizzle-orm';
 import PgBoss from 'pg-boss';
-import type { AppDb, Database } from '../db/client';
+import { type AppDb, type Database, executePrepared } from '../db/client';
 import type { Logger } from '../log';
 
 export const QUEUE_SCHEMA = 'pgboss';
@@ -147,8 +147,8 @@ export const completeToolRunSql = (jobId: string, when: SQL = sql`true`): SQL =>
     where name = ${toolRunName} and id = ${jobId}::uuid and state = 'active' and ${when}`;
 
 /** Completes the tool-run job a worker took, on its own (when no finish statement carries it). */
-export async function completeToolRun(db: Pick<AppDb, 'execute'>, jobId: string): Promise<void> {
-  await db.execute(completeToolRunSql(jobId));
+export async function completeToolRun(db: Pick<AppDb, '_'>, jobId: string): Promise<void> {
+  await executePrepared(db, completeToolRunSql(jobId));
 }
 
 export async function stopQueue(queue: Queue): Promise<void> {

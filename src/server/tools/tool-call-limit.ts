@@ -57,7 +57,9 @@ export async function countCallAndReadCaller(db: AppDb, userId: string, perWindo
     })
     .from(counted)
     .leftJoin(profiles, eq(profiles.userId, userId))
-    .leftJoin(user, eq(user.id, profiles.userId));
+    .leftJoin(user, eq(user.id, profiles.userId))
+    .prepare('count_tool_call_and_read_caller') // planned once per connection (client.ts executePrepared)
+    .execute();
   if (!row) throw new Error('the tool-call count returned no row');
   const { count, windowStart, hasProfile, storageUsed, ...profile } = row;
   const limit: ToolCallVerdict =
