@@ -1,6 +1,6 @@
 // A tool call becomes a job here, charged exactly once: the input images are written to storage,
-// then ONE transaction of two statements (decisions 025, 027): the user's profile locked
-// (fair-queue.ts), and one statement that takes the user's place in the fair queue, debits the
+// then ONE transaction of two statements (decisions 025, 027; on PGlite the second alone, as it
+// runs one statement at a time): the user's profile locked (fair-queue.ts), and one statement that takes the user's place in the fair queue, debits the
 // ledger (reason job, reference the job id, unique; nothing for a free preview: free-preview.ts),
 // inserts the job and its input files, and sends the queue's job (the row's id, so pg-boss's order
 // is the one queuePosition counts in, and a crashed worker's job can be found: orphaned-jobs.ts).
@@ -9,6 +9,7 @@ import { randomUUID } from 'node:crypto';
 import type { ToolId } from '../../contract/tools';
 import type { AppDb } from '../db/client';
 import { errorChain } from '../db/connection-errors';
+import type { DbOrTx } from '../ledger/ledger';
 import type { FileStorage } from '../storage/storage';
 import type { PreparedTool } from '../tools/definitions';
 import { lockUserQueue, TooManyJobsError } from './fair-queue';
@@ -61,7 +62,7 @@ export type CreateJobInput = {
  * stored) or IdempotencyConflictError.
  */
 export async function chargeAndQueue(
-  deps: { db: AppDb; storage: FileStorage; maxActiveJobsPerUser: number },
+  deps: { db: AppDb; storage: FileStorage; maxActiveJobsPerUser: number; serialDatabase: boolean },
   request: CreateJobInput,
 ): Promise<{ job: JobRow; reused: boolean }> {
   const { db, storage } = deps;
@@ -72,26 +73,33 @@ export async function chargeAndQueue(
   // Input images go to storage first (the worker may be another process); their rows commit with
   // the job, and the bytes are removed again if the charge does not go through.
   const inputFiles = await storeInputs(storage, { id: jobId, userId }, images);
+  const charge = (tx: DbOrTx) =>
+    insertChargedJob(
+      tx,
+      {
+        id: jobId,
+        userId,
+        tool: request.tool,
+        cost: request.cost,
+        charged,
+        input,
+        provider: request.provider,
+        idempotencyKey: idempotencyKey ?? null,
+        requestHash: request.requestHash,
+      },
+      inputFiles,
+      deps.maxActiveJobsPerUser,
+    );
   try {
-    const job = await db.transaction(async (tx) => {
-      if (!(await lockUserQueue(tx, userId))) throw new Error(`no profile for user ${userId}`);
-      return insertChargedJob(
-        tx,
-        {
-          id: jobId,
-          userId,
-          tool: request.tool,
-          cost: request.cost,
-          charged,
-          input,
-          provider: request.provider,
-          idempotencyKey: idempotencyKey ?? null,
-          requestHash: request.requestHash,
-        },
-        inputFiles,
-        deps.maxActiveJobsPerUser,
-      );
-    });
+    const job = deps.serialDatabase
+      ? // One statement at a time (PGlite: one backend, every query exclusive): the charge's statement
+        // sees every commit before it and nothing runs beside it, so it needs no lock and no
+        // transaction to count the cap right. One statement instead of four.
+        await charge(db)
+      : await db.transaction(async (tx) => {
+          if (!(await lockUserQueue(tx, userId))) throw new Error(`no profile for user ${userId}`);
+          return charge(tx);
+        });
     return { job, reused: false };
   } catch (error) {
     await removeFiles(storage, inputFiles);
