@@ -1,8 +1,9 @@
 // TOOL_CALLS_PER_MINUTE: an account cannot make the server work for it without bound, whether its
 // calls are valid, refused or unaffordable. Counted in the database (shared by every web process).
-import { sql } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TOOL_MESSAGES } from '../../src/contract/tools';
+import { session } from '../../src/server/db/schema';
 import { createTestBackend, type TestBackend } from '../support/test-backend';
 import { tokensOf, verifiedUser } from '../support/tool-fixtures';
 
@@ -12,7 +13,40 @@ beforeAll(async () => {
 });
 afterAll(() => backend.stop());
 
+/** The user's count in the current window, as the call's statement left it. */
+const countOf = async (userId: string) =>
+  Number(
+    (await backend.database.executeSql('select count from rate_limit where key = $1', [`tool-calls:${userId}`])).rows[0]
+      ?.count ?? 0,
+  );
+
 describe('tool calls per minute', () => {
+  // The session is read, the call counted and the caller read in one statement, before the session
+  // is judged (tools/tool-call-limit.ts): better-auth's own writes must still happen, once.
+  it('counts a call made with a session due for its refresh once, and slides the session', async () => {
+    const { client, id } = await verifiedUser(backend, 100);
+    const fiveDays = new Date(Date.now() + 5 * 24 * 3600 * 1000);
+    await backend.database.db.update(session).set({ expiresAt: fiveDays }).where(eq(session.userId, id));
+    expect((await client.post('/api/generate-image', { prompt: 'refresh me' })).status).toBe(200);
+    expect(await countOf(id)).toBe(1);
+    const [row] = await backend.database.db.select().from(session).where(eq(session.userId, id));
+    expect(row?.expiresAt.getTime()).toBeGreaterThan(fiveDays.getTime());
+  });
+
+  it('answers a call with an expired session 401, charging nothing, and removes the session', async () => {
+    const { client, id } = await verifiedUser(backend, 100);
+    await backend.database.db
+      .update(session)
+      .set({ expiresAt: new Date(Date.now() - 1000) })
+      .where(eq(session.userId, id));
+    const refused = await client.post<{ error: string }>('/api/generate-image', { prompt: 'too late' });
+    expect(refused.status).toBe(401);
+    expect(refused.body.error).toBe(TOOL_MESSAGES.signInRequired);
+    expect(await backend.database.db.select().from(session).where(eq(session.userId, id))).toEqual([]);
+    const balance = await backend.database.executeSql('select tokens from profiles where user_id = $1', [id]);
+    expect(Number(balance.rows[0]?.tokens)).toBe(100);
+  });
+
   it('answers the call past the limit 429 with Retry-After and the reason, charging nothing', async () => {
     const { client } = await verifiedUser(backend, 100);
     for (let i = 0; i < 3; i++) {

@@ -18,7 +18,7 @@ export async function ensureProfile(db: AppDb, userId: string): Promise<void> {
   });
 }
 
-/** The columns of a Profile, for statements that read one with more (see tools/tool-call-limit.ts). */
+/** The columns of a Profile (tools/tool-call-limit.ts reads the same with a tool call's count, written out). */
 export const PROFILE_FIELDS = {
   email: user.email,
   emailVerified: user.emailVerified,
@@ -47,7 +47,7 @@ export async function readOrCreateProfile(db: AppDb, userId: string): Promise<Pr
 
 export type ProfileWithStorage = Profile & { storageUsedBytes: number };
 
-/** A profile with storageUsedSql's answer (a sum: null without files, a string from some drivers). */
+/** A profile with the bytes its files take (storageUsedSql's sum: null without files, a string from some drivers). */
 export const withStorageUsed = (profile: Profile, storageUsed: string | number | null): ProfileWithStorage => ({
   ...profile,
   storageUsedBytes: Number(storageUsed ?? 0),

@@ -5,7 +5,8 @@
 // refresh (it writes the new expiry) and an expired one (it deletes it). Revocation stays
 // immediate: a deleted session row is a signed-out request on the next call.
 import { createHmac, timingSafeEqual } from 'node:crypto';
-import type { Database } from '../db/client';
+import { type SQL, sql } from 'drizzle-orm';
+import { type Database, executePrepared } from '../db/client';
 
 export type SessionUser = { id: string; email: string; emailVerified: boolean };
 
@@ -23,10 +24,29 @@ export type SessionAuthority = {
   };
 };
 
-export type SessionReader = (headers: Headers) => Promise<SessionUser | null>;
+/** The session's row joined with its user: what every session statement answers (and may add to). */
+export type SessionRow = { id: string; email: string; email_verified: boolean; expires_at: string | Date };
 
-const SESSION_WITH_USER = `select u.id, u.email, u.email_verified, s.expires_at
-  from session s join "user" u on u.id = s.user_id where s.token = $1`;
+/**
+ * A statement that reads the session row of `token` with more that the caller needs in the same
+ * round trip (tools/tool-call-limit.ts counts the call and reads the caller's profile with it).
+ * It runs before the session is judged, so what it writes must be harmless for an expired session.
+ */
+export type SessionStatement<T extends SessionRow> = (token: string) => Promise<T | null>;
+
+export type SessionReader = {
+  (headers: Headers): Promise<SessionUser | null>;
+  /** The user and the row `statement` read (the session statement's answer), or null: signed out. */
+  with<T extends SessionRow>(
+    headers: Headers,
+    statement: SessionStatement<T>,
+  ): Promise<{ user: SessionUser; row: T } | null>;
+};
+
+/** The session of `token` joined with its user, in the `SessionRow` shape (also a CTE of larger statements). */
+export const sessionWithUserSql = (token: string): SQL =>
+  sql`select u.id, u.email, u.email_verified, s.expires_at
+    from session s join "user" u on u.id = s.user_id where s.token = ${token}`;
 
 /** better-call's signed cookie: `<value>.<base64 HMAC-SHA256 of value>`, URI-encoded. */
 function verifiedCookieValue(cookieHeader: string, name: string, secret: string): string | null {
@@ -54,30 +74,39 @@ function cookieValue(cookieHeader: string, name: string): string | null {
   return null;
 }
 
-export function createSessionReader(auth: SessionAuthority, database: Pick<Database, 'executeSql'>): SessionReader {
+export function createSessionReader(auth: SessionAuthority, database: Pick<Database, 'db'>): SessionReader {
   const slowPath = async (headers: Headers): Promise<SessionUser | null> => {
     const session = await auth.api.getSession({ headers });
     return session
       ? { id: session.user.id, email: session.user.email, emailVerified: session.user.emailVerified }
       : null;
   };
-  return async (headers) => {
+  const readWith = async <T extends SessionRow>(
+    headers: Headers,
+    statement: SessionStatement<T>,
+  ): Promise<{ user: SessionUser; row: T } | null> => {
     const cookies = headers.get('cookie');
     if (!cookies) return null;
     const { secret, authCookies, sessionConfig } = await auth.$context;
     const token = verifiedCookieValue(cookies, authCookies.sessionToken.name, secret);
     if (!token) return null;
-    const { rows } = await database.executeSql(SESSION_WITH_USER, [token]);
-    const row = rows[0];
+    const row = await statement(token);
     if (!row) return null;
-    const expiresAt = new Date(row.expires_at as string | Date).getTime();
+    const expiresAt = new Date(row.expires_at).getTime();
     // Expired (better-auth deletes it) or due for the sliding refresh (better-auth extends it):
     // both are writes better-auth owns. A "don't remember me" session is never refreshed.
     const refreshDue = expiresAt - sessionConfig.expiresIn * 1000 + sessionConfig.updateAge * 1000 <= Date.now();
     const remembered = !cookieValue(cookies, authCookies.dontRememberToken.name);
-    if (expiresAt <= Date.now() || (refreshDue && remembered)) return slowPath(headers);
-    return { id: row.id as string, email: row.email as string, emailVerified: row.email_verified === true };
+    if (expiresAt <= Date.now() || (refreshDue && remembered)) {
+      const user = await slowPath(headers);
+      return user && user.id === row.id ? { user, row } : null;
+    }
+    return { user: { id: row.id, email: row.email, emailVerified: row.email_verified === true }, row };
   };
+  const sessionOnly: SessionStatement<SessionRow> = async (token) =>
+    ((await executePrepared(database.db, sessionWithUserSql(token))).rows[0] as SessionRow | undefined) ?? null;
+  const reader = async (headers: Headers) => (await readWith(headers, sessionOnly))?.user ?? null;
+  return Object.assign(reader, { with: readWith });
 }
 
 /** The signed-in user of a request, or null (from the session cookie, checked in the database). */

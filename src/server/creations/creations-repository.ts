@@ -86,6 +86,6 @@ export async function storageUsedBy(db: AppDb, userId: string): Promise<number> 
   return Number(row?.used ?? 0);
 }
 
-/** storageUsedBy as a subquery of another statement, for the user in `userIdColumn` (null: none). */
-export const storageUsedSql = (userIdColumn: AnyColumn) =>
-  sql<string | null>`(select sum(${files.size}) from ${files} where ${files.userId} = ${userIdColumn})`;
+/** storageUsedBy as a subquery of another statement, for the user in `userId` (a column or expression; null: none). */
+export const storageUsedSql = (userId: AnyColumn | SQL) =>
+  sql<string | null>`(select sum(${files.size}) from ${files} where ${files.userId} = ${userId})`;

@@ -24,7 +24,7 @@ import { findOwnFile, findOwnJob, listOwnJobs } from '../jobs/jobs-repository';
 import { createTypicalRunTime } from '../jobs/typical-run-time';
 import { balanceOf } from '../ledger/ledger';
 import { bodyTooLarge } from '../security/body-limit';
-import { countCallAndReadCaller } from './tool-call-limit';
+import { readSessionAndCountCall } from './tool-call-limit';
 import { callTool, type ToolCallServiceDeps } from './tool-call-service';
 
 export type ToolRoutesDeps = ToolCallServiceDeps & {
@@ -79,9 +79,9 @@ export function toolRoutes(deps: ToolRoutesDeps) {
       tool.apiPath,
       bodyLimit({ maxSize: TOOL_BODY_LIMIT, onError: (c) => bodyTooLarge(c, { success: false }) }),
       async (c) => {
-        const user = await sessionUser(auth, c.req.raw.headers);
-        if (!user) return c.json({ success: false, error: TOOL_MESSAGES.signInRequired } satisfies ToolRefusal, 401);
-        const { limit, caller } = await countCallAndReadCaller(db, user.id, deps.callsPerMinute);
+        const counted = await readSessionAndCountCall(auth, db, c.req.raw.headers, deps.callsPerMinute);
+        if (!counted) return c.json({ success: false, error: TOOL_MESSAGES.signInRequired } satisfies ToolRefusal, 401);
+        const { user, limit, caller } = counted;
         if (!limit.allowed) {
           c.header('Retry-After', String(limit.retryAfterSeconds));
           const answer: ToolTooManyCalls = {

@@ -2,17 +2,11 @@
 // refused, unaffordable), it costs the server something, so an account cannot make it do that
 // work without bound. Counted in the database, so every web process sees the same count.
 import { randomUUID } from 'node:crypto';
-import { eq, sql } from 'drizzle-orm';
-import type { Profile } from '../../contract/accounts';
-import {
-  PROFILE_FIELDS,
-  type ProfileWithStorage,
-  readOrCreateProfileWithStorage,
-  withStorageUsed,
-} from '../accounts/profiles';
+import { sql } from 'drizzle-orm';
+import { type ProfileWithStorage, readOrCreateProfileWithStorage, withStorageUsed } from '../accounts/profiles';
+import { type SessionReader, type SessionRow, type SessionUser, sessionWithUserSql } from '../auth/session';
 import { storageUsedSql } from '../creations/creations-repository';
-import type { AppDb } from '../db/client';
-import { profiles, rateLimit, user } from '../db/schema';
+import { type AppDb, executePrepared } from '../db/client';
 
 export const TOOL_CALL_WINDOW_SECONDS = 60;
 
@@ -22,53 +16,74 @@ export type ToolCallVerdict = { allowed: true } | { allowed: false; retryAfterSe
 export type CountedCall = { limit: ToolCallVerdict; caller: ProfileWithStorage | null };
 
 /**
- * Counts one call of the user in the current fixed window and says whether it is within `perWindow`,
- * and reads the caller's profile (readOrCreateProfileWithStorage) in the same statement: a tool
- * call needs both, and each statement is a round trip (issue 20).
+ * Reads the session of a tool call, counts the call in the user's current fixed window and reads
+ * the caller's profile with the bytes their files take, all in ONE statement (each statement is a
+ * round trip, issue 20); null when signed out (auth/session.ts judges the session as for any call).
  * The count is one upsert: concurrent calls on any process increment the same row, so none slips
  * past. The row lives in better-auth's rate_limit table under a key of ours ("tool-calls:<user>"),
- * where `last_request` holds the start of the window.
+ * where `last_request` holds the start of the window. A call made with an expired session is
+ * counted for its user before the session is found expired: harmless, the user is signed out.
  */
-export async function countCallAndReadCaller(db: AppDb, userId: string, perWindow: number): Promise<CountedCall> {
+export async function readSessionAndCountCall(
+  auth: { readSessionUser: SessionReader },
+  db: AppDb,
+  headers: Headers,
+  perWindow: number,
+): Promise<({ user: SessionUser } & CountedCall) | null> {
   const now = Date.now();
   const windowMs = TOOL_CALL_WINDOW_SECONDS * 1000;
-  const windowOver = sql`${rateLimit.lastRequest} <= ${now - windowMs}`;
-  const counted = db.$with('counted').as(
-    db
-      .insert(rateLimit)
-      .values({ id: randomUUID(), key: `tool-calls:${userId}`, count: 1, lastRequest: now })
-      .onConflictDoUpdate({
-        target: rateLimit.key,
-        set: {
-          count: sql`case when ${windowOver} then 1 else ${rateLimit.count} + 1 end`,
-          lastRequest: sql`case when ${windowOver} then ${now} else ${rateLimit.lastRequest} end`,
-        },
-      })
-      .returning({ count: rateLimit.count, windowStart: rateLimit.lastRequest }),
-  );
-  const [row] = await db
-    .with(counted)
-    .select({
-      count: counted.count,
-      windowStart: counted.windowStart,
-      hasProfile: sql<boolean>`${profiles.userId} is not null`,
-      ...PROFILE_FIELDS,
-      storageUsed: storageUsedSql(profiles.userId),
-    })
-    .from(counted)
-    .leftJoin(profiles, eq(profiles.userId, userId))
-    .leftJoin(user, eq(user.id, profiles.userId))
-    .prepare('count_tool_call_and_read_caller') // planned once per connection (client.ts executePrepared)
-    .execute();
-  if (!row) throw new Error('the tool-call count returned no row');
-  const { count, windowStart, hasProfile, storageUsed, ...profile } = row;
+  const windowOver = sql`rate_limit.last_request <= ${now - windowMs}`;
+  const read = await auth.readSessionUser.with(headers, async (token) => {
+    const { rows } = await executePrepared(
+      db,
+      sql`with sess as (${sessionWithUserSql(token)}),
+      counted as (
+        insert into rate_limit (id, key, count, last_request)
+        select ${randomUUID()}, 'tool-calls:' || sess.id, 1, ${now}::bigint from sess
+        on conflict (key) do update set
+          count = case when ${windowOver} then 1 else rate_limit.count + 1 end,
+          last_request = case when ${windowOver} then ${now}::bigint else rate_limit.last_request end
+        returning count, last_request)
+      select sess.*, counted.count, counted.last_request as window_start,
+        p.user_id is not null as has_profile, p.tokens, p.is_dispute, p.is_fraudulent, p.stripe_customer_id,
+        ${storageUsedSql(sql`sess.id`)} as storage_used
+      from sess cross join counted left join profiles p on p.user_id = sess.id`,
+    );
+    return (rows[0] as CountedRow | undefined) ?? null;
+  });
+  if (!read) return null;
+  const { user, row } = read;
   const limit: ToolCallVerdict =
-    Number(count) <= perWindow
+    Number(row.count) <= perWindow
       ? { allowed: true }
-      : { allowed: false, retryAfterSeconds: Math.max(1, Math.ceil((Number(windowStart) + windowMs - now) / 1000)) };
+      : {
+          allowed: false,
+          retryAfterSeconds: Math.max(1, Math.ceil((Number(row.window_start) + windowMs - now) / 1000)),
+        };
   // No profile row (its creation at sign-up failed): made here, as every other read does.
-  const caller = hasProfile
-    ? withStorageUsed(profile as Profile, storageUsed) // joined: its columns are there
-    : await readOrCreateProfileWithStorage(db, userId);
-  return { limit, caller };
+  const caller = row.has_profile
+    ? withStorageUsed(
+        {
+          email: row.email,
+          emailVerified: row.email_verified === true,
+          tokens: Number(row.tokens),
+          isDispute: row.is_dispute === true,
+          isFraudulent: row.is_fraudulent === true,
+          stripeCustomerId: row.stripe_customer_id,
+        },
+        row.storage_used,
+      )
+    : await readOrCreateProfileWithStorage(db, user.id);
+  return { user, limit, caller };
 }
+
+type CountedRow = SessionRow & {
+  count: number | string;
+  window_start: number | string;
+  has_profile: boolean;
+  tokens: number | null;
+  is_dispute: boolean | null;
+  is_fraudulent: boolean | null;
+  stripe_customer_id: string | null;
+  storage_used: string | number | null;
+};
