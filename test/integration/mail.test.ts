@@ -167,6 +167,9 @@ describe('outbox mailer and /dev/mail', () => {
       text: 'a & b',
     });
     const url = 'http://localhost:3000/verify?token=tok_dev';
+    // Newest first is by creation time; PGlite's clock can give two sends in one millisecond the
+    // same time, and then the order between them is arbitrary.
+    await new Promise((resolve) => setTimeout(resolve, 5));
     await mailer.send(verificationMail({ to: 'dev@example.com', url }));
     const [newest] = await listOutbox(database, { limit: 1 });
     const id = newest?.id ?? '';
