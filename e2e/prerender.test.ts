@@ -49,6 +49,43 @@ describe.runIf(inject('browserAvailable'))('prerendered pages', () => {
     }
   });
 
+  it('hydrates the landing page below the fold from a chunk of its own, never taking its HTML away', async () => {
+    // A visitor, then a signed-in user (whose session answer arrives while the page hydrates).
+    const visitor = (await openPage(browser, PHONE)).page;
+    const member = (await newAccount(browser, baseUrl, { verified: true, prefix: 'below-fold', viewport: PHONE })).page;
+    for (const page of [visitor, member]) {
+      // Every section element React removes from the document: a part that lost its HTML while its
+      // chunk was on the way would show nothing there for a moment.
+      await page.addInitScript(() => {
+        const win = window as unknown as { removedSections: number };
+        win.removedSections = 0;
+        new MutationObserver((records) => {
+          for (const record of records)
+            for (const node of record.removedNodes) if (node.nodeName === 'SECTION') win.removedSections++;
+        }).observe(document, { childList: true, subtree: true });
+      });
+      const scripts: string[] = [];
+      page.on('request', (request) => {
+        if (request.resourceType() === 'script') scripts.push(new URL(request.url()).pathname);
+      });
+      const response = await page.goto(baseUrl);
+      const html = (await response?.text()) ?? '';
+      await appIsLive(page);
+      // The HTML holds the whole page, but the first scripts do not: the sections under the hero
+      // come in a chunk the page does not preload, fetched once it is alive.
+      expect(html).toContain('Frequently asked questions');
+      expect(html).not.toMatch(/BelowTheFold[^"]*\.js/);
+      expect(scripts.some((script) => script.includes('BelowTheFold'))).toBe(true);
+      expect(await page.evaluate(() => (window as unknown as { removedSections: number }).removedSections)).toBe(0);
+      // Live means every part is interactive: the FAQ opens at the first click.
+      const question = page.getByRole('button', { name: 'Do my tokens expire?' });
+      await question.click();
+      expect(await question.getAttribute('aria-expanded')).toBe('true');
+    }
+    await visitor.close();
+    await member.context().close();
+  });
+
   it('hydrates without a mismatch for a signed-in user', async () => {
     const { page } = await newAccount(browser, baseUrl, { verified: true, prefix: 'hydrate', viewport: PHONE });
     const errors: string[] = [];

@@ -1,12 +1,13 @@
 // The landing page's JavaScript budget (issue 18): what a first visit to `/` downloads before it
 // can run, measured from a real production build's manifest, gzipped. Deterministic: bytes, not
 // timings. Over budget means someone pulled a tool, a big library or a route into the landing path.
-// Issue 18 aims at 90 kB. React and React DOM are 66 kB of it (react-dom's client alone is about
-// 60 kB), so the router is our own (src/web/lib/router) and the tool registry loads with a tool's
-// page: the path measures 93.9 kB (123.8 kB with React Router; 93.5 kB before prerendered pages were
-// hydrated; 93.8 before main's web changes of 2026-11-25 met them). The budget is a ratchet at today's
-// size: lower it whenever the landing path shrinks, never raise it without a reason in the commit.
-// Next in size: the whole tool contract (4.4 kB minified, for the landing's tool cards) and HeroAuth.
+// Issue 18 asks for 90 kB at most. React and React DOM are 66 kB of it (react-dom's client alone is
+// about 60 kB), so the router is our own (src/web/lib/router), the tool registry loads with a tool's
+// page, and the landing page's sections below the fold are a chunk of their own that the page
+// fetches once it is alive (lib/deferred-part.tsx): the path measures 86.3 kB (93.9 kB with those
+// sections in the landing chunk, 123.8 kB with React Router). The budget is a ratchet just above
+// today's size: lower it whenever the landing path shrinks, never raise it without a reason in the
+// commit. Next in size: HeroAuth (the sign-in form, 7 kB minified) and the tool contract (4.4 kB).
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -15,7 +16,7 @@ import { build, type Manifest } from 'vite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ssrDirOf, ssrEntryOf } from '../src/server/web/ssr-build';
 
-const BUDGET_GZIPPED_BYTES = Math.round(93.9 * 1024);
+const BUDGET_GZIPPED_BYTES = Math.round(87 * 1024);
 const ROOT = path.resolve(import.meta.dirname, '..');
 const LANDING_PAGE = 'features/landing/LandingPage.tsx';
 

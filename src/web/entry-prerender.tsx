@@ -46,6 +46,9 @@ export async function renderPage(path: string, { signedIn, tools }: PrerenderOpt
     <StrictMode>
       <RouterProvider router={router} />
     </StrictMode>,
+    // One document, every boundary in place: React would otherwise move a large Suspense boundary
+    // (the landing page below the fold) to the end with an inline script, which our CSP refuses.
+    { progressiveChunkSize: Number.POSITIVE_INFINITY },
   );
   return { html: await new Response(prelude).text(), title: title.value };
 }

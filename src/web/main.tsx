@@ -9,6 +9,7 @@ import './styles/accounts.css';
 import { StrictMode, startTransition } from 'react';
 import { createRoot, hydrateRoot } from 'react-dom/client';
 import { routes } from './app/routes';
+import { startHydratingPrerenderedPage } from './lib/deferred-part';
 import { createBrowserRouter, RouterProvider } from './lib/router';
 import { setPrerenderedHint } from './lib/session/signed-in-hint';
 
@@ -28,6 +29,9 @@ const app = (
 // renders differently from the page's HTML, so it is rendered afresh, as is the shell of other paths.
 if (container.dataset.prerendered !== undefined && router.state.location.state === null) {
   setPrerenderedHint(container.dataset.signedIn === 'true');
+  // Before the landing route's loader settles (it is still importing its chunk): it then leaves the
+  // sections below the fold to load once the page is alive (lib/deferred-part.tsx).
+  startHydratingPrerenderedPage();
   // After the page's first frame: the HTML paints before the scripts' heaviest work, not after it.
   const painted = new Promise<void>((resolve) => requestAnimationFrame(() => setTimeout(resolve, 0)));
   void Promise.all([router.ready, painted]).then(() => {

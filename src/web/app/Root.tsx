@@ -1,6 +1,7 @@
 import { useEffect } from 'react';
 import { SkipLink } from '../components/SkipLink';
 import { AuthProvider } from '../features/auth/AuthProvider';
+import { endHydration, whenPageHydrated } from '../lib/deferred-part';
 import { Outlet, ScrollRestoration, useNavigation } from '../lib/router';
 
 /**
@@ -9,10 +10,14 @@ import { Outlet, ScrollRestoration, useNavigation } from '../lib/router';
  */
 export function Root() {
   const navigation = useNavigation();
-  // The app is live (a prerendered page hydrated, or any other rendered): <html data-app="live">.
-  // Browser tests wait for it before they click: before it, a prerendered page is only HTML.
+  // The app is live (a prerendered page hydrated with its deferred parts, or any other rendered):
+  // <html data-app="live">. Browser tests wait for it before they click: before it, a prerendered
+  // page is only HTML.
   useEffect(() => {
-    document.documentElement.dataset.app = 'live';
+    endHydration();
+    void whenPageHydrated().then(() => {
+      document.documentElement.dataset.app = 'live';
+    });
   }, []);
   return (
     <AuthProvider>

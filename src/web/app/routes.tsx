@@ -38,7 +38,12 @@ export const routesFor = (tools: readonly ToolRoute[]): RouteObject[] => [
       {
         index: true,
         lazy: page(
-          () => import('../features/landing/LandingPage'),
+          // With its sections below the fold, except while a prerendered landing page hydrates.
+          () =>
+            import('../features/landing/LandingPage').then(async (m) => {
+              await m.BelowTheFold.preloadWithPage();
+              return m;
+            }),
           (m) => m.LandingPage,
         ),
       },

@@ -1,5 +1,6 @@
 import { type ReactNode, useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import type { PublicConfig } from '../../../contract/accounts';
+import { whenPageHydrated } from '../../lib/deferred-part';
 import { getProfile, getPublicConfig, getSession, signOutRequest } from '../../lib/session/auth-api';
 import { AuthContext, type AuthContextValue, type AuthState } from '../../lib/session/auth-context';
 import { rememberSignedIn } from '../../lib/session/signed-in-hint';
@@ -42,7 +43,9 @@ export function AuthProvider({ children }: { children: ReactNode }) {
 
   const check = useCallback(async (): Promise<void> => {
     const ticket = ++sequence.current;
-    const apply = (next: AuthState) => {
+    const apply = async (next: AuthState) => {
+      // Not while a prerendered page still hydrates its deferred parts (lib/deferred-part.tsx).
+      await whenPageHydrated();
       if (ticket === sequence.current) setState(next);
     };
     try {
@@ -63,6 +66,7 @@ export function AuthProvider({ children }: { children: ReactNode }) {
     } catch {
       // Server unreachable or failing: the first check settles on signed out so pages can render;
       // later checks keep what we knew.
+      await whenPageHydrated();
       if (ticket === sequence.current && stateRef.current.status === 'loading') setState(SIGNED_OUT);
     }
   }, []);

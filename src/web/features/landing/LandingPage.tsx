@@ -1,18 +1,19 @@
 import { ArrowRight, Check, Palette } from 'lucide-react';
 import { ROUTES, startTool } from '../../../contract/routes';
 import { Wordmark } from '../../components/Wordmark';
+import { deferredPart } from '../../lib/deferred-part';
 import { formatCost } from '../../lib/format-cost';
 import { LEGAL_ROUTES } from '../../lib/legal-routes';
 import { Link } from '../../lib/router';
 import { useDocumentTitle } from '../../lib/use-document-title';
 import { AccountMenu } from './AccountMenu';
-import { ClosingCta } from './ClosingCta';
-import { Faq } from './Faq';
-import { Features } from './Features';
-import { Gallery } from './Gallery';
 import { HeroAuth } from './HeroAuth';
-import { Pricing } from './Pricing';
 import { Wave } from './Wave';
+
+/** Everything under the hero: not needed for the first paint, so not in the landing route's chunk. */
+export const BelowTheFold = deferredPart('landing-below-the-fold', () =>
+  import('./BelowTheFold').then((m) => m.BelowTheFold),
+);
 
 const BENEFITS = [
   'Generate images from a text prompt, in the size you need',
@@ -91,12 +92,7 @@ export function LandingPage() {
           <Wave />
         </section>
 
-        <Gallery />
-        <Wave variant="into-base" />
-        <Features />
-        <Pricing />
-        <Faq />
-        <ClosingCta />
+        <BelowTheFold />
       </main>
 
       <footer className="pp-footer">
