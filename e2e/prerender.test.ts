@@ -33,6 +33,16 @@ describe.runIf(inject('browserAvailable'))('prerendered pages', () => {
     await expect(page.getByRole('button', { name: 'Open menu' }).isVisible()).resolves.toBe(true);
     // The tab says which page it is before any script has run.
     await expect(page.title()).resolves.toBe('Background Remover · Picture Palette');
+    // No session cookie came, so the visitor is signed out for certain: what a visitor is told is
+    // in the first paint, not held back until the session answers (it is the page's largest text).
+    const banner = page.getByTestId('account-banner');
+    await expect(banner.textContent()).resolves.toBe(
+      'Please log in to use the Background Remover. Sign in or create an account',
+    );
+    await expect(banner.isVisible()).resolves.toBe(true);
+    await page.goto(`${baseUrl}${ROUTES.tokens}`);
+    await expect(page.getByRole('heading', { name: 'Log in to buy tokens' }).isVisible()).resolves.toBe(true);
+    await expect(page.getByRole('link', { name: 'Log in or create an account' }).isVisible()).resolves.toBe(true);
     await context.close();
   });
 

@@ -43,3 +43,15 @@ export const useSignedInHint = (): boolean =>
     () => prerenderedHint ?? wasSignedIn(),
     () => prerenderedHint ?? false,
   );
+
+/**
+ * True when this page was prerendered for a request without a session cookie: the visitor is signed
+ * out for certain, so a page may show what a visitor sees (the sign-in banner, the sign-in card)
+ * before the session answers, and that text is part of the first paint (issue 18: LCP).
+ */
+export const useKnownSignedOut = (): boolean =>
+  useSyncExternalStore(
+    unchanging,
+    () => prerenderedHint === false,
+    () => prerenderedHint === false,
+  );
