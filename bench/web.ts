@@ -2,13 +2,14 @@
 // `npm start` on a port of its own, with Debian chromium. Prints the performance score, LCP, FCP,
 // CLS, TBT and the accessibility / best-practices / SEO scores of the landing page, the token shop
 // and two tool pages.
-//   npm run bench:web -- [--runs 1]
+//   npm run bench:web -- [--runs 1] [--all]   (--all: every page of the menu, not only these four)
 import * as chromeLauncher from 'chrome-launcher';
 import lighthouse from 'lighthouse';
 import { startServerProcess } from '../e2e/support/server';
+import { ALL_ROUTES } from '../src/contract/routes';
 import { arg } from './load/harness';
 
-const PAGES = ['/', '/tokens', '/background-remover', '/text-to-pic'];
+const PAGES = process.argv.includes('--all') ? ALL_ROUTES : ['/', '/tokens', '/background-remover', '/text-to-pic'];
 const RUNS = arg('runs', 1);
 const CHROME_FLAGS = [
   '--headless',

@@ -41,8 +41,14 @@ describe.runIf(inject('browserAvailable'))('prerendered pages', () => {
     );
     await expect(banner.isVisible()).resolves.toBe(true);
     await page.goto(`${baseUrl}${ROUTES.tokens}`);
-    await expect(page.getByRole('heading', { name: 'Log in to buy tokens' }).isVisible()).resolves.toBe(true);
-    await expect(page.getByRole('link', { name: 'Log in or create an account' }).isVisible()).resolves.toBe(true);
+    for (const [route, heading] of [
+      [ROUTES.tokens, 'Log in to buy tokens'],
+      [ROUTES.creations, 'Sign in to see your creations'],
+      [ROUTES.userSettings, 'Sign in to see your account'],
+    ] as const) {
+      await page.goto(`${baseUrl}${route}`);
+      await expect(page.getByRole('heading', { name: heading }).isVisible(), route).resolves.toBe(true);
+    }
     await context.close();
   });
 

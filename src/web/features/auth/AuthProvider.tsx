@@ -3,7 +3,7 @@ import type { PublicConfig } from '../../../contract/accounts';
 import { whenPageHydrated } from '../../lib/deferred-part';
 import { getProfile, getPublicConfig, getSession, signOutRequest } from '../../lib/session/auth-api';
 import { AuthContext, type AuthContextValue, type AuthState } from '../../lib/session/auth-context';
-import { rememberSignedIn } from '../../lib/session/signed-in-hint';
+import { knownSignedOut, rememberSignedIn } from '../../lib/session/signed-in-hint';
 
 /** How often the watcher re-reads an unverified profile. */
 export const VERIFICATION_POLL_MS = 5_000;
@@ -30,7 +30,11 @@ function announceAuthChange(): void {
  * updates this one without a reload.
  */
 export function AuthProvider({ children }: { children: ReactNode }) {
-  const [state, setState] = useState<AuthState>({ status: 'loading', user: null, profile: null });
+  // Signed out from the first render when the page was made for a request without a session
+  // cookie: the answer is known, so pages show a visitor's view at once instead of a placeholder.
+  const [state, setState] = useState<AuthState>(() =>
+    knownSignedOut() ? SIGNED_OUT : { status: 'loading', user: null, profile: null },
+  );
   const stateRef = useRef(state);
   stateRef.current = state;
   useEffect(() => {

@@ -18,6 +18,7 @@ import {
 } from '../../lib/session/auth-api';
 import { useAuth, usePublicConfig } from '../../lib/session/auth-context';
 import { SIGN_IN_HASH } from '../../lib/sign-in-link';
+import { useHydrated } from '../../lib/use-hydrated';
 
 /** "After sign-in or sign-up the app goes to /text-to-pic" (product-spec.md section 2). */
 export const AFTER_SIGN_IN_ROUTE = START_ROUTE;
@@ -82,6 +83,7 @@ function describeGoogleError(error: string | null | undefined): string {
  */
 export function HeroAuth() {
   const { status, user, profile, refresh } = useAuth();
+  const hydrated = useHydrated();
   const config = usePublicConfig();
   const navigate = useNavigate();
   const location = useLocation();
@@ -239,7 +241,9 @@ export function HeroAuth() {
     setMode((current) => (current === 'sign-in' ? 'reset' : 'sign-in'));
   }
 
-  if (status === 'loading') {
+  // Also until the page has hydrated: a form in the prerendered HTML would take typing and a submit
+  // that nothing handles yet (a visitor's page starts signed out, features/auth/AuthProvider.tsx).
+  if (status === 'loading' || !hydrated) {
     return (
       <div className="pp-auth-card pp-auth-card--placeholder" data-testid="hero-auth" aria-busy="true">
         <span className="pp-visually-hidden" role="status">

@@ -9,7 +9,7 @@ import { loadPurchases, type Purchase } from '../../lib/purchases/purchase-api';
 import { usePackages } from '../../lib/purchases/use-packages';
 import { useNavigate, useSearchParams } from '../../lib/router';
 import { useAuth } from '../../lib/session/auth-context';
-import { useKnownSignedOut, useSignedInHint } from '../../lib/session/signed-in-hint';
+import { useSignedInHint } from '../../lib/session/signed-in-hint';
 import { SIGN_IN_LINK } from '../../lib/sign-in-link';
 import { useDocumentTitle } from '../../lib/use-document-title';
 import { CheckoutBanner } from './CheckoutBanner';
@@ -50,9 +50,6 @@ export function TokensPage() {
   useDocumentTitle('Tokens');
   const { status, profile } = useAuth();
   const wasSignedIn = useSignedInHint();
-  const knownSignedOut = useKnownSignedOut();
-  // A visitor's card at once when the page was made for a request without a session.
-  const signedOut = status === 'signed-out' || (status === 'loading' && knownSignedOut);
   const navigate = useNavigate();
   const packages = usePackages();
   const [params, setParams] = useSearchParams();
@@ -94,9 +91,9 @@ export function TokensPage() {
       />
       <CheckoutBanner result={checkout} balance={profile?.tokens ?? null} onDismiss={dismissCheckout} />
       <ToolDraftNotice balance={status === 'signed-in' ? (profile?.tokens ?? null) : null} />
-      {signedOut ? <SignInPromptCard {...SIGN_IN_PROMPT} /> : null}
+      {status === 'signed-out' ? <SignInPromptCard {...SIGN_IN_PROMPT} /> : null}
       {status === 'signed-in' ? <BalanceCard tokens={profile?.tokens ?? null} /> : null}
-      {status === 'loading' && !signedOut ? (
+      {status === 'loading' ? (
         // As tall as the card it most likely turns into (the balance when this browser was signed in
         // last time, else the sign-in card): the packages below stay put.
         <div className="pp-tokens__pending" aria-busy="true">

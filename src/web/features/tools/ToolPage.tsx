@@ -7,7 +7,7 @@ import { PageHeader } from '../../components/PageHeader';
 import { formatCost } from '../../lib/format-cost';
 import { Link } from '../../lib/router';
 import { useAuth } from '../../lib/session/auth-context';
-import { useKnownSignedOut, useSignedInHint } from '../../lib/session/signed-in-hint';
+import { useSignedInHint } from '../../lib/session/signed-in-hint';
 import { SIGN_IN_LINK } from '../../lib/sign-in-link';
 import { useDocumentTitle } from '../../lib/use-document-title';
 import { accessOf, accountProblem } from './tool-access';
@@ -43,9 +43,8 @@ function AccountBanner({ title }: { title: string }) {
   const { status, profile } = useAuth();
   const access = accessOf(status, profile);
   const wasSignedIn = useSignedInHint();
-  const knownSignedOut = useKnownSignedOut();
-  if (access === 'signed-out' || (status === 'loading' && knownSignedOut)) return <SignedOutBanner title={title} />;
   if (status === 'loading') return wasSignedIn ? null : <SignedOutBanner title={title} pending />;
+  if (access === 'signed-out') return <SignedOutBanner title={title} />;
   const problem = accountProblem(access);
   if (access === 'fraud' || access === 'dispute') {
     return (

@@ -34,6 +34,13 @@ export function setPrerenderedHint(signedIn: boolean): void {
   prerenderedHint = signedIn;
 }
 
+/**
+ * True when this page was prerendered for a request without a session cookie: the visitor is signed
+ * out for certain, so the session starts as signed out (features/auth/AuthProvider.tsx) and what a
+ * visitor sees (the sign-in banner and cards) is part of the page's first paint (issue 18: LCP).
+ */
+export const knownSignedOut = (): boolean => prerenderedHint === false;
+
 const unchanging = () => () => {};
 
 /** `wasSignedIn()` for rendering: a prerendered page's hint when there is one (always on the server). */
@@ -42,16 +49,4 @@ export const useSignedInHint = (): boolean =>
     unchanging,
     () => prerenderedHint ?? wasSignedIn(),
     () => prerenderedHint ?? false,
-  );
-
-/**
- * True when this page was prerendered for a request without a session cookie: the visitor is signed
- * out for certain, so a page may show what a visitor sees (the sign-in banner, the sign-in card)
- * before the session answers, and that text is part of the first paint (issue 18: LCP).
- */
-export const useKnownSignedOut = (): boolean =>
-  useSyncExternalStore(
-    unchanging,
-    () => prerenderedHint === false,
-    () => prerenderedHint === false,
   );
