@@ -21,19 +21,21 @@ describe.runIf(inject('browserAvailable'))('landing page in the browser', () => 
     const opened = await openPage(browser, viewport);
     pages.push(opened.page);
     const scripts: string[] = [];
+    const fonts: string[] = [];
     opened.page.on('request', (request) => {
       if (request.resourceType() === 'script') scripts.push(new URL(request.url()).pathname);
+      if (request.resourceType() === 'font') fonts.push(new URL(request.url()).pathname);
     });
     await opened.page.goto(baseUrl);
     await opened.page.getByRole('heading', { level: 1 }).waitFor();
     await appIsLive(opened.page);
-    return { ...opened, scripts };
+    return { ...opened, scripts, fonts };
   }
 
   const galleryImages = (page: Page) => page.getByTestId('gallery').getByRole('img');
 
   it('stacks hero, wave, gallery, wave, features, pricing, FAQ and the closing call in order', async () => {
-    const { page, errors, scripts } = await openLanding();
+    const { page, errors, scripts, fonts } = await openLanding();
     const blocks = await page.locator('main > *').evaluateAll((elements) =>
       elements.flatMap((element) => {
         if (element.getAttribute('data-testid') === 'wave') return ['wave'];
@@ -64,6 +66,9 @@ describe.runIf(inject('browserAvailable'))('landing page in the browser', () => 
     // The tools are chunks of their own: the landing route loads none of them.
     expect(scripts.some((script) => script.includes('LandingPage'))).toBe(true);
     expect(scripts.filter((script) => /ToolPage|use-tool-runner|TextToPic|SingleImageTool/.test(script))).toEqual([]);
+    // One small font file: the page's characters are all in Inter's core cut (styles/font-core.ts).
+    await page.evaluate(() => document.fonts.ready);
+    expect(fonts).toEqual(['/fonts/inter-core.woff2']);
     expect(errors).toEqual([]);
   });
 
