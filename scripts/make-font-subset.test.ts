@@ -47,7 +47,7 @@ describe('the core font', () => {
     const source = readFileSync(
       path.join(ROOT, 'node_modules/@fontsource-variable/inter/files/inter-latin-wght-normal.woff2'),
     );
-    const committed = readFileSync(path.join(ROOT, 'src/web/public', CORE_FONT_FILE));
+    const committed = readFileSync(path.join(ROOT, 'src/web/styles', CORE_FONT_FILE));
     const made = await makeCoreFont(source);
     expect(made.equals(committed)).toBe(true);
     expect(committed.length).toBeLessThan(source.length / 2);

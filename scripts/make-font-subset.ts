@@ -1,4 +1,4 @@
-// Makes src/web/public/fonts/inter-core.woff2: Inter Variable (SIL Open Font License 1.1, from
+// Makes src/web/styles/fonts/inter-core.woff2: Inter Variable (SIL Open Font License 1.1, from
 // @fontsource-variable/inter's latin file) cut down to the characters of styles/font-core.ts and to
 // the weights our styles use (400-800). Every page of ours is written in those characters, so a
 // first visit downloads this one font file (22 kB instead of 48 kB) and the full latin and other
@@ -11,7 +11,7 @@ import { CORE_FONT_FILE, CORE_FONT_RANGES } from '../src/web/styles/font-core';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
 const SOURCE = path.join(ROOT, 'node_modules/@fontsource-variable/inter/files/inter-latin-wght-normal.woff2');
-const OUT = path.join(ROOT, 'src/web/public', CORE_FONT_FILE);
+const OUT = path.join(ROOT, 'src/web/styles', CORE_FONT_FILE);
 
 export async function makeCoreFont(source: Buffer): Promise<Buffer> {
   const text = CORE_FONT_RANGES.flatMap(([from, to]) =>

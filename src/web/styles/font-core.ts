@@ -1,6 +1,7 @@
 // The characters of the core Inter file (issue 18: fonts): printable ASCII and the punctuation our
 // pages write. One list for the file (scripts/make-font-subset.ts) and its CSS unicode-range
 // (styles/tokens.css, checked by scripts/make-font-subset.test.ts).
+/** Beside the stylesheets, so Vite gives it a hashed name under /assets (cached for good). */
 export const CORE_FONT_FILE = 'fonts/inter-core.woff2';
 
 /** Code point ranges, inclusive: what the core file has glyphs for. */
