@@ -102,6 +102,20 @@ describe.runIf(inject('browserAvailable'))('prerendered pages', () => {
     await member.context().close();
   });
 
+  it('lets a signed-in user who leaves the landing page before its lower sections come see the session', async () => {
+    const { page } = await newAccount(browser, baseUrl, { verified: true, prefix: 'leaves-early', viewport: DESKTOP });
+    // The sections below the fold never arrive: the session's answer waits for them only while they
+    // are on the page.
+    await page.route(/BelowTheFold-[\w-]+\.js$/, () => {});
+    const asked = page.waitForRequest(/BelowTheFold-[\w-]+\.js$/);
+    await page.goto(baseUrl);
+    await asked; // the page has hydrated and asked for them
+    await page.getByRole('link', { name: 'Explore the tools' }).click();
+    await page.waitForURL(`${baseUrl}/text-to-pic`);
+    await expect.poll(() => page.getByTestId('token-balance').first().textContent()).toContain('20');
+    await page.context().close();
+  });
+
   it('hydrates without a mismatch for a signed-in user', async () => {
     const { page } = await newAccount(browser, baseUrl, { verified: true, prefix: 'hydrate', viewport: PHONE });
     const errors: string[] = [];

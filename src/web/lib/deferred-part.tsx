@@ -97,6 +97,8 @@ export function deferredPart<P extends object>(name: string, load: () => Promise
     // Counted here, outside the boundary: React hydrates the root, and runs its effects, before it
     // comes back to hydrate what is inside a Suspense boundary.
     if (hydratingPrerenderedPage && !Loaded) waiting.add(name);
+    // Left before its chunk came (a link followed at once): nothing is waiting for it any more.
+    useEffect(() => () => settled(name), []);
     return (
       <Suspense fallback={null}>
         <Part {...props} />
