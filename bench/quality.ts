@@ -14,7 +14,12 @@ import type { RawImage } from '../src/server/inference/local/raw-image';
 import { withFidelity } from '../src/server/inference/local/upscale/fidelity';
 import { degraded, psnr, ssim } from '../src/server/inference/local/upscale/sharpness';
 import { restore4x, superResolve } from '../src/server/inference/local/upscale/super-resolve';
-import { creativeUpscale, resizedTo, upscaleBy } from '../src/server/inference/local/upscale/upscale-engines';
+import {
+  creativeUpscale,
+  resizedTo,
+  restoredWithFidelity,
+  upscaleBy,
+} from '../src/server/inference/local/upscale/upscale-engines';
 import { contactSheet, type Panel } from './quality/contact-sheet';
 
 const PHOTOS = path.resolve(import.meta.dirname, '../../shared/test-images');
@@ -28,8 +33,10 @@ const at4x: Restorer[] = [
   { name: 'old (RDN slim)', run: (low) => superResolve(low, 4) },
   { name: 'x4fast', run: (low) => restore4x(low, 'x4fast') },
   { name: 'x4plus', run: (low) => restore4x(low, 'x4plus') },
-  // The tools' path (decision 026): the network's output mixed with Lanczos.
+  // The network's output mixed with Lanczos (decision 026): at the fixed share, and at the share
+  // measured on the image, as the Image Upscaler runs it.
   { name: 'x4fast + fidelity', run: async (low) => withFidelity(await restore4x(low, 'x4fast'), low) },
+  { name: 'Image Upscaler 4x (calibrated share)', run: (low) => restoredWithFidelity(low, 'x4fast') },
   { name: 'x4plus + fidelity', run: async (low) => withFidelity(await restore4x(low, 'x4plus'), low) },
 ];
 const tools2x: Restorer[] = [

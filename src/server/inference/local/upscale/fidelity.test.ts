@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { fromRaw, type RawImage } from '../raw-image';
-import { mixWithLanczos, withFidelity } from './fidelity';
+import { CALIBRATION_SHARES, calibratedShare, mixWithLanczos, NETWORK_SHARE, withFidelity } from './fidelity';
 import { psnr } from './sharpness';
 
 const SLOW = 30_000;
@@ -103,5 +103,55 @@ describe('withFidelity', () => {
   it('refuses a share outside 0..1', async () => {
     const input = truth(4, 4);
     await expect(withFidelity(truth(16, 16), input, 1.5)).rejects.toThrow(/share/);
+  });
+});
+
+describe('calibratedShare', () => {
+  /** A photo-like texture with detail at every scale, so a 4x reduction loses something. */
+  function textured(side: number): RawImage {
+    const data = Buffer.alloc(side * side * 3);
+    for (let y = 0; y < side; y++) {
+      for (let x = 0; x < side; x++) {
+        const v = 128 + 50 * Math.sin(x / 7) * Math.cos(y / 11) + 30 * Math.sin((x + 2 * y) / 3);
+        data.set([v, v * 0.9, 255 - v], (y * side + x) * 3);
+      }
+    }
+    return { data, width: side, height: side, channels: 3 };
+  }
+
+  it(
+    'gives a network that loses the picture (flat grey) the smallest share',
+    async () => {
+      const flat = async (image: RawImage): Promise<RawImage> => ({
+        data: Buffer.alloc(image.width * 4 * image.height * 4 * 3, 128),
+        width: image.width * 4,
+        height: image.height * 4,
+        channels: 3,
+      });
+      expect(await calibratedShare(textured(128), flat)).toBe(CALIBRATION_SHARES[0]);
+    },
+    SLOW,
+  );
+
+  it(
+    'gives a network that restores the picture exactly the largest share',
+    async () => {
+      const input = textured(200);
+      // The centre crop the calibration reduces and asks the network to restore.
+      const crop = await fromRaw(input).extract({ left: 0, top: 0, width: 200, height: 200 }).raw().toBuffer();
+      const exact = async (): Promise<RawImage> => ({ data: crop, width: 200, height: 200, channels: 3 });
+      expect(await calibratedShare(input, exact)).toBe(CALIBRATION_SHARES.at(-1));
+    },
+    SLOW,
+  );
+
+  it('keeps the fixed share for an image too small to measure, without running the network', async () => {
+    let runs = 0;
+    const network = async (image: RawImage) => {
+      runs++;
+      return image;
+    };
+    expect(await calibratedShare(textured(48), network)).toBe(NETWORK_SHARE);
+    expect(runs).toBe(0);
   });
 });

@@ -7,7 +7,7 @@ import type { ImageUpscalerInput } from '../../../tools/image-upscaler';
 import type { LocalEngine } from '../../../tools/server-tool';
 import { type ImageInput, type OutputImage, ProviderError, type ToolResult } from '../../provider';
 import { decodeUpright, fromRaw, type RawImage, splitAlpha } from '../raw-image';
-import { mixWithLanczos, withFidelity } from './fidelity';
+import { calibratedShare, mixWithLanczos, withFidelity } from './fidelity';
 import type { RealEsrganModel } from './real-esrgan-files';
 import { restore4x } from './super-resolve';
 
@@ -65,9 +65,15 @@ export async function creativeUpscale(image: RawImage, signal?: AbortSignal): Pr
  */
 async function restoredTo(image: RawImage, model: RealEsrganModel, factor: number, signal?: AbortSignal) {
   const { width, height } = networkInputSize(image, model);
-  const input = await resizedTo(image, width, height);
-  const restored = await withFidelity(await restore4x(input, model, signal), input);
+  const restored = await restoredWithFidelity(await resizedTo(image, width, height), model, signal);
   return resizedTo(restored, image.width * factor, image.height * factor);
+}
+
+/** `input` enlarged 4x by `model`, mixed with Lanczos at the share measured on `input` (fidelity.ts). */
+export async function restoredWithFidelity(input: RawImage, model: RealEsrganModel, signal?: AbortSignal) {
+  const network = (image: RawImage) => restore4x(image, model, signal);
+  const share = await calibratedShare(input, network);
+  return withFidelity(await network(input), input, share);
 }
 
 /** The size `model` is given for an image: its own, or reduced to fit NETWORK_PIXEL_BUDGET. */
