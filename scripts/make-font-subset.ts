@@ -3,6 +3,7 @@
 // the weights our styles use (400-800). Every page of ours is written in those characters, so a
 // first visit downloads this one font file (22 kB instead of 48 kB) and the full latin and other
 // files come by unicode-range only for text that needs them (a name with an accent, say).
+// Its licence travels beside it (src/web/styles/fonts/OFL.txt, copied from the package).
 // Usage: npx tsx scripts/make-font-subset.ts   (deterministic: run it after a font upgrade)
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
