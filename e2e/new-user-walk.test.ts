@@ -35,6 +35,13 @@ describe.runIf(inject('browserAvailable'))('a new user’s walk in the browser',
     await page.context().close();
   });
 
+  it('a link to /#sign-in followed before the app started (a full page load) still focuses the email field', async () => {
+    const page = await visitor(PHONE);
+    await page.goto(`${baseUrl}/#sign-in`);
+    await expect.poll(() => page.evaluate(() => document.activeElement?.getAttribute('type'))).toBe('email');
+    await page.context().close();
+  });
+
   it('the hero’s reset mode has no blank block under its content', async () => {
     for (const viewport of [PHONE, DESKTOP]) {
       const page = await visitor(viewport);

@@ -106,9 +106,11 @@ export function HeroAuth() {
   }, [refresh, navigate]);
 
   // Sent here to sign in ("/#sign-in" from a tool page or /tokens): the form comes into view with
-  // the email field focused, once the first auth check has drawn it.
+  // the email field focused, once the first auth check has drawn it and (on a prerendered page, also
+  // reached this way when the link is followed before the app has started) hydration has put the
+  // form in place of its placeholder.
   useEffect(() => {
-    if (status !== 'signed-out' || location.hash !== SIGN_IN_HASH) return;
+    if (!hydrated || status !== 'signed-out' || location.hash !== SIGN_IN_HASH) return;
     const email = document.getElementById(`${titleId}-email`);
     if (!email) return;
     const reduceMotion = window.matchMedia?.('(prefers-reduced-motion: reduce)').matches ?? false;
@@ -117,7 +119,7 @@ export function HeroAuth() {
       behavior: reduceMotion ? 'auto' : 'smooth',
     });
     email.focus({ preventScroll: true });
-  }, [status, location.hash, titleId]);
+  }, [hydrated, status, location.hash, titleId]);
 
   // The Google popup reports back here (public/auth/popup-done.js).
   useEffect(() => {
