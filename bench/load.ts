@@ -3,25 +3,48 @@
 // side by side. Users run out of tokens during the run, so 402s are expected; anything else that
 // is not a 200 is an error. Afterwards the ledger must be exact: one debit per job, every balance
 // equal to the sum of its ledger rows, none below zero.
-//   npm run bench:load -- [--seconds 30] [--connections 100] [--users 20] [--tokens 100]
-// PostgreSQL: BENCH_DATABASE_URL (an empty database), else a private cluster (scripts/pg-cluster.sh).
+//   npm run bench:load -- [--seconds 30] [--connections 100] [--users 20] [--tokens 100] [--cluster] [--no-pglite]
+// PostgreSQL: BENCH_DATABASE_URL (an empty database), else a private cluster (scripts/pg-cluster.sh),
+// with a fresh database for each run. --cluster adds, on PostgreSQL, two processes with both roles
+// (one per core) and cluster mode (2 web + 2 worker processes, `npm start -- --web` / `--worker`),
+// the connections split between the web processes.
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { arg, brokenInvariants, hammer, startLoadServer } from './load/harness';
+import pg from 'pg';
+import { arg, brokenInvariants, combined, hammer, type Role, startLoadServer } from './load/harness';
 
 const SECONDS = arg('seconds', 30);
 const CONNECTIONS = arg('connections', 100);
 const USERS = arg('users', 20);
 const TOKENS = arg('tokens', 100);
+const CLUSTER = process.argv.includes('--cluster');
+/** --no-pglite: PostgreSQL's runs only. */
+const PGLITE = !process.argv.includes('--no-pglite');
 const ROOT = path.resolve(import.meta.dirname, '..');
 
-async function run(label: string, databaseUrl: string) {
-  const server = await startLoadServer(databaseUrl, USERS, TOKENS);
-  const load = await hammer(server.ready, CONNECTIONS, SECONDS);
-  return { label, ...load, check: await server.check() };
+/**
+ * One run on processes of the given roles sharing one database. The first (a web role) makes the
+ * users and, once the other web processes have stopped, waits for the jobs and checks the ledger;
+ * worker-only processes stop last.
+ */
+async function run(label: string, databaseUrl: string, roles: [Role, ...Role[]] = ['both']) {
+  const [firstRole, ...otherRoles] = roles;
+  const first = await startLoadServer(databaseUrl, USERS, TOKENS, { role: firstRole });
+  const others = await Promise.all(
+    otherRoles.map((role) => startLoadServer(databaseUrl, 0, TOKENS, { role, dataDir: first.ready.dataDir })),
+  );
+  const web = [first, ...others].filter((server) => server.ready.port > 0);
+  const share = Math.floor(CONNECTIONS / web.length);
+  const loads = await Promise.all(
+    web.map((server, i) => hammer(first.ready, share, SECONDS, server.ready.port, i * share)),
+  );
+  await Promise.all(others.filter((server) => server.ready.port > 0).map((server) => server.stop()));
+  const check = await first.check();
+  await Promise.all(others.filter((server) => server.ready.port === 0).map((server) => server.stop()));
+  return { label, ...combined(loads), check };
 }
 
 function freePort(): Promise<number> {
@@ -33,8 +56,13 @@ function freePort(): Promise<number> {
   });
 }
 
-async function postgresUrl(): Promise<{ url: string; stop: () => void } | null> {
-  if (process.env.BENCH_DATABASE_URL) return { url: process.env.BENCH_DATABASE_URL, stop: () => {} };
+type Postgres = { url: string; stop: () => void; fresh: () => Promise<string> };
+
+async function postgresUrl(): Promise<Postgres | null> {
+  if (process.env.BENCH_DATABASE_URL) {
+    const url = process.env.BENCH_DATABASE_URL;
+    return { url, stop: () => {}, fresh: async () => url };
+  }
   try {
     execFileSync('bash', ['-c', 'command -v pg_ctl || ls /usr/lib/postgresql/*/bin/pg_ctl'], { stdio: 'ignore' });
   } catch {
@@ -43,8 +71,18 @@ async function postgresUrl(): Promise<{ url: string; stop: () => void } | null> 
   const dir = mkdtempSync(path.join(os.tmpdir(), 'pp-load-pg-'));
   const script = path.join(ROOT, 'scripts/pg-cluster.sh');
   const url = execFileSync(script, ['start', dir, String(await freePort())], { encoding: 'utf8' }).trim();
+  let databases = 0;
   return {
     url,
+    // Each run on an empty database of its own, as the first one.
+    fresh: async () => {
+      const name = `pp_load_${++databases}`;
+      const admin = new pg.Client({ connectionString: url });
+      await admin.connect();
+      await admin.query(`create database ${name}`);
+      await admin.end();
+      return url.replace(/\/postgres$/, `/${name}`);
+    },
     stop: () => {
       execFileSync(script, ['stop', dir]);
       rmSync(dir, { recursive: true, force: true });
@@ -55,13 +93,17 @@ async function postgresUrl(): Promise<{ url: string; stop: () => void } | null> 
 console.log(
   `load: POST /api/generate-image, ${CONNECTIONS} connections for ${SECONDS} s, ${USERS} users with ${TOKENS} tokens each, instant provider\n`,
 );
-const runs = [await run('PGlite (embedded)', '')];
-const pg = await postgresUrl();
-if (pg) {
+const runs = PGLITE ? [await run('PGlite (embedded)', '')] : [];
+const postgres = await postgresUrl();
+if (postgres) {
   try {
-    runs.push(await run('PostgreSQL', pg.url));
+    runs.push(await run('PostgreSQL', await postgres.fresh()));
+    if (CLUSTER) {
+      runs.push(await run('PG, 2 processes (both roles)', await postgres.fresh(), ['both', 'both']));
+      runs.push(await run('PG, 2 web + 2 workers', await postgres.fresh(), ['web', 'web', 'worker', 'worker']));
+    }
   } finally {
-    pg.stop();
+    postgres.stop();
   }
 } else console.log('PostgreSQL not installed here: PGlite only.\n');
 
@@ -82,7 +124,7 @@ const rows: [string, (r: (typeof runs)[number]) => string][] = [
 const width = 28;
 console.log(['', ...runs.map((r) => r.label)].map((c) => c.padEnd(width)).join(''));
 for (const [name, value] of rows) console.log([name, ...runs.map(value)].map((c) => c.padEnd(width)).join(''));
-if (runs.length === 2) {
+if (PGLITE && runs.length >= 2) {
   const [a, b] = runs as [(typeof runs)[number], (typeof runs)[number]];
   console.log(
     `\nPostgreSQL / PGlite: throughput ${(b.result.requests.average / a.result.requests.average).toFixed(2)}x, p99 ${(b.result.latency.p99 / a.result.latency.p99).toFixed(2)}x`,

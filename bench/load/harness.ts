@@ -5,7 +5,10 @@ import { type ChildProcess, fork } from 'node:child_process';
 import path from 'node:path';
 import autocannon from 'autocannon';
 
-export type Ready = { port: number; origin: string; cookies: string[] };
+/** A started server: its port (0 for a worker-only process), the users' session cookies, its files folder. */
+export type Ready = { port: number; origin: string; cookies: string[]; dataDir: string };
+/** Which roles a server process runs (as `npm start`, `--web`, `--worker`). */
+export type Role = 'both' | 'web' | 'worker';
 export type Check = {
   jobs: number;
   debits: number;
@@ -22,6 +25,8 @@ export type LoadServer = {
   memory(): Promise<Memory>;
   /** Stops taking requests, lets accepted jobs finish, checks the database, and exits. */
   check(): Promise<Check>;
+  /** A cluster's other process: stops (its jobs in hand finish) and exits. */
+  stop(): Promise<void>;
 };
 
 const reply = <T>(child: ChildProcess) =>
@@ -34,8 +39,21 @@ const reply = <T>(child: ChildProcess) =>
     });
   });
 
-export async function startLoadServer(databaseUrl: string, users: number, tokens: number): Promise<LoadServer> {
-  const child = fork(path.join(import.meta.dirname, 'server.ts'), [databaseUrl, String(users), String(tokens)], {
+/** The server in a process of its own; a cluster's further processes get `role` and the first one's `dataDir`. */
+export async function startLoadServer(
+  databaseUrl: string,
+  users: number,
+  tokens: number,
+  cluster: { role: Role; dataDir?: string } = { role: 'both' },
+): Promise<LoadServer> {
+  const argv = [
+    databaseUrl,
+    String(users),
+    String(tokens),
+    cluster.role,
+    ...(cluster.dataDir ? [cluster.dataDir] : []),
+  ];
+  const child = fork(path.join(import.meta.dirname, 'server.ts'), argv, {
     // BENCH_CPU_PROF=<dir>: the server writes a CPU profile there when it exits (open it in Chrome's
     // DevTools or summarise it): where a tool call's server time goes.
     execArgv: [
@@ -52,14 +70,31 @@ export async function startLoadServer(databaseUrl: string, users: number, tokens
     child.send(message);
     return answer;
   };
-  return { ready, memory: () => ask<Memory>('rss'), check: () => ask<Check>('check') };
+  return {
+    ready,
+    memory: () => ask<Memory>('rss'),
+    check: () => ask<Check>('check'),
+    stop: async () => {
+      await ask<string>('stop');
+    },
+  };
 }
 
-/** POST /api/generate-image from `connections` connections for `seconds`; answers counted by status. */
-export async function hammer(ready: Ready, connections: number, seconds: number) {
-  let connection = 0;
+/**
+ * POST /api/generate-image from `connections` connections for `seconds`; answers counted by status.
+ * A cluster's second web process gets its own call, with `port` and the connections numbered on from
+ * `firstConnection` (other users' tabs, other addresses).
+ */
+export async function hammer(
+  ready: Ready,
+  connections: number,
+  seconds: number,
+  port = ready.port,
+  firstConnection = 0,
+) {
+  let connection = firstConnection;
   const result = await autocannon({
-    url: `http://127.0.0.1:${ready.port}/api/generate-image`,
+    url: `http://127.0.0.1:${port}/api/generate-image`,
     connections,
     duration: seconds,
     // A call may wait for its job up to the server's TOOL_WAIT_SECONDS (55 s) before the 202.
@@ -90,6 +125,32 @@ export async function hammer(ready: Ready, connections: number, seconds: number)
     ok: codes['200'] ?? 0,
     refused: codes['402'] ?? 0,
     other: otherCodes + result.errors + result.timeouts,
+  };
+}
+
+export type Load = Awaited<ReturnType<typeof hammer>>;
+
+/** Loads on several web processes at once as one: counts summed, latencies the worst of them. */
+export function combined(loads: Load[]) {
+  const sum = (f: (l: Load) => number) => loads.reduce((total, l) => total + f(l), 0);
+  const worst = (f: (l: Load) => number) => Math.max(...loads.map(f));
+  const codes: Record<string, number> = {};
+  for (const load of loads) for (const [code, n] of Object.entries(load.codes)) codes[code] = (codes[code] ?? 0) + n;
+  return {
+    result: {
+      requests: { average: sum((l) => l.result.requests.average) },
+      latency: {
+        p50: worst((l) => l.result.latency.p50),
+        p99: worst((l) => l.result.latency.p99),
+        max: worst((l) => l.result.latency.max),
+      },
+      errors: sum((l) => l.result.errors),
+      timeouts: sum((l) => l.result.timeouts),
+    },
+    codes,
+    ok: sum((l) => l.ok),
+    refused: sum((l) => l.refused),
+    other: sum((l) => l.other),
   };
 }
 

@@ -1,6 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { fromRaw, type RawImage } from '../raw-image';
-import { CALIBRATION_SHARES, calibratedShare, mixWithLanczos, NETWORK_SHARE, withFidelity } from './fidelity';
+import {
+  CALIBRATION_SHARES,
+  calibratedMix,
+  calibratedShare,
+  mixWithLanczos,
+  NETWORK_SHARE,
+  withFidelity,
+} from './fidelity';
 import { psnr } from './sharpness';
 
 const SLOW = 30_000;
@@ -22,6 +29,26 @@ function truth(width: number, height: number): RawImage {
   }
   return { data, width, height, channels: 3 };
 }
+
+/** A photo-like texture with detail at every scale, so a 4x reduction loses something. */
+function textured(side: number): RawImage {
+  const data = Buffer.alloc(side * side * 3);
+  for (let y = 0; y < side; y++) {
+    for (let x = 0; x < side; x++) {
+      const v = 128 + 50 * Math.sin(x / 7) * Math.cos(y / 11) + 30 * Math.sin((x + 2 * y) / 3);
+      data.set([v, v * 0.9, 255 - v], (y * side + x) * 3);
+    }
+  }
+  return { data, width: side, height: side, channels: 3 };
+}
+
+/** A network that loses the picture: flat grey at 4x. */
+const flatGrey = async (image: RawImage): Promise<RawImage> => ({
+  data: Buffer.alloc(image.width * 4 * image.height * 4 * 3, 128),
+  width: image.width * 4,
+  height: image.height * 4,
+  channels: 3,
+});
 
 describe('withFidelity', () => {
   it(
@@ -107,28 +134,10 @@ describe('withFidelity', () => {
 });
 
 describe('calibratedShare', () => {
-  /** A photo-like texture with detail at every scale, so a 4x reduction loses something. */
-  function textured(side: number): RawImage {
-    const data = Buffer.alloc(side * side * 3);
-    for (let y = 0; y < side; y++) {
-      for (let x = 0; x < side; x++) {
-        const v = 128 + 50 * Math.sin(x / 7) * Math.cos(y / 11) + 30 * Math.sin((x + 2 * y) / 3);
-        data.set([v, v * 0.9, 255 - v], (y * side + x) * 3);
-      }
-    }
-    return { data, width: side, height: side, channels: 3 };
-  }
-
   it(
     'gives a network that loses the picture (flat grey) the smallest share',
     async () => {
-      const flat = async (image: RawImage): Promise<RawImage> => ({
-        data: Buffer.alloc(image.width * 4 * image.height * 4 * 3, 128),
-        width: image.width * 4,
-        height: image.height * 4,
-        channels: 3,
-      });
-      expect(await calibratedShare(textured(128), flat)).toBe(CALIBRATION_SHARES[0]);
+      expect(await calibratedShare(textured(128), flatGrey)).toBe(CALIBRATION_SHARES[0]);
     },
     SLOW,
   );
@@ -152,6 +161,35 @@ describe('calibratedShare', () => {
       return image;
     };
     expect(await calibratedShare(textured(48), network)).toBe(NETWORK_SHARE);
+    expect(runs).toBe(0);
+  });
+});
+
+describe('calibratedMix', () => {
+  it(
+    'gives the network that restores the picture the larger share, the one that loses it the smaller',
+    async () => {
+      const input = textured(200);
+      const crop = await fromRaw(input).extract({ left: 0, top: 0, width: 200, height: 200 }).raw().toBuffer();
+      const exact = async (): Promise<RawImage> => ({ data: crop, width: 200, height: 200, channels: 3 });
+      const candidates = [
+        [0.2, 0.6],
+        [0.4, 0.4],
+        [0.6, 0.2],
+      ];
+      expect(await calibratedMix(input, [exact, flatGrey], candidates, [0.5, 0.25])).toEqual([0.6, 0.2]);
+      expect(await calibratedMix(input, [flatGrey, exact], candidates, [0.5, 0.25])).toEqual([0.2, 0.6]);
+    },
+    SLOW,
+  );
+
+  it('keeps the fallback for an image too small to measure, without running a network', async () => {
+    let runs = 0;
+    const network = async (image: RawImage) => {
+      runs++;
+      return image;
+    };
+    expect(await calibratedMix(textured(40), [network, network], [[0.3, 0.3]], [0.5, 0.25])).toEqual([0.5, 0.25]);
     expect(runs).toBe(0);
   });
 });

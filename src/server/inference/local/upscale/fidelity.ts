@@ -60,6 +60,9 @@ const CALIBRATION_SIDE = 256;
 /** Below this many pixels a side there is too little to measure: the fixed share is used. */
 const CALIBRATION_MIN_SIDE = 64;
 
+/** A network's 4x enlargement of an image. */
+export type Restore4x = (image: RawImage) => Promise<RawImage>;
+
 /**
  * The network's share for this image, measured on the image itself (decision 026): a centre crop of
  * the input is reduced 4x and saved at JPEG quality 40 (as bench/quality degrades photos), restored
@@ -68,25 +71,41 @@ const CALIBRATION_MIN_SIDE = 64;
  * that the network smooths away ask for more Lanczos; clean edges and flat skies for more network.
  * Costs the network on 1/16 of a 256 px crop and six small mixes.
  */
-export async function calibratedShare(
+export async function calibratedShare(input: RawImage, restore4x: Restore4x): Promise<number> {
+  const candidates = CALIBRATION_SHARES.map((share) => [share]);
+  const [share = NETWORK_SHARE] = await calibratedMix(input, [restore4x], candidates, [NETWORK_SHARE]);
+  return share;
+}
+
+/**
+ * Of `candidates` (each a share per network, in the order of `networks`), the mix that comes closest
+ * to a centre crop of `input` reduced 4x at JPEG q40 and restored by every network (SSIM);
+ * `fallback` for an image too small to measure, without running a network.
+ */
+export async function calibratedMix(
   input: RawImage,
-  restore4x: (image: RawImage) => Promise<RawImage>,
-): Promise<number> {
+  networks: Restore4x[],
+  candidates: readonly (readonly number[])[],
+  fallback: readonly number[],
+): Promise<readonly number[]> {
   const side = (length: number) => Math.min(CALIBRATION_SIDE, length - (length % 4));
   const width = side(input.width);
   const height = side(input.height);
-  if (width < CALIBRATION_MIN_SIDE || height < CALIBRATION_MIN_SIDE) return NETWORK_SHARE;
+  if (width < CALIBRATION_MIN_SIDE || height < CALIBRATION_MIN_SIDE) return fallback;
   const left = Math.floor((input.width - width) / 2);
   const top = Math.floor((input.height - height) / 2);
   const data = await fromRaw(input).extract({ left, top, width, height }).raw().toBuffer();
   const crop: RawImage = { data, width, height, channels: 3 };
   const small = await degraded(crop, 4);
-  const restored = await restore4x(small);
-  let best: number = NETWORK_SHARE;
+  const restored: RawImage[] = [];
+  // One after the other: each network wants both cores.
+  for (const network of networks) restored.push(await network(small));
+  let best = fallback;
   let bestScore = Number.NEGATIVE_INFINITY;
-  for (const share of CALIBRATION_SHARES) {
-    const score = ssim(await withFidelity(restored, small, share), crop);
-    if (score > bestScore) [best, bestScore] = [share, score];
+  for (const shares of candidates) {
+    const outputs = restored.map((image, i) => ({ image, share: shares[i] ?? 0 }));
+    const score = ssim(await mixWithLanczos(outputs, small), crop);
+    if (score > bestScore) [best, bestScore] = [shares, score];
   }
   return best;
 }
