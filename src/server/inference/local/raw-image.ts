@@ -36,3 +36,13 @@ export async function splitAlpha(image: RawImage): Promise<{ rgb: RawImage; alph
 export function fromRaw(image: RawImage) {
   return sharp(image.data, { raw: { width: image.width, height: image.height, channels: image.channels } });
 }
+
+/** The image (RGB) resized with Lanczos to exactly width x height (as it is, if it already is). */
+export async function resizedTo(image: RawImage, width: number, height: number): Promise<RawImage> {
+  if (image.width === width && image.height === height) return image;
+  const { data, info } = await fromRaw(image)
+    .resize(width, height, { fit: 'fill', kernel: 'lanczos3' })
+    .raw()
+    .toBuffer({ resolveWithObject: true });
+  return { data, width: info.width, height: info.height, channels: 3 };
+}

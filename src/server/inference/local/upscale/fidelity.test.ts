@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { fromRaw, type RawImage } from '../raw-image';
+import { fromRaw, type RawImage, resizedTo } from '../raw-image';
 import {
   CALIBRATION_SHARES,
   calibratedMix,
@@ -11,11 +11,6 @@ import {
 import { psnr } from './sharpness';
 
 const SLOW = 30_000;
-
-async function resizedTo(image: RawImage, width: number, height: number): Promise<RawImage> {
-  const data = await fromRaw(image).resize(width, height, { kernel: 'lanczos3', fit: 'fill' }).raw().toBuffer();
-  return { data, width, height, channels: 3 };
-}
 
 /** A smooth gradient with a soft diagonal ridge: what a photo's true content looks like at 4x. */
 function truth(width: number, height: number): RawImage {
@@ -179,6 +174,21 @@ describe('calibratedMix', () => {
       ];
       expect(await calibratedMix(input, [exact, flatGrey], candidates, [0.5, 0.25])).toEqual([0.6, 0.2]);
       expect(await calibratedMix(input, [flatGrey, exact], candidates, [0.5, 0.25])).toEqual([0.2, 0.6]);
+    },
+    SLOW,
+  );
+
+  it(
+    'measures at the tool’s enlargement: a 2x tool’s networks restore a 2x reduction of the crop',
+    async () => {
+      const seen: number[] = [];
+      const network = async (image: RawImage) => {
+        seen.push(image.width);
+        return flatGrey(image);
+      };
+      await calibratedMix(textured(128), [network], [[0.5]], [0.65], { factor: 2 });
+      await calibratedMix(textured(128), [network], [[0.5]], [0.65]);
+      expect(seen).toEqual([64, 32]);
     },
     SLOW,
   );

@@ -4,7 +4,7 @@
 // is closer to the real photo than any one of them (bench/quality, SSIM, tuning and held-out crops).
 // It costs one Lanczos resize of the input and a pass over the output's bytes, nothing next to a network.
 import type { RawImage } from '../raw-image';
-import { fromRaw } from '../raw-image';
+import { fromRaw, resizedTo } from '../raw-image';
 import { degraded, ssim } from './sharpness';
 
 /**
@@ -35,7 +35,7 @@ export async function mixWithLanczos(outputs: NetworkOutput[], input: RawImage):
   if (outputs.some(({ share }) => !(share >= 0)) || !(total <= 1)) {
     throw new Error(`the networks' share must be within 0..1, got ${total}`);
   }
-  const lanczos = await fromRaw(input).resize(width, height, { kernel: 'lanczos3', fit: 'fill' }).raw().toBuffer();
+  const { data: lanczos } = await resizedTo(input, width, height);
   const data = Buffer.alloc(first.image.data.length);
   for (let i = 0; i < data.length; i++) {
     let value = (1 - total) * (lanczos[i] ?? 0);
@@ -65,30 +65,38 @@ export type Restore4x = (image: RawImage) => Promise<RawImage>;
 
 /**
  * The network's share for this image, measured on the image itself (decision 026): a centre crop of
- * the input is reduced 4x and saved at JPEG quality 40 (as bench/quality degrades photos), restored
+ * the input is reduced `factor` times (the tool's enlargement: 2 or 4) and saved at JPEG quality 40
+ * (as bench/quality degrades photos), restored
  * by the same network and mixed with Lanczos at each of CALIBRATION_SHARES; the share whose mix
  * comes closest to the crop (SSIM) is the one for the whole image. Fur, grass and other fine texture
  * that the network smooths away ask for more Lanczos; clean edges and flat skies for more network.
- * Costs the network on 1/16 of a 256 px crop and six small mixes.
+ * Costs the network on 1/16 (1/4 at 2x) of a 256 px crop and six small mixes.
  */
-export async function calibratedShare(input: RawImage, restore4x: Restore4x): Promise<number> {
+export async function calibratedShare(
+  input: RawImage,
+  restore4x: Restore4x,
+  { factor = 4 }: { factor?: 2 | 4 } = {},
+): Promise<number> {
   const candidates = CALIBRATION_SHARES.map((share) => [share]);
-  const [share = NETWORK_SHARE] = await calibratedMix(input, [restore4x], candidates, [NETWORK_SHARE]);
+  const [share = NETWORK_SHARE] = await calibratedMix(input, [restore4x], candidates, [NETWORK_SHARE], { factor });
   return share;
 }
 
 /**
  * Of `candidates` (each a share per network, in the order of `networks`), the mix that comes closest
- * to a centre crop of `input` reduced 4x at JPEG q40 and restored by every network (SSIM);
- * `fallback` for an image too small to measure, without running a network.
+ * (SSIM) to a centre crop of `input` (at most `side` px) reduced `factor` times at JPEG q40, restored
+ * by every network at 4x, mixed, and brought to the crop's size; `fallback` for an image too small
+ * to measure, without running a network. A tool that enlarges 2x measures at 2x: the JPEG blocks
+ * and texture of a 2x reduction ask for another mix than a 4x one (bench/quality, held-out crops).
  */
 export async function calibratedMix(
   input: RawImage,
   networks: Restore4x[],
   candidates: readonly (readonly number[])[],
   fallback: readonly number[],
+  { factor = 4, side: limit = CALIBRATION_SIDE }: { factor?: 2 | 4; side?: number } = {},
 ): Promise<readonly number[]> {
-  const side = (length: number) => Math.min(CALIBRATION_SIDE, length - (length % 4));
+  const side = (length: number) => Math.min(limit, length - (length % 4));
   const width = side(input.width);
   const height = side(input.height);
   if (width < CALIBRATION_MIN_SIDE || height < CALIBRATION_MIN_SIDE) return fallback;
@@ -96,7 +104,7 @@ export async function calibratedMix(
   const top = Math.floor((input.height - height) / 2);
   const data = await fromRaw(input).extract({ left, top, width, height }).raw().toBuffer();
   const crop: RawImage = { data, width, height, channels: 3 };
-  const small = await degraded(crop, 4);
+  const small = await degraded(crop, factor);
   const restored: RawImage[] = [];
   // One after the other: each network wants both cores.
   for (const network of networks) restored.push(await network(small));
@@ -104,7 +112,8 @@ export async function calibratedMix(
   let bestScore = Number.NEGATIVE_INFINITY;
   for (const shares of candidates) {
     const outputs = restored.map((image, i) => ({ image, share: shares[i] ?? 0 }));
-    const score = ssim(await mixWithLanczos(outputs, small), crop);
+    const mixed = await mixWithLanczos(outputs, small);
+    const score = ssim(factor === 4 ? mixed : await resizedTo(mixed, width, height), crop);
     if (score > bestScore) [best, bestScore] = [shares, score];
   }
   return best;
