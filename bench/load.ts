@@ -27,8 +27,7 @@ const ROOT = path.resolve(import.meta.dirname, '..');
 
 /**
  * One run on processes of the given roles sharing one database. The first (a web role) makes the
- * users and, once the other web processes have stopped, waits for the jobs and checks the ledger;
- * worker-only processes stop last.
+ * users and at the end waits for the jobs and checks the ledger; then the others stop.
  */
 async function run(label: string, databaseUrl: string, roles: [Role, ...Role[]] = ['both']) {
   const [firstRole, ...otherRoles] = roles;
@@ -41,9 +40,10 @@ async function run(label: string, databaseUrl: string, roles: [Role, ...Role[]] 
   const loads = await Promise.all(
     web.map((server, i) => hammer(first.ready, share, SECONDS, server.ready.port, i * share)),
   );
-  await Promise.all(others.filter((server) => server.ready.port > 0).map((server) => server.stop()));
+  // The check waits until every job has finished (the workers still running), and a second for the
+  // requests still waiting on them; only then do the others stop.
   const check = await first.check();
-  await Promise.all(others.filter((server) => server.ready.port === 0).map((server) => server.stop()));
+  await Promise.all(others.map((server) => server.stop()));
   return { label, ...combined(loads), check };
 }
 

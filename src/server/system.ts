@@ -34,6 +34,7 @@ import { startOrphanedJobSweep } from './jobs/orphaned-jobs';
 import { startPendingJobBackstop } from './jobs/pending-jobs';
 import { registerPingWorker } from './jobs/ping';
 import { type Queue, startQueue, stopQueue } from './jobs/queue';
+import { relaySignals } from './jobs/signal-relay';
 import { startToolWorkers } from './jobs/tool-workers';
 import { startWorkerLease } from './jobs/worker-leases';
 import type { Logger } from './log';
@@ -164,6 +165,7 @@ export async function startBackend(
     });
 
     const signals = new JobSignals();
+    stops.add(await relaySignals(database, signals, config.role, logger));
     if (lease) {
       const workerId = `${os.hostname()}:${process.pid}`;
       await registerPingWorker(queue, workerId, config.queuePollSeconds);

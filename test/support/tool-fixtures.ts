@@ -9,6 +9,7 @@ import { user } from '../../src/server/db/schema';
 import { createDemoProvider } from '../../src/server/inference/demo/demo-provider';
 import type { InferenceProvider, ToolInput, ToolResult } from '../../src/server/inference/provider';
 import { createInferenceRouter, type InferenceRouter } from '../../src/server/inference/routing';
+import type { JobRow } from '../../src/server/jobs/jobs-repository';
 import { TestClient } from './http-client';
 import type { TestBackend } from './test-backend';
 
@@ -98,3 +99,30 @@ export const routerWith = (provider: InferenceProvider): InferenceRouter =>
 
 /** The balance the server reports to this client's user (GET /api/profile). */
 export const tokensOf = async (client: TestClient) => (await client.get<Profile>('/api/profile')).body.tokens;
+
+/** A finished job as a worker hands it over (only what the relay carries matters here). */
+export function finishedJobRow(id: string): JobRow {
+  const at = new Date('2026-11-26T05:00:00.000Z');
+  return {
+    id,
+    userId: 'user-1',
+    tool: 'text-to-pic',
+    status: 'succeeded',
+    cost: 5,
+    charged: 5,
+    input: { prompt: 'a lighthouse' },
+    provider: 'local',
+    providerRef: null,
+    result: { files: ['f1'] },
+    error: null,
+    idempotencyKey: null,
+    requestHash: 'h',
+    attempts: 1,
+    queueRound: 0,
+    workerId: null,
+    shareToken: null,
+    createdAt: at,
+    startedAt: at,
+    finishedAt: at,
+  };
+}

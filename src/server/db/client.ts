@@ -28,6 +28,11 @@ export interface Database {
    * only one does it at a time (migrations at start, for example). PGlite serves one process.
    */
   runExclusive<T>(key: number, work: (db: AppDb) => Promise<T>): Promise<T>;
+  /**
+   * PostgreSQL: calls `onPayload` with each NOTIFY on `channel` from any process, on a connection of
+   * its own that reconnects when lost; the answer stops listening. (PGlite serves one process.)
+   */
+  listen?(channel: string, onPayload: (payload: string) => void): Promise<() => Promise<void>>;
   close(): Promise<void>;
 }
 
@@ -105,7 +110,40 @@ export async function openPostgres(url: string, options: { max?: number } = {}):
         session.release();
       }
     },
+    listen: (channel, onPayload) => listenOn(url, channel, onPayload),
     close: () => pool.end(),
+  };
+}
+
+/** LISTEN on a client outside the pool (it stays busy listening); lost, it is opened again. */
+async function listenOn(url: string, channel: string, onPayload: (payload: string) => void) {
+  if (!/^[a-z_][a-z0-9_]*$/.test(channel)) throw new Error(`not a channel name: ${channel}`);
+  let client: pg.Client | null = null;
+  let stopped = false;
+  const connect = async (): Promise<void> => {
+    const next = new pg.Client({ connectionString: url });
+    next.on('notification', (message) => {
+      if (message.channel === channel) onPayload(message.payload ?? '');
+    });
+    next.on('error', () => {
+      void next.end().catch(() => {});
+      if (client === next) client = null;
+      if (!stopped) retry();
+    });
+    await next.connect();
+    await next.query(`listen ${channel}`);
+    if (stopped) await next.end();
+    else client = next;
+  };
+  const retry = () => {
+    setTimeout(() => {
+      if (!stopped) connect().catch(retry);
+    }, 1000).unref();
+  };
+  await connect();
+  return async () => {
+    stopped = true;
+    await client?.end().catch(() => {});
   };
 }
 

@@ -1,7 +1,7 @@
-// In-process shortcuts around polling. When the web role and the worker share a process, a queued
-// job wakes the worker at once and a finished job wakes the request waiting for it. Across
-// processes (--web / --worker) nothing is signalled and both sides fall back to polling, so these
-// only ever make things faster, never correct.
+// Shortcuts around polling. When the web role and the worker share a process, a queued job wakes the
+// worker at once and a finished job wakes the request waiting for it. Across processes (--web /
+// --worker on PostgreSQL) a relay carries both through the database (signal-relay.ts). Both sides
+// still poll, so these only ever make things faster, never correct.
 import { EventEmitter } from 'node:events';
 import type { JobRow } from './jobs-repository';
 
@@ -11,10 +11,19 @@ import type { JobRow } from './jobs-repository';
  */
 export type FinishedJob = { job: JobRow; balance: number };
 
+/** Where a process's signals also go: to the other processes (signal-relay.ts). */
+export type SignalRelay = { queued(): void; finished(jobId: string, finished?: FinishedJob): void };
+
 export class JobSignals {
   private readonly finished = new EventEmitter().setMaxListeners(0);
   private readonly wakers: Array<() => boolean> = [];
   private nextWaker = 0;
+  private relay: SignalRelay | null = null;
+
+  /** From now on every queued and finished job is also passed to `relay`. */
+  relayTo(relay: SignalRelay) {
+    this.relay = relay;
+  }
 
   /**
    * A worker in this process that wants to hear about new jobs. `wake` wakes it and answers whether
@@ -24,8 +33,14 @@ export class JobSignals {
     this.wakers.push(wake);
   }
 
-  /** Wakes one idle worker, starting from the next in turn (not all of them: all but one would find nothing). */
+  /** A job was queued: wakes a worker here, and tells the relay. */
   queued() {
+    this.wakeWorker();
+    this.relay?.queued();
+  }
+
+  /** Wakes one idle worker, starting from the next in turn (not all of them: all but one would find nothing). */
+  wakeWorker() {
     const count = this.wakers.length;
     for (let i = 0; i < count; i++) {
       const wake = this.wakers[(this.nextWaker + i) % count];
@@ -38,6 +53,12 @@ export class JobSignals {
 
   /** `finished`: the final row and balance when the finisher has them (else the waiter reads them). */
   jobFinished(jobId: string, finished?: FinishedJob) {
+    this.wakeWaiter(jobId, finished);
+    this.relay?.finished(jobId, finished);
+  }
+
+  /** Wakes a request here waiting for `jobId` (which reads the job itself when `finished` is absent). */
+  wakeWaiter(jobId: string, finished?: FinishedJob) {
     this.finished.emit(jobId, finished ?? null);
   }
 

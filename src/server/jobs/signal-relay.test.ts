@@ -1,0 +1,71 @@
+import { describe, expect, it } from 'vitest';
+import { finishedJobRow } from '../../../test/support/tool-fixtures';
+import { coalesced, readFinishedNotices } from './signal-relay';
+
+describe('coalesced notices', () => {
+  it('sends the first at once and packs what comes while it is in flight into the next', async () => {
+    const sent: string[] = [];
+    let release: () => void = () => {};
+    const announce = coalesced(
+      (payload) => {
+        sent.push(payload);
+        return new Promise<void>((resolve) => {
+          release = resolve;
+        });
+      },
+      (items) => items.join('|'),
+    );
+    announce('a');
+    expect(sent).toEqual(['a']);
+    announce('b');
+    announce('c');
+    announce('b');
+    expect(sent).toEqual(['a']);
+    release();
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(sent).toEqual(['a', 'b|c']);
+    release();
+  });
+
+  it('keeps each notice under the size a NOTIFY takes', async () => {
+    const sent: string[] = [];
+    let release: () => void = () => {};
+    const announce = coalesced(
+      (payload) => {
+        sent.push(payload);
+        return new Promise<void>((resolve) => {
+          release = resolve;
+        });
+      },
+      (items) => items.join(','),
+    );
+    announce('first');
+    const ids = Array.from({ length: 400 }, (_, i) => `${i}`.padStart(36, '0'));
+    for (const id of ids) announce(id);
+    while (sent.flatMap((payload) => payload.split(',')).length < 401) {
+      release();
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+    // 400 ids of 36 characters do not fit in one notice: they go in two or more, none too large.
+    expect(sent.length).toBeGreaterThan(2);
+    for (const payload of sent) expect(Buffer.byteLength(payload)).toBeLessThan(8000);
+    expect(sent.slice(1).flatMap((payload) => payload.split(','))).toEqual(ids);
+  });
+});
+
+describe('reading a finished-jobs notice', () => {
+  it('gives back each job with its times as dates', () => {
+    const job = finishedJobRow('00000000-0000-4000-8000-000000000001');
+    const payload = `[${JSON.stringify({ id: job.id, finished: { job, balance: 15 } })},${JSON.stringify({ id: 'x' })}]`;
+    const [first, second] = readFinishedNotices(payload);
+    expect(first).toEqual({ id: job.id, finished: { job, balance: 15 } });
+    expect(first?.finished?.job.finishedAt).toBeInstanceOf(Date);
+    expect(second).toEqual({ id: 'x' });
+  });
+
+  it('reads nothing from a malformed notice', () => {
+    expect(readFinishedNotices('not json')).toEqual([]);
+    expect(readFinishedNotices('{"id":"x"}')).toEqual([]);
+    expect(readFinishedNotices('[{"no":"id"}]')).toEqual([]);
+  });
+});

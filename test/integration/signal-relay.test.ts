@@ -1,0 +1,87 @@
+// Job signals between processes (cluster mode: --web and --worker on PostgreSQL, jobs/signal-relay.ts):
+// a web process and a worker process, each with its own signals, on one database. On PostgreSQL a job
+// queued in the web process wakes a worker slot in the other, and a job finished in the worker process
+// hands its row and balance to the request waiting in the web one; the embedded database serves one
+// process, whose own signals suffice, so nothing is relayed there.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { JobSignals } from '../../src/server/jobs/job-signals';
+import { relaySignals } from '../../src/server/jobs/signal-relay';
+import { quietLogger } from '../../src/server/log';
+import { createTestDatabase, eventually, type TestDatabase } from '../support/test-backend';
+import { finishedJobRow } from '../support/tool-fixtures';
+
+const WEB = { web: true, worker: false };
+const WORKER = { web: false, worker: true };
+
+describe('job signals between a web and a worker process', () => {
+  let database: TestDatabase;
+  const stops: Array<() => Promise<void>> = [];
+  const web = new JobSignals();
+  const worker = new JobSignals();
+  let slotWakes = 0;
+  /** How long a waiter waits here: long on PostgreSQL (a notice comes), a moment on PGlite (none does). */
+  const patience = () => (database.dialect === 'postgres' ? 5_000 : 200);
+
+  beforeAll(async () => {
+    database = await createTestDatabase();
+    stops.push(await relaySignals(database, web, WEB, quietLogger()));
+    stops.push(await relaySignals(database, worker, WORKER, quietLogger()));
+    worker.onQueued(() => {
+      slotWakes++;
+      return true;
+    });
+  });
+  afterAll(async () => {
+    for (const stop of stops) await stop();
+    await database.drop();
+  });
+
+  it('hands a job finished in the worker process to the request waiting in the web process', async () => {
+    const job = finishedJobRow('00000000-0000-4000-8000-0000000000a1');
+    const waiting = web.untilFinished(job.id, patience());
+    worker.jobFinished(job.id, { job, balance: 15 });
+    if (database.dialect === 'postgres') {
+      expect(await waiting).toEqual({ job, balance: 15 });
+    } else {
+      // One process on the embedded database: the waiter reads the job when its wait runs out.
+      expect(await waiting).toBeNull();
+    }
+  });
+
+  it('wakes a worker slot in the other process when the web process queues a job (PostgreSQL)', async () => {
+    const before = slotWakes;
+    web.queued();
+    if (database.dialect === 'postgres') {
+      await eventually(async () => slotWakes > before, 5_000);
+    } else {
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      expect(slotWakes).toBe(before);
+    }
+  });
+
+  it('still wakes a waiter for a job too large for a notice, which then reads the job itself', async () => {
+    const job = { ...finishedJobRow('00000000-0000-4000-8000-0000000000a2'), error: 'x'.repeat(9_000) };
+    const started = Date.now();
+    const waiting = web.untilFinished(job.id, patience());
+    worker.jobFinished(job.id, { job, balance: 3 });
+    // Woken with nothing (the waiter re-reads the row), not left to its timeout.
+    expect(await waiting).toBeNull();
+    if (database.dialect === 'postgres') expect(Date.now() - started).toBeLessThan(patience() / 2);
+  });
+
+  it('relays nothing for a process with both roles (its own signals suffice)', async () => {
+    const both = new JobSignals();
+    const stop = await relaySignals(database, both, { web: true, worker: true }, quietLogger());
+    let wakes = 0;
+    both.onQueued(() => {
+      wakes++;
+      return true;
+    });
+    const before = slotWakes;
+    both.queued();
+    expect(wakes).toBe(1);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(slotWakes).toBe(before);
+    await stop();
+  });
+});
