@@ -2,19 +2,25 @@ import { describe, expect, it } from 'vitest';
 import { finishedJobRow } from '../../../test/support/tool-fixtures';
 import { coalesced, readFinishedNotices } from './signal-relay';
 
+/** Coalesced notices whose sending is held until `release()`: what was sent, in order. */
+function heldNotices(separator: string) {
+  const sent: string[] = [];
+  let releaseSending: () => void = () => {};
+  const announce = coalesced(
+    (payload) => {
+      sent.push(payload);
+      return new Promise<void>((resolve) => {
+        releaseSending = resolve;
+      });
+    },
+    (items) => items.join(separator),
+  );
+  return { sent, announce, release: () => releaseSending() };
+}
+
 describe('coalesced notices', () => {
   it('sends the first at once and packs what comes while it is in flight into the next', async () => {
-    const sent: string[] = [];
-    let release: () => void = () => {};
-    const announce = coalesced(
-      (payload) => {
-        sent.push(payload);
-        return new Promise<void>((resolve) => {
-          release = resolve;
-        });
-      },
-      (items) => items.join('|'),
-    );
+    const { sent, announce, release } = heldNotices('|');
     announce('a');
     expect(sent).toEqual(['a']);
     announce('b');
@@ -28,17 +34,7 @@ describe('coalesced notices', () => {
   });
 
   it('keeps each notice under the size a NOTIFY takes', async () => {
-    const sent: string[] = [];
-    let release: () => void = () => {};
-    const announce = coalesced(
-      (payload) => {
-        sent.push(payload);
-        return new Promise<void>((resolve) => {
-          release = resolve;
-        });
-      },
-      (items) => items.join(','),
-    );
+    const { sent, announce, release } = heldNotices(',');
     announce('first');
     const ids = Array.from({ length: 400 }, (_, i) => `${i}`.padStart(36, '0'));
     for (const id of ids) announce(id);

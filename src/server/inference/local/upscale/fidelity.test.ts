@@ -192,14 +192,4 @@ describe('calibratedMix', () => {
     },
     SLOW,
   );
-
-  it('keeps the fallback for an image too small to measure, without running a network', async () => {
-    let runs = 0;
-    const network = async (image: RawImage) => {
-      runs++;
-      return image;
-    };
-    expect(await calibratedMix(textured(40), [network, network], [[0.3, 0.3]], [0.5, 0.25])).toEqual([0.5, 0.25]);
-    expect(runs).toBe(0);
-  });
 });
