@@ -5,7 +5,7 @@
 // process, whose own signals suffice, so nothing is relayed there.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { JobSignals } from '../../src/server/jobs/job-signals';
-import { relaySignals } from '../../src/server/jobs/signal-relay';
+import { FINISHED_CHANNEL, relaySignals } from '../../src/server/jobs/signal-relay';
 import { quietLogger } from '../../src/server/log';
 import { createTestDatabase, eventually, type TestDatabase } from '../support/test-backend';
 import { finishedJobRow } from '../support/tool-fixtures';
@@ -67,6 +67,28 @@ describe('job signals between a web and a worker process', () => {
     // Woken with nothing (the waiter re-reads the row), not left to its timeout.
     expect(await waiting).toBeNull();
     if (database.dialect === 'postgres') expect(Date.now() - started).toBeLessThan(patience() / 2);
+  });
+
+  it('listens again after its connection to PostgreSQL is lost', async () => {
+    if (database.dialect === 'pglite') {
+      // One process: there is nothing to listen to.
+      expect(database.listen).toBeUndefined();
+      return;
+    }
+    // The server ends the web process's listening connection (a restart, a proxy dropping it).
+    const ended = await database.executeSql(
+      `select pg_terminate_backend(pid) as ended from pg_stat_activity
+        where datname = current_database() and query = 'listen ${FINISHED_CHANNEL}'`,
+    );
+    expect(ended.rows).toHaveLength(1);
+    // Opened again a second later: a job finished after that reaches the waiting request.
+    const job = finishedJobRow('00000000-0000-4000-8000-0000000000a3');
+    const handedOver = await eventually(async () => {
+      const waiting = web.untilFinished(job.id, 500);
+      worker.jobFinished(job.id, { job, balance: 7 });
+      return waiting;
+    }, 10_000);
+    expect(handedOver).toEqual({ job, balance: 7 });
   });
 
   it('relays nothing for a process with both roles (its own signals suffice)', async () => {
