@@ -21,6 +21,7 @@ import type { Config } from './config';
 import { startRetentionSweep } from './creations/retention';
 import { applyMigrations, type Database, openDatabase, SCHEMA_LOCK_KEY } from './db/client';
 import { ensureInstance, type InstanceInfo } from './db/instance';
+import { startPgliteAutovacuum } from './db/pglite-autovacuum';
 import { createImageModeration, type NsfwClassifier } from './images/moderation/image-moderation';
 import { createNsfwjsClassifier } from './images/moderation/nsfw-classifier';
 import { createDemoProvider } from './inference/demo/demo-provider';
@@ -120,6 +121,7 @@ export async function startBackend(
       return { instance, queue, lease };
     });
     stops.add(() => stopQueue(queue));
+    stops.add(startPgliteAutovacuum(database, logger));
 
     const mailer = createMailer(config, database, logger);
     const storage =

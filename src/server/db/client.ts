@@ -12,6 +12,7 @@ import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import pg from 'pg';
 import { lockDataDir } from './data-dir-lock';
+import { nameStatementsOf } from './pglite-statements';
 import * as schema from './schema';
 
 export type AppDb = PgDatabase<PgQueryResultHKT, typeof schema>;
@@ -57,6 +58,7 @@ export async function openPglite(
     unlock();
     throw error;
   }
+  nameStatementsOf(client);
   const db = drizzlePglite({ client, schema }) as unknown as AppDb;
   return {
     dialect: 'pglite',
@@ -115,28 +117,40 @@ export async function openPostgres(url: string, options: { max?: number } = {}):
   };
 }
 
-/** LISTEN on a client outside the pool (it stays busy listening); lost, it is opened again. */
+/**
+ * LISTEN on a client outside the pool (it stays busy listening); lost (an error or the server ending
+ * it), it is opened again a second later, once however many ways the loss is reported.
+ */
 async function listenOn(url: string, channel: string, onPayload: (payload: string) => void) {
   if (!/^[a-z_][a-z0-9_]*$/.test(channel)) throw new Error(`not a channel name: ${channel}`);
   let client: pg.Client | null = null;
   let stopped = false;
+  let retrying = false;
   const connect = async (): Promise<void> => {
     const next = new pg.Client({ connectionString: url });
     next.on('notification', (message) => {
       if (message.channel === channel) onPayload(message.payload ?? '');
     });
-    next.on('error', () => {
-      void next.end().catch(() => {});
+    let gone = false;
+    const lost = () => {
+      if (gone) return; // 'error' and then 'end' for one loss
+      gone = true;
       if (client === next) client = null;
+      void next.end().catch(() => {});
       if (!stopped) retry();
-    });
+    };
+    next.on('error', lost);
+    next.on('end', lost);
     await next.connect();
     await next.query(`listen ${channel}`);
     if (stopped) await next.end();
     else client = next;
   };
   const retry = () => {
+    if (retrying) return;
+    retrying = true;
     setTimeout(() => {
+      retrying = false;
       if (!stopped) connect().catch(retry);
     }, 1000).unref();
   };

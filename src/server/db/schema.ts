@@ -255,7 +255,12 @@ export const files = pgTable(
     height: integer('height'),
     createdAt: createdAt(),
   },
-  (t) => [index('files_job_idx').on(t.jobId)],
+  (t) => [
+    index('files_job_idx').on(t.jobId),
+    // The bytes a user's files take are summed on every tool call (the storage quota): read from
+    // this index alone instead of every user's files.
+    index('files_user_size_idx').on(t.userId, t.size),
+  ],
 );
 
 /**

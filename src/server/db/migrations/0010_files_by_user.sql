@@ -1,0 +1,1 @@
+CREATE INDEX "files_user_size_idx" ON "files" USING btree ("user_id","size");

@@ -1,0 +1,93 @@
+// PGlite's queries with parameters run as named statements: parsed once, answered as PGlite's own
+// unnamed path answers, errors included, and never more statements kept than the limit.
+import { PGlite } from '@electric-sql/pglite';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { nameStatementsOf } from './pglite-statements';
+
+let named: PGlite;
+let plain: PGlite;
+
+const preparedTexts = async (db: PGlite) =>
+  (await db.query<{ statement: string }>('select statement from pg_prepared_statements order by statement')).rows.map(
+    (row) => row.statement,
+  );
+
+const createItems = (db: PGlite) =>
+  db.exec(`drop table if exists item; create table item (id int primary key, label text not null, tags text[], meta jsonb,
+      made timestamptz not null default '2026-01-02T03:04:05Z')`);
+
+beforeAll(async () => {
+  plain = await PGlite.create();
+});
+afterAll(() => plain.close());
+
+beforeEach(async () => {
+  named = await PGlite.create(); // a fresh instance: no statement kept from another test
+  nameStatementsOf(named, { max: 3 });
+  await Promise.all([createItems(named), createItems(plain)]);
+});
+afterEach(() => named.close());
+
+describe('named statements on PGlite', () => {
+  it('answers every kind of statement exactly as the unnamed path does', async () => {
+    const statements: [string, unknown[], Parameters<PGlite['query']>[2]?][] = [
+      ['insert into item (id, label, tags, meta) values ($1, $2, $3, $4) returning *', [1, 'one', ['a', 'b'], { k: 1 }]],
+      ['insert into item (id, label, meta) values ($1, $2, $3)', [2, 'two', null]],
+      ['update item set label = $1 where id > $2', ['many', 0]],
+      ['select id, label, tags, meta, made from item where id = any($1) order by id', [[1, 2]]],
+      ['select id, label from item where id = $1', [2], { rowMode: 'array' }],
+      ['select count(*)::int as n, $1::text as echo from item', ['x']],
+      ['delete from item where id = $1 returning id', [2]],
+    ];
+    for (const [text, params, options] of statements) {
+      const [mine, theirs] = await Promise.all([named.query(text, params, options), plain.query(text, params, options)]);
+      expect(mine, text).toEqual(theirs);
+    }
+  });
+
+  it('parses a text once and keeps it under a name', async () => {
+    for (let id = 1; id <= 4; id++) await named.query('insert into item (id, label) values ($1, $2)', [id, `n${id}`]);
+    expect(await preparedTexts(named)).toEqual(['insert into item (id, label) values ($1, $2)']);
+    expect((await named.query('select count(*)::int as n from item where id > $1', [0])).rows).toEqual([{ n: 4 }]);
+  });
+
+  it('keeps no more statements than its limit, dropping the least recently used', async () => {
+    const texts = [1, 2, 3, 4].map((n) => `select id from item where id = $1 and ${n} = ${n}`);
+    for (const text of texts) await named.query(text, [1]);
+    await named.query(texts[1] as string, [1]); // used again: now the most recent
+    await named.query('select label from item where id = $1', [1]);
+    expect(await preparedTexts(named)).toEqual(
+      ['select label from item where id = $1', texts[1] as string, texts[3] as string].sort(),
+    );
+  });
+
+  it('reports a failing statement as PGlite does, and goes on working', async () => {
+    const text = 'insert into item (id, label) values ($1, $2)';
+    await named.query(text, [1, 'one']);
+    const failure = await named.query(text, [1, 'again']).catch((error: unknown) => error);
+    expect(failure).toMatchObject({ code: '23505', query: text, params: [1, 'again'] });
+    const syntax = await named.query('selec id from item where id = $1', [1]).catch((error: unknown) => error);
+    expect(syntax).toMatchObject({ code: '42601' });
+    expect(await preparedTexts(named)).toEqual([text]);
+    expect((await named.query('select label from item where id = $1', [1])).rows).toEqual([{ label: 'one' }]);
+  });
+
+  it('parses a statement again when its table changed shape', async () => {
+    await named.query('insert into item (id, label) values ($1, $2)', [1, 'one']);
+    const text = 'select * from item where id = $1';
+    expect(Object.keys((await named.query<object>(text, [1])).rows[0] ?? {})).not.toContain('extra');
+    await named.exec('alter table item add column extra int default 7');
+    expect((await named.query<{ extra: number }>(text, [1])).rows[0]?.extra).toBe(7);
+  });
+
+  it('waits for a transaction and runs inside one on its own path', async () => {
+    const inserts = named.transaction(async (tx) => {
+      await tx.query('insert into item (id, label) values ($1, $2)', [1, 'in tx']);
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      await tx.query('update item set label = $1 where id = $2', ['committed', 1]);
+    });
+    const read = named.query<{ label: string }>('select label from item where id = $1', [1]);
+    await inserts;
+    expect((await read).rows).toEqual([{ label: 'committed' }]);
+  });
+});
