@@ -31,7 +31,10 @@ afterEach(() => named.close());
 describe('named statements on PGlite', () => {
   it('answers every kind of statement exactly as the unnamed path does', async () => {
     const statements: [string, unknown[], Parameters<PGlite['query']>[2]?][] = [
-      ['insert into item (id, label, tags, meta) values ($1, $2, $3, $4) returning *', [1, 'one', ['a', 'b'], { k: 1 }]],
+      [
+        'insert into item (id, label, tags, meta) values ($1, $2, $3, $4) returning *',
+        [1, 'one', ['a', 'b'], { k: 1 }],
+      ],
       ['insert into item (id, label, meta) values ($1, $2, $3)', [2, 'two', null]],
       ['update item set label = $1 where id > $2', ['many', 0]],
       ['select id, label, tags, meta, made from item where id = any($1) order by id', [[1, 2]]],
@@ -40,7 +43,10 @@ describe('named statements on PGlite', () => {
       ['delete from item where id = $1 returning id', [2]],
     ];
     for (const [text, params, options] of statements) {
-      const [mine, theirs] = await Promise.all([named.query(text, params, options), plain.query(text, params, options)]);
+      const [mine, theirs] = await Promise.all([
+        named.query(text, params, options),
+        plain.query(text, params, options),
+      ]);
       expect(mine, text).toEqual(theirs);
     }
   });
