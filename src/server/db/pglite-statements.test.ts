@@ -2,6 +2,7 @@
 // unnamed path answers, errors included, and never more statements kept than the limit.
 import { PGlite } from '@electric-sql/pglite';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { openPglite } from './client';
 import { nameStatementsOf } from './pglite-statements';
 
 let named: PGlite;
@@ -95,5 +96,15 @@ describe('named statements on PGlite', () => {
     const read = named.query<{ label: string }>('select label from item where id = $1', [1]);
     await inserts;
     expect((await read).rows).toEqual([{ label: 'committed' }]);
+  });
+
+  it('is how the app opens PGlite', async () => {
+    const database = await openPglite();
+    try {
+      await database.executeSql('select $1::int as one', [1]);
+      expect(await preparedTexts(database.pglite)).toEqual(['select $1::int as one']);
+    } finally {
+      await database.close();
+    }
   });
 });
