@@ -6,13 +6,14 @@
 import type { Logger } from '../log';
 import type { Database } from './client';
 
-/** PostgreSQL's defaults (autovacuum_*_threshold and *_scale_factor). */
-const VACUUM_THRESHOLD = 50;
-const VACUUM_SCALE = 0.2;
-const INSERT_VACUUM_THRESHOLD = 1000;
-const INSERT_VACUUM_SCALE = 0.2;
-const ANALYZE_THRESHOLD = 50;
-const ANALYZE_SCALE = 0.1;
+/** PostgreSQL's defaults: autovacuum_{vacuum,vacuum_insert,analyze}_threshold and _scale_factor. */
+const DUE_WHEN = {
+  deadRows: { base: 50, share: 0.2 },
+  insertedRows: { base: 1000, share: 0.2 },
+  changedRows: { base: 50, share: 0.1 },
+};
+const over = (count: unknown, { base, share }: { base: number; share: number }, tableRows: number) =>
+  Number(count) > base + share * tableRows;
 
 export type TableUpkeep = { table: string; vacuum: boolean };
 
@@ -31,11 +32,9 @@ export async function tablesDue(database: Pick<Database, 'executeSql'>): Promise
   );
   const due: TableUpkeep[] = [];
   for (const row of rows) {
-    const size = Number(row.row_estimate);
-    const vacuum =
-      Number(row.dead) > VACUUM_THRESHOLD + VACUUM_SCALE * size ||
-      Number(row.inserted) > INSERT_VACUUM_THRESHOLD + INSERT_VACUUM_SCALE * size;
-    const analyze = Number(row.modified) > ANALYZE_THRESHOLD + ANALYZE_SCALE * size;
+    const tableRows = Number(row.row_estimate);
+    const vacuum = over(row.dead, DUE_WHEN.deadRows, tableRows) || over(row.inserted, DUE_WHEN.insertedRows, tableRows);
+    const analyze = over(row.modified, DUE_WHEN.changedRows, tableRows);
     if (vacuum || analyze) due.push({ table: String(row.table_name), vacuum });
   }
   return due;
