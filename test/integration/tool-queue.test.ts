@@ -8,6 +8,7 @@ import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { jobs } from '../../src/server/db/schema';
 import { type InferenceProvider, ProviderError, type ToolResult } from '../../src/server/inference/provider';
+import { insertChargedJob } from '../../src/server/jobs/jobs-repository';
 import { QUEUE_NAMES, QUEUE_SCHEMA } from '../../src/server/jobs/queue';
 import { findLedgerMismatches } from '../../src/server/ledger/ledger';
 import { createTestBackend, eventually, type TestBackend } from '../support/test-backend';
@@ -156,6 +157,77 @@ describe('the tool-run queue', () => {
       const [row] = await backend.database.db.select().from(jobs).where(eq(jobs.id, first.body.jobId));
       expect(row).toMatchObject({ status: 'succeeded', attempts: 1 });
       expect(await tokensOf(client)).toBe(19);
+    } finally {
+      await backend.stop();
+    }
+  });
+
+  it('hands a job charged while a worker here is idle straight to it: claimed in the charge, no take', async () => {
+    const backend = await createTestBackend({ inference: routerWith(instantProvider()) });
+    try {
+      const { client } = await verifiedUser(backend, 20);
+      const response = await client.post<{ jobId: string }>('/api/generate-image', generate);
+      expect(response.status).toBe(200);
+      // A take starts the queue's job in a later transaction; the hand-over in the statement that made it.
+      const { rows } = await backend.database.executeSql(
+        `select started_on = created_on as started_at_charge, state from ${QUEUE_SCHEMA}.job where name = $1 and id = $2`,
+        [QUEUE_NAMES.toolRun, response.body.jobId],
+      );
+      expect(rows).toEqual([{ started_at_charge: true, state: 'completed' }]);
+      const [row] = await backend.database.db.select().from(jobs).where(eq(jobs.id, response.body.jobId));
+      expect(row).toMatchObject({ status: 'succeeded', attempts: 1 });
+      expect(row?.workerId).toBeTruthy();
+      expect(await tokensOf(client)).toBe(19);
+      expect(await findLedgerMismatches(backend.database.db)).toEqual([]);
+    } finally {
+      await backend.stop();
+    }
+  });
+
+  it('claims a job for a waiting worker only when no other job waits, so the queue stays in order', async () => {
+    // Slots that do not poll during the test: only what the statements do counts.
+    const backend = await createTestBackend({ env: { QUEUE_POLL_SECONDS: '60' } });
+    try {
+      const { id: userId } = await verifiedUser(backend, 20);
+      const charge = (worker: { workerId: string | null } | null) =>
+        insertChargedJob(
+          backend.database.db,
+          {
+            id: randomUUID(),
+            userId,
+            tool: 'text-to-pic',
+            cost: 1,
+            charged: 1,
+            input: generate,
+            provider: 'demo',
+            idempotencyKey: null,
+            requestHash: randomUUID(),
+          },
+          [],
+          10,
+          worker,
+        );
+      const lease = randomUUID();
+      const first = await charge({ workerId: lease });
+      expect(first.handedOver).toMatchObject({ jobId: first.job.id, retriesLeft: true, moreWaiting: false });
+      expect(first.job).toMatchObject({ status: 'running', attempts: 1, workerId: lease });
+      const [stored] = await backend.database.db.select().from(jobs).where(eq(jobs.id, first.job.id));
+      expect(stored).toMatchObject({ status: 'running', attempts: 1, workerId: lease });
+      expect(stored?.startedAt).toEqual(first.job.startedAt);
+      expect(await queueJob(backend, first.job.id)).toEqual({
+        state: 'active',
+        retry_count: 0,
+        started: true,
+        completed: false,
+      });
+
+      const queued = await charge(null);
+      expect(queued.handedOver).toBeNull();
+      const behind = await charge({ workerId: lease });
+      expect(behind.handedOver).toBeNull();
+      expect(behind.job).toMatchObject({ status: 'queued', attempts: 0, workerId: null, startedAt: null });
+      expect(await queueJob(backend, behind.job.id)).toMatchObject({ state: 'created', started: false });
+      expect(await findLedgerMismatches(backend.database.db)).toEqual([]);
     } finally {
       await backend.stop();
     }

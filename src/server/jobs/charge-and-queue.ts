@@ -4,7 +4,9 @@
 // ledger (reason job, reference the job id, unique; nothing for a free preview: free-preview.ts),
 // inserts the job and its input files, and sends the queue's job (the row's id, so pg-boss's order
 // is the one queuePosition counts in, and a crashed worker's job can be found: orphaned-jobs.ts).
-// If anything fails, nothing is charged and the stored inputs are removed.
+// If anything fails, nothing is charged and the stored inputs are removed. When a worker slot of this
+// process is idle and no job waits, the job goes in claimed for that slot and is handed to it at
+// once, without the queue's take (decision 031).
 import { randomUUID } from 'node:crypto';
 import type { ToolId } from '../../contract/tools';
 import type { AppDb } from '../db/client';
@@ -15,6 +17,7 @@ import type { PreparedTool } from '../tools/definitions';
 import { lockUserQueue, TooManyJobsError } from './fair-queue';
 import { chargeFor } from './free-preview';
 import { removeFiles, storeInputs } from './job-files';
+import type { JobSignals } from './job-signals';
 import { findJobByIdempotencyKey, insertChargedJob, type JobRow } from './jobs-repository';
 import { toStoredInput } from './stored-input';
 
@@ -58,13 +61,19 @@ export type CreateJobInput = {
 
 /**
  * Charges and queues a job. Returns the job (and whether it was an earlier one, for a repeated
- * Idempotency-Key). Throws InsufficientTokensError or TooManyJobsError (nothing written, nothing
- * stored) or IdempotencyConflictError.
+ * Idempotency-Key, or handed straight to a worker of this process). Throws InsufficientTokensError
+ * or TooManyJobsError (nothing written, nothing stored) or IdempotencyConflictError.
  */
 export async function chargeAndQueue(
-  deps: { db: AppDb; storage: FileStorage; maxActiveJobsPerUser: number; serialDatabase: boolean },
+  deps: {
+    db: AppDb;
+    storage: FileStorage;
+    maxActiveJobsPerUser: number;
+    serialDatabase: boolean;
+    signals?: JobSignals;
+  },
   request: CreateJobInput,
-): Promise<{ job: JobRow; reused: boolean }> {
+): Promise<{ job: JobRow; reused: boolean; handedOver: boolean }> {
   const { db, storage } = deps;
   const { userId, idempotencyKey } = request;
   const jobId = randomUUID();
@@ -73,6 +82,8 @@ export async function chargeAndQueue(
   // Input images go to storage first (the worker may be another process); their rows commit with
   // the job, and the bytes are removed again if the charge does not go through.
   const inputFiles = await storeInputs(storage, { id: jobId, userId }, images);
+  // Held from here until the charge is through or failed: then it runs the job or is let go.
+  const worker = deps.signals?.reserveWorker() ?? null;
   const charge = (tx: DbOrTx) =>
     insertChargedJob(
       tx,
@@ -89,9 +100,10 @@ export async function chargeAndQueue(
       },
       inputFiles,
       deps.maxActiveJobsPerUser,
+      worker,
     );
   try {
-    const job = deps.serialDatabase
+    const { job, handedOver } = deps.serialDatabase
       ? // One statement at a time (PGlite: one backend, every query exclusive): the charge's statement
         // sees every commit before it and nothing runs beside it, so it needs no lock and no
         // transaction to count the cap right. One statement instead of four.
@@ -100,14 +112,18 @@ export async function chargeAndQueue(
           if (!(await lockUserQueue(tx, userId))) throw new Error(`no profile for user ${userId}`);
           return charge(tx);
         });
-    return { job, reused: false };
+    // After the commit: the slot runs the job, or looks for work again.
+    if (handedOver) worker?.run(handedOver);
+    else worker?.release();
+    return { job, reused: false, handedOver: handedOver !== null };
   } catch (error) {
+    worker?.release();
     await removeFiles(storage, inputFiles);
     // Two requests with one Idempotency-Key raced: the loser's transaction rolled back (on the
     // unique key, or at the cap the winner's job reached); answer with the winner.
     if (idempotencyKey && (isUniqueViolation(error) || error instanceof TooManyJobsError)) {
       const winner = await earlierJobFor(db, userId, idempotencyKey, request.requestHash);
-      if (winner) return { job: winner, reused: true };
+      if (winner) return { job: winner, reused: true, handedOver: false };
     }
     throw error;
   }

@@ -58,4 +58,46 @@ describe('waking workers for a queued job', () => {
     expect(await waiting).toBe(finished);
     expect(await other).toBeNull();
   });
+
+  it('keeps a finish that came before its waiter, for that waiter only', async () => {
+    const signals = new JobSignals();
+    const finished = { job: { id: 'job-4', status: 'succeeded' } as FinishedJob['job'], balance: 3 };
+    signals.jobFinished('job-4', finished); // a job handed to a worker here may finish before its request waits
+    const started = Date.now();
+    expect(await signals.untilFinished('job-4', 5_000)).toBe(finished);
+    expect(Date.now() - started).toBeLessThan(1_000);
+    expect(await signals.untilFinished('job-4', 10)).toBeNull(); // handed out once
+  });
+});
+
+describe('holding an idle worker for a job being charged', () => {
+  /** Slots that can be held while `idle[i]`; records what each was handed or released. */
+  function slots(signals: JobSignals, idle: boolean[]) {
+    const events: string[] = [];
+    idle.forEach((_, i) => {
+      signals.onIdleWorker(() =>
+        idle[i]
+          ? {
+              workerId: `lease-${i}`,
+              run: (taken) => events.push(`${i} runs ${taken.jobId}`),
+              release: () => events.push(`${i} released`),
+            }
+          : null,
+      );
+    });
+    return events;
+  }
+
+  it('holds idle slots in turn, passes over busy ones, and answers null when none is idle', () => {
+    const signals = new JobSignals();
+    const idle = [true, false, true];
+    const events = slots(signals, idle);
+    expect(signals.reserveWorker()?.workerId).toBe('lease-0');
+    expect(signals.reserveWorker()?.workerId).toBe('lease-2');
+    signals.reserveWorker()?.release();
+    expect(events).toEqual(['0 released']);
+    idle.fill(false);
+    expect(signals.reserveWorker()).toBeNull();
+    expect(new JobSignals().reserveWorker()).toBeNull();
+  });
 });

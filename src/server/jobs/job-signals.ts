@@ -3,7 +3,7 @@
 // --worker on PostgreSQL) a relay carries both through the database (signal-relay.ts). Both sides
 // still poll, so these only ever make things faster, never correct.
 import { EventEmitter } from 'node:events';
-import type { JobRow } from './jobs-repository';
+import type { JobRow, TakenJob } from './jobs-repository';
 
 /**
  * A job as its finish left it and the owner's balance right after (refund included): what the
@@ -14,10 +14,23 @@ export type FinishedJob = { job: JobRow; balance: number };
 /** Where a process's signals also go: to the other processes (signal-relay.ts). */
 export type SignalRelay = { queued(): void; finished(jobId: string, finished?: FinishedJob): void };
 
+/**
+ * An idle worker slot of this process, held for one job being charged (decision 031): `run` gives it
+ * the job, claimed for it by the charge; `release` lets it look for work again (the job was queued).
+ * One of the two must follow, soon: the slot waits for nothing else.
+ */
+export type ReservedWorker = { workerId: string | null; run(taken: TakenJob): void; release(): void };
+
+/** Finished notices nobody was waiting for yet, kept for a late waiter (a job handed over can finish first). */
+const REMEMBERED_FINISHES = 256;
+
 export class JobSignals {
   private readonly finished = new EventEmitter().setMaxListeners(0);
   private readonly wakers: Array<() => boolean> = [];
   private nextWaker = 0;
+  private readonly reservers: Array<() => ReservedWorker | null> = [];
+  private nextReserver = 0;
+  private readonly unclaimedFinishes = new Map<string, FinishedJob | null>();
   private relay: SignalRelay | null = null;
 
   /** From now on every queued and finished job is also passed to `relay`. */
@@ -31,6 +44,24 @@ export class JobSignals {
    */
   onQueued(wake: () => boolean) {
     this.wakers.push(wake);
+  }
+
+  /** A worker slot in this process that can be held for a job while it is charged (`reserve`: null when busy). */
+  onIdleWorker(reserve: () => ReservedWorker | null) {
+    this.reservers.push(reserve);
+  }
+
+  /** Holds an idle worker slot of this process for a job about to be charged, taking slots in turn; null if none is idle. */
+  reserveWorker(): ReservedWorker | null {
+    const count = this.reservers.length;
+    for (let i = 0; i < count; i++) {
+      const reserved = this.reservers[(this.nextReserver + i) % count]?.();
+      if (reserved) {
+        this.nextReserver = (this.nextReserver + i + 1) % count;
+        return reserved;
+      }
+    }
+    return null;
   }
 
   /** A job was queued: wakes a worker here, and tells the relay. */
@@ -59,11 +90,20 @@ export class JobSignals {
 
   /** Wakes a request here waiting for `jobId` (which reads the job itself when `finished` is absent). */
   wakeWaiter(jobId: string, finished?: FinishedJob) {
-    this.finished.emit(jobId, finished ?? null);
+    if (this.finished.emit(jobId, finished ?? null)) return;
+    this.unclaimedFinishes.set(jobId, finished ?? null);
+    if (this.unclaimedFinishes.size > REMEMBERED_FINISHES) {
+      this.unclaimedFinishes.delete(this.unclaimedFinishes.keys().next().value as string);
+    }
   }
 
   /** Resolves when `jobId` is reported finished in this process (with what it carried), or null after `ms`. */
   untilFinished(jobId: string, ms: number): Promise<FinishedJob | null> {
+    if (this.unclaimedFinishes.has(jobId)) {
+      const finished = this.unclaimedFinishes.get(jobId) ?? null;
+      this.unclaimedFinishes.delete(jobId);
+      return Promise.resolve(finished);
+    }
     return new Promise((resolve) => {
       const done = (finished: FinishedJob | null = null) => {
         clearTimeout(timer);

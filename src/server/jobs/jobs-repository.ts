@@ -7,7 +7,7 @@ import { type AppDb, executePrepared } from '../db/client';
 import { files, jobs } from '../db/schema';
 import { type DbOrTx, debitCtes, InsufficientTokensError } from '../ledger/ledger';
 import { queuePlaceCtes, queuePriorityOf, servedBefore, TooManyJobsError } from './fair-queue';
-import { completeToolRunSql, otherToolRunsDue, sendToolRunsSql, takeNextToolRunCtes } from './queue';
+import { completeToolRunSql, sendToolRunsSql, takeNextToolRunCtes, toolRunsDue } from './queue';
 
 export type JobRow = typeof jobs.$inferSelect;
 export type NewJob = typeof jobs.$inferInsert;
@@ -62,6 +62,11 @@ export function listOwnJobs(db: AppDb, userId: string, options: { before: Date |
  * (sent as pg-boss would, with the row's id) in ONE statement, after the profile lock (fair-queue.ts
  * lockUserQueue); answers the job row. At the cap or short of tokens nothing is written and it
  * throws (TooManyJobsError, InsufficientTokensError), which rolls the transaction back.
+ *
+ * `worker`: an idle worker slot of this process, held for this job. When no other job waits (the
+ * queue's order stays fair), the job goes in already claimed for it, as its take would leave it, and
+ * is answered as `handedOver` (with the queue's tries) for the caller to give to that slot: no take
+ * statement, no wake (decision 031). Otherwise it is queued as usual.
  */
 export async function insertChargedJob(
   tx: DbOrTx,
@@ -71,7 +76,8 @@ export async function insertChargedJob(
   >,
   inputFiles: NewFile[],
   maxActiveJobs: number,
-): Promise<JobRow> {
+  worker: { workerId: string | null } | null = null,
+): Promise<{ job: JobRow; handedOver: TakenJob | null }> {
   const debit = debitCtes(
     { userId: job.userId, amount: job.charged, reason: 'job', reference: job.id },
     sql`exists (select 1 from queue_place)`,
@@ -87,36 +93,48 @@ export async function insertChargedJob(
     sql`
     with ${queuePlaceCtes(job.userId, maxActiveJobs)},
     ${debit},
+    hand_over as (select ${worker !== null}::boolean and not ${toolRunsDue()} as claimed),
     new_job as (
-      insert into jobs (id, user_id, tool, cost, charged, input, provider, idempotency_key, request_hash, queue_round)
+      insert into jobs (id, user_id, tool, cost, charged, input, provider, idempotency_key, request_hash, queue_round,
+        status, attempts, worker_id, started_at)
       select ${job.id}::uuid, ${job.userId}::text, ${job.tool}::text, ${job.cost}::int, ${job.charged}::int,
         ${JSON.stringify(job.input)}::jsonb, ${job.provider}::text, ${job.idempotencyKey}::text,
-        ${job.requestHash}::text, queue_place.round
-      from queue_place, debit
+        ${job.requestHash}::text, queue_place.round,
+        case when hand_over.claimed then 'running' else 'queued' end, case when hand_over.claimed then 1 else 0 end,
+        case when hand_over.claimed then ${worker?.workerId ?? null}::uuid end, case when hand_over.claimed then now() end
+      from queue_place, debit, hand_over
       returning id, queue_round, created_at)${insertInputs},
-    queue_send as (${sendToolRunsSql(sql`(select id, ${queuePriorityOf(sql`queue_round`)} as priority from new_job)`)})
+    queue_send as (${sendToolRunsSql(sql`(select id, ${queuePriorityOf(sql`queue_round`)} as priority, hand_over.claimed from new_job, hand_over)`)})
     select (select active from queue_counts) as active,
       (select queue_round from new_job) as round,
-      (select (extract(epoch from created_at) * 1000)::float8 from new_job) as created_ms`,
+      (select (extract(epoch from created_at) * 1000)::float8 from new_job) as created_ms,
+      (select claimed from hand_over) as claimed,
+      (select retry_limit from queue_send) as retry_limit`,
   );
   const row = rows[0] ?? {};
   if (Number(row.active ?? 0) >= maxActiveJobs) throw new TooManyJobsError(maxActiveJobs);
   if (row.round == null) throw new InsufficientTokensError(job.userId, job.charged);
+  const createdAt = new Date(Number(row.created_ms));
+  const claimed = row.claimed === true;
   // The row as inserted (the columns' defaults), without reading it back.
-  return {
+  const inserted: JobRow = {
     ...job,
-    status: 'queued',
+    status: claimed ? 'running' : 'queued',
     providerRef: null,
     result: null,
     error: null,
-    attempts: 0,
+    attempts: claimed ? 1 : 0,
     queueRound: Number(row.round),
-    workerId: null,
+    workerId: claimed ? (worker?.workerId ?? null) : null,
     shareToken: null,
-    createdAt: new Date(Number(row.created_ms)),
-    startedAt: null,
+    createdAt,
+    startedAt: claimed ? createdAt : null,
     finishedAt: null,
   };
+  const handedOver: TakenJob | null = claimed
+    ? { queueJobId: job.id, jobId: job.id, retriesLeft: Number(row.retry_limit) > 0, job: inserted, moreWaiting: false }
+    : null;
+  return { job: inserted, handedOver };
 }
 
 /**
@@ -184,7 +202,7 @@ export async function takeNextJob(db: AppDb, workerId: string | null): Promise<T
       returning jobs.*)
     select taken.id as queue_job_id, taken.data->>'jobId' as job_id, taken.retry_count < taken.retry_limit as retries_left,
       (select to_jsonb(claimed) from claimed) as job,
-      ${otherToolRunsDue(sql`taken.id`)} as more_waiting
+      ${toolRunsDue(sql`taken.id`)} as more_waiting
     from taken`,
   );
   const [row] = rows;

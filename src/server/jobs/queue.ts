@@ -122,24 +122,28 @@ export const takeNextToolRunCtes: SQL = sql`next_in_queue as (
  * The statement that sends tool-run jobs: pg-boss 10's insertJob with no per-job options and no
  * constructor defaults (ours sets none), so every policy comes from the queue's row (`queueOptions`
  * above): the dead letter, the expiry, the retention, the retries. `source` names a CTE of the
- * caller's with `id` (the job's id, also the queue job's) and `priority`.
+ * caller's with `id` (the job's id, also the queue job's), `priority` and `claimed`: a job handed
+ * straight to a worker of the sending process goes in as that worker's take would leave it (active,
+ * started now, no retry counted). Answers `id` and `retry_limit`.
  */
 export const sendToolRunsSql = (source: SQL): SQL =>
   sql`insert into ${toolRunJobs} (id, name, data, priority, start_after, dead_letter, expire_in, keep_until,
-      retry_limit, retry_delay, retry_backoff, policy)
+      retry_limit, retry_delay, retry_backoff, policy, state, started_on)
     select s.id, q.name, jsonb_build_object('jobId', s.id), s.priority, now(), q.dead_letter,
       coalesce(q.expire_seconds * interval '1s', interval '15 minutes'),
       now() + cast(coalesce((q.retention_minutes * 60)::text, '14 days') as interval),
       coalesce(q.retry_limit, 2),
       case when coalesce(q.retry_backoff, false) then greatest(q.retry_delay, 1) else coalesce(q.retry_delay, 0) end,
       coalesce(q.retry_backoff, false),
-      q.policy
+      q.policy,
+      (case when s.claimed then 'active' else 'created' end)::${sql.raw(`${QUEUE_SCHEMA}.job_state`)},
+      case when s.claimed then now() end
     from ${source} s join ${sql.raw(`${QUEUE_SCHEMA}.queue`)} q on q.name = ${toolRunName}
-    returning id`;
+    returning id, retry_limit`;
 
-/** Whether a tool-run job other than `taken` is due (the statement's snapshot still counts `taken` as waiting). */
-export const otherToolRunsDue = (taken: SQL): SQL =>
-  sql`exists (select 1 from ${toolRunJobs} w where w.name = ${toolRunName} and w.state < 'active' and w.start_after < now() and w.id <> ${taken})`;
+/** Whether a tool-run job waits and is due (other than `except`: a statement's snapshot still counts its own take as waiting). */
+export const toolRunsDue = (except: SQL = sql`null`): SQL =>
+  sql`exists (select 1 from ${toolRunJobs} w where w.name = ${toolRunName} and w.state < 'active' and w.start_after < now() and w.id is distinct from ${except})`;
 
 /** The statement that completes an active tool-run job (`when`: a condition on the statement's other CTEs). */
 export const completeToolRunSql = (jobId: string, when: SQL = sql`true`): SQL =>

@@ -26,7 +26,14 @@ export async function startToolWorkers(
   let stopping = false;
   const pollMs = pollingIntervalSeconds * 1000;
   const slots = Array.from({ length: concurrency }, () => new Slot(pollMs));
-  for (const slot of slots) deps.signals?.onQueued(() => slot.wake());
+  for (const slot of slots) {
+    deps.signals?.onQueued(() => slot.wake());
+    deps.signals?.onIdleWorker(() =>
+      !stopping && slot.reserve()
+        ? { workerId: deps.workerId ?? null, run: (taken) => slot.handOver(taken), release: () => slot.release() }
+        : null,
+    );
+  }
   const stopTaking = () => {
     stopping = true;
     for (const slot of slots) slot.wake();
@@ -34,11 +41,13 @@ export async function startToolWorkers(
   // The slots are the queue's consumers: once it has stopped, however it was stopped, they take no more.
   queue.once('stopped', stopTaking);
   const loops = slots.map(async (slot) => {
-    while (!stopping) {
-      slot.looking();
-      const taken = await takeNext(deps);
+    let handed: TakenJob | null = null; // a job charged in this process and claimed for this slot
+    while (!stopping || handed) {
+      if (!handed) slot.looking(); // a wake that came while it was held still counts after the job
+      const taken = handed ?? (await takeNext(deps));
+      handed = null;
       if (!taken) {
-        await slot.idle();
+        handed = await slot.idle();
         continue;
       }
       slot.busy = true;
@@ -50,7 +59,7 @@ export async function startToolWorkers(
       }
       // Like pg-boss's own worker: straight on while jobs wait (or one was queued meanwhile: a
       // wake), after a long job, else at the next poll; not an empty look after every job.
-      if (!taken.moreWaiting && Date.now() - started < pollMs) await slot.idle();
+      if (!stopping && !taken.moreWaiting && Date.now() - started < pollMs) handed = await slot.idle();
     }
   });
 
@@ -106,11 +115,15 @@ async function runTaken(queue: Queue, deps: ToolJobDeps, taken: TakenJob): Promi
   }
 }
 
-/** One job at a time: sleeps between polls, woken early when a job is queued in this process. */
+/**
+ * One job at a time: sleeps between polls, woken early when a job is queued in this process, or
+ * handed a job charged here while it was held for it (reserve, then handOver or release).
+ */
 class Slot {
   busy = false;
-  private wakeUp: (() => void) | null = null;
+  private wakeUp: ((handed: TakenJob | null) => void) | null = null;
   private woken = false;
+  private reserved = false;
 
   constructor(private readonly pollMs: number) {}
 
@@ -119,29 +132,56 @@ class Slot {
     this.woken = false;
   }
 
-  /** Waits for the next poll or a wake (at once if a wake came while it was looking). */
-  idle(): Promise<void> {
+  /**
+   * Waits for the next poll or a wake (at once if a wake came while it was looking); answers a job
+   * handed over meanwhile. Held for a job being charged, it waits for that job's hand-over or release.
+   */
+  idle(): Promise<TakenJob | null> {
     if (this.woken) {
       this.woken = false;
-      return Promise.resolve();
+      return Promise.resolve(null);
     }
     return new Promise((resolve) => {
-      const timer = setTimeout(done, this.pollMs);
-      const self = this;
-      function done() {
+      const timer = setTimeout(() => {
+        if (!this.reserved) done(null);
+      }, this.pollMs);
+      const done = (handed: TakenJob | null) => {
         clearTimeout(timer);
-        self.wakeUp = null;
-        self.woken = false;
-        resolve();
-      }
+        this.wakeUp = null;
+        if (!handed) this.woken = false;
+        this.reserved = false;
+        resolve(handed);
+      };
       this.wakeUp = done;
     });
   }
 
   /** Wakes the slot; answers whether it was free to take the job (JobSignals wakes one free slot per job). */
   wake(): boolean {
-    if (this.wakeUp) this.wakeUp();
+    if (this.reserved) {
+      // Held for a job being charged: it looks again after running that one.
+      this.woken = true;
+      return false;
+    }
+    if (this.wakeUp) this.wakeUp(null);
     else this.woken = true;
     return !this.busy;
+  }
+
+  /** Holds an idle slot for a job being charged; false if it is not idle or already held. */
+  reserve(): boolean {
+    if (!this.wakeUp || this.reserved) return false;
+    this.reserved = true;
+    return true;
+  }
+
+  /** The held slot runs `taken`, claimed for it. */
+  handOver(taken: TakenJob) {
+    this.wakeUp?.(taken);
+  }
+
+  /** The held slot looks for work again (the job it was held for went to the queue, or was not made). */
+  release() {
+    this.wakeUp?.(null);
   }
 }

@@ -18,7 +18,6 @@ import type { Auth } from '../auth/auth';
 import { sessionUser } from '../auth/session';
 import { isUuid } from '../db/ids';
 import type { InferenceRouter } from '../inference/routing';
-import type { JobSignals } from '../jobs/job-signals';
 import { type JobView, queuePosition, viewJob, waitForJob } from '../jobs/job-view';
 import { findOwnFile, findOwnJob, listOwnJobs } from '../jobs/jobs-repository';
 import { createTypicalRunTime } from '../jobs/typical-run-time';
@@ -32,7 +31,6 @@ export type ToolRoutesDeps = ToolCallServiceDeps & {
   waitMs: number;
   /** Tool calls an account may make per minute (TOOL_CALLS_PER_MINUTE). */
   callsPerMinute: number;
-  signals?: JobSignals;
 };
 
 /** A tool call's JSON may carry a 10 MB image as base64 (about 13.4 MB of text). */
@@ -110,7 +108,8 @@ export function toolRoutes(deps: ToolRoutesDeps) {
           const answer: ToolRefusal | ToolNotEnoughTokens | ToolTooManyCalls = { success: false, ...refusal };
           return c.json(answer, status);
         }
-        if (outcome.isNew) deps.signals?.queued();
+        // A job handed to a worker here is running already; a queued one wakes a worker (here or, relayed, elsewhere).
+        if (outcome.isNew && !outcome.handedOver) deps.signals?.queued();
         return answerWithJob(c, tool, outcome.jobId, user.id, outcome.isNew);
       },
     );

@@ -16,6 +16,7 @@ import { EXPLICIT_IMAGE_MESSAGE, type ImageModeration } from '../images/moderati
 import type { InferenceRouter } from '../inference/routing';
 import { chargeAndQueue, earlierJobFor, IdempotencyConflictError } from '../jobs/charge-and-queue';
 import { hasRoomForJob, TooManyJobsError } from '../jobs/fair-queue';
+import type { JobSignals } from '../jobs/job-signals';
 import type { Queue } from '../jobs/queue';
 import { balanceOf, InsufficientTokensError } from '../ledger/ledger';
 import type { Logger } from '../log';
@@ -39,6 +40,8 @@ export type ToolCallServiceDeps = {
   serialDatabase: boolean;
   /** Bytes of stored images one user may have (STORAGE_QUOTA_MB); at it, calls are refused. */
   storageQuotaBytes: number;
+  /** This process's job signals: an idle worker slot here is handed the job at once (charge-and-queue.ts). */
+  signals?: JobSignals;
 };
 
 export type ToolCallRequest = {
@@ -62,7 +65,7 @@ export type ToolCallOutcome =
       balance?: number;
       retryAfterSeconds?: number;
     }
-  | { kind: 'job'; jobId: string; isNew: boolean };
+  | { kind: 'job'; jobId: string; isNew: boolean; handedOver: boolean };
 
 type Refusal = Extract<ToolCallOutcome, { kind: 'refused' }>;
 const refuse = (status: Refusal['status'], error: string, extra: Partial<Refusal> = {}): Refusal => ({
@@ -90,7 +93,7 @@ export async function callTool(deps: ToolCallServiceDeps, request: ToolCallReque
   try {
     // A repeated call answers with the job the first one made, whatever the balance is now.
     const earlier = await earlierJobFor(db, user.id, idempotencyKey, requestHash);
-    if (earlier) return { kind: 'job', jobId: earlier.id, isNew: false };
+    if (earlier) return { kind: 'job', jobId: earlier.id, isNew: false, handedOver: false };
 
     const prepared = prepareTool(tool.id, await withStoredImages(deps, user.id, body));
     const cost = costOf(tool.id, prepared);
@@ -113,7 +116,7 @@ export async function callTool(deps: ToolCallServiceDeps, request: ToolCallReque
       idempotencyKey,
       requestHash,
     });
-    return { kind: 'job', jobId: created.job.id, isNew: !created.reused };
+    return { kind: 'job', jobId: created.job.id, isNew: !created.reused, handedOver: created.handedOver };
   } catch (error) {
     if (error instanceof InputError) return refuse(error.status, error.message);
     if (error instanceof IdempotencyConflictError) return refuse(422, TOOL_MESSAGES.idempotencyMismatch);
