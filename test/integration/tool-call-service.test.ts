@@ -85,7 +85,7 @@ describe('callTool', () => {
     const first = await call(user, { prompt: 'a fox' }, 'key-1');
     expect(first).toMatchObject({ kind: 'job', isNew: true });
     const again = await call(user, { prompt: 'a fox' }, 'key-1');
-    expect(again).toEqual({ kind: 'job', jobId: (first as { jobId: string }).jobId, isNew: false });
+    expect(again).toEqual({ kind: 'job', jobId: (first as { jobId: string }).jobId, isNew: false, handedOver: false });
     expect(await call(user, { prompt: 'a cat' }, 'key-1')).toMatchObject({
       status: 422,
       error: TOOL_MESSAGES.idempotencyMismatch,
