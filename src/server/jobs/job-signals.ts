@@ -53,15 +53,10 @@ export class JobSignals {
 
   /** Holds an idle worker slot of this process for a job about to be charged, taking slots in turn; null if none is idle. */
   reserveWorker(): ReservedWorker | null {
-    const count = this.reservers.length;
-    for (let i = 0; i < count; i++) {
-      const reserved = this.reservers[(this.nextReserver + i) % count]?.();
-      if (reserved) {
-        this.nextReserver = (this.nextReserver + i + 1) % count;
-        return reserved;
-      }
-    }
-    return null;
+    const turn = firstInTurn(this.reservers, this.nextReserver);
+    if (!turn) return null;
+    this.nextReserver = turn.next;
+    return turn.answer;
   }
 
   /** A job was queued: wakes a worker here, and tells the relay. */
@@ -72,14 +67,8 @@ export class JobSignals {
 
   /** Wakes one idle worker, starting from the next in turn (not all of them: all but one would find nothing). */
   wakeWorker() {
-    const count = this.wakers.length;
-    for (let i = 0; i < count; i++) {
-      const wake = this.wakers[(this.nextWaker + i) % count];
-      if (wake?.()) {
-        this.nextWaker = (this.nextWaker + i + 1) % count;
-        return;
-      }
-    }
+    const turn = firstInTurn(this.wakers, this.nextWaker);
+    if (turn) this.nextWaker = turn.next;
   }
 
   /** `finished`: the final row and balance when the finisher has them (else the waiter reads them). */
@@ -114,4 +103,17 @@ export class JobSignals {
       this.finished.once(jobId, done);
     });
   }
+}
+
+/**
+ * Asks `candidates` in turn, from `from` round to the one before it, until one answers (truthy): its
+ * answer and where the next turn starts (after it). Null when none answers.
+ */
+function firstInTurn<T>(candidates: Array<() => T>, from: number): { answer: NonNullable<T>; next: number } | null {
+  const count = candidates.length;
+  for (let i = 0; i < count; i++) {
+    const answer = candidates[(from + i) % count]?.();
+    if (answer) return { answer, next: (from + i + 1) % count };
+  }
+  return null;
 }
