@@ -14,7 +14,7 @@ import { createServer } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
-import { arg, brokenInvariants, combined, hammer, type Role, startLoadServer } from './load/harness';
+import { arg, brokenInvariants, combined, cpuMs, hammer, type Role, startLoadServer } from './load/harness';
 
 const SECONDS = arg('seconds', 30);
 const CONNECTIONS = arg('connections', 100);
@@ -37,14 +37,27 @@ async function run(label: string, databaseUrl: string, roles: [Role, ...Role[]] 
   );
   const web = [first, ...others].filter((server) => server.ready.port > 0);
   const share = Math.floor(CONNECTIONS / web.length);
+  const pids = [first, ...others].map((server) => server.pid);
+  const cpuBefore = cpuMs(pids);
   const loads = await Promise.all(
     web.map((server, i) => hammer(first.ready, share, SECONDS, server.ready.port, i * share)),
   );
+  const cpuAfter = cpuMs(pids);
   // The check waits until every job has finished (the workers still running), and a second for the
   // requests still waiting on them; only then do the others stop.
   const check = await first.check();
   await Promise.all(others.map((server) => server.stop()));
-  return { label, ...combined(loads), check };
+  const load = combined(loads);
+  // CPU per answered call during the load (the calls still running at its end are few).
+  const calls = Math.max(1, load.ok + load.refused);
+  const cpu =
+    cpuBefore && cpuAfter
+      ? {
+          server: (cpuAfter.servers - cpuBefore.servers) / calls,
+          postgres: (cpuAfter.postgres - cpuBefore.postgres) / calls,
+        }
+      : null;
+  return { label, ...load, check, cpu };
 }
 
 function freePort(): Promise<number> {
@@ -120,6 +133,8 @@ const rows: [string, (r: (typeof runs)[number]) => string][] = [
   ['ledger mismatches', (r) => String(r.check.mismatches)],
   ['balances below zero', (r) => String(r.check.negativeBalances)],
   ['server RSS after, MB', (r) => String(r.check.rssMb)],
+  ['CPU ms per call: server', (r) => (r.cpu ? r.cpu.server.toFixed(2) : 'n/a')],
+  ['CPU ms per call: PostgreSQL', (r) => (r.cpu && r.label !== 'PGlite (embedded)' ? r.cpu.postgres.toFixed(2) : '-')],
 ];
 const width = 28;
 console.log(['', ...runs.map((r) => r.label)].map((c) => c.padEnd(width)).join(''));

@@ -2,6 +2,7 @@
 // (load/server.ts), autocannon calling a tool from many connections, each one user's tab, their
 // numeric options and the invariants a run must keep.
 import { type ChildProcess, fork } from 'node:child_process';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import autocannon from 'autocannon';
 
@@ -21,6 +22,7 @@ export type Memory = { rssMb: number; heapMb: number };
 
 export type LoadServer = {
   ready: Ready;
+  pid: number;
   /** The server's memory after a full garbage collection. */
   memory(): Promise<Memory>;
   /** Stops taking requests, lets accepted jobs finish, checks the database, and exits. */
@@ -72,6 +74,7 @@ export async function startLoadServer(
   };
   return {
     ready,
+    pid: child.pid ?? 0,
     memory: () => ask<Memory>('rss'),
     check: () => ask<Check>('check'),
     stop: async () => {
@@ -173,4 +176,35 @@ export function brokenInvariants(run: { ok: number; other: number }, check: Chec
     check.succeeded !== check.jobs && `${check.succeeded} of ${check.jobs} jobs succeeded`,
     check.jobs < run.ok && `${run.ok} calls answered 200 but ${check.jobs} jobs`,
   ].filter((broken): broken is string => typeof broken === 'string');
+}
+
+/**
+ * CPU time used so far, in ms, by the given processes and by every PostgreSQL process on this
+ * machine (Linux /proc; null elsewhere): a run's cost per call, steadier than its throughput when
+ * the server, PostgreSQL and autocannon share two cores.
+ */
+export function cpuMs(pids: number[]): { servers: number; postgres: number } | null {
+  if (!existsSync('/proc/self/stat')) return null;
+  const ticksPerMs = 100 / 1000; // USER_HZ: 100 on Linux
+  const used = (pid: number | string) => {
+    try {
+      const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];
+      return (Number(fields[11]) + Number(fields[12])) / ticksPerMs; // utime, stime
+    } catch {
+      return 0; // gone meanwhile
+    }
+  };
+  const postgres = readdirSync('/proc')
+    .filter((entry) => /^\d+$/.test(entry))
+    .filter((pid) => {
+      try {
+        return readFileSync(`/proc/${pid}/comm`, 'utf8').trim() === 'postgres';
+      } catch {
+        return false;
+      }
+    });
+  return {
+    servers: pids.reduce((sum, pid) => sum + used(pid), 0),
+    postgres: postgres.reduce((sum, pid) => sum + used(pid), 0),
+  };
 }

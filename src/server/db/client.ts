@@ -168,14 +168,22 @@ async function listenOn(url: string, channel: string, onPayload: (payload: strin
  * inlined values must not fill every connection with prepared statements.
  */
 const MAX_PREPARED_STATEMENTS = 200;
-const preparedNames = new Map<string, string>();
-function preparedName(text: string): string | undefined {
-  const known = preparedNames.get(text);
-  if (known || preparedNames.size >= MAX_PREPARED_STATEMENTS) return known;
-  const name = `pp_${createHash('sha1').update(text).digest('hex').slice(0, 20)}`;
-  preparedNames.set(text, name);
-  return name;
+/**
+ * Names statements by their text (`prefix` and a hash), remembering the first 200 texts; undefined
+ * for any text after those. Each user of names on a connection has its own prefix, as each keeps
+ * its own account of what that connection has parsed.
+ */
+export function statementNamer(prefix: string): (text: string) => string | undefined {
+  const names = new Map<string, string>();
+  return (text) => {
+    const known = names.get(text);
+    if (known || names.size >= MAX_PREPARED_STATEMENTS) return known;
+    const name = `${prefix}${createHash('sha1').update(text).digest('hex').slice(0, 20)}`;
+    names.set(text, name);
+    return name;
+  };
 }
+const preparedName = statementNamer('pp_');
 
 /**
  * `db.execute(query)` as a named (prepared) statement on PostgreSQL (PGlite ignores the name): for

@@ -1,6 +1,7 @@
 // A tool call becomes a job here, charged exactly once: the input images are written to storage,
-// then ONE transaction of two statements (decisions 025, 027; on PGlite the second alone, as it
-// runs one statement at a time): the user's profile locked (fair-queue.ts), and one statement that takes the user's place in the fair queue, debits the
+// then ONE transaction of two statements in one round trip (decisions 025, 027, 032; on PGlite the
+// second alone, as it runs one statement at a time): the user's profile locked (fair-queue.ts), and
+// one statement that takes the user's place in the fair queue, debits the
 // ledger (reason job, reference the job id, unique; nothing for a free preview: free-preview.ts),
 // inserts the job and its input files, and sends the queue's job (the row's id, so pg-boss's order
 // is the one queuePosition counts in, and a crashed worker's job can be found: orphaned-jobs.ts).
@@ -11,10 +12,9 @@ import { randomUUID } from 'node:crypto';
 import type { ToolId } from '../../contract/tools';
 import type { AppDb } from '../db/client';
 import { errorChain } from '../db/connection-errors';
-import type { DbOrTx } from '../ledger/ledger';
 import type { FileStorage } from '../storage/storage';
 import type { PreparedTool } from '../tools/definitions';
-import { lockUserQueue, TooManyJobsError } from './fair-queue';
+import { TooManyJobsError } from './fair-queue';
 import { chargeFor } from './free-preview';
 import { removeFiles, storeInputs } from './job-files';
 import type { JobSignals } from './job-signals';
@@ -84,9 +84,9 @@ export async function chargeAndQueue(
   const inputFiles = await storeInputs(storage, { id: jobId, userId }, images);
   // Held from here until the charge is through or failed: then it runs the job or is let go.
   const worker = deps.signals?.reserveWorker() ?? null;
-  const charge = (tx: DbOrTx) =>
-    insertChargedJob(
-      tx,
+  try {
+    const { job, handedOver } = await insertChargedJob(
+      db,
       {
         id: jobId,
         userId,
@@ -101,17 +101,8 @@ export async function chargeAndQueue(
       inputFiles,
       deps.maxActiveJobsPerUser,
       worker,
+      { serial: deps.serialDatabase },
     );
-  try {
-    const { job, handedOver } = deps.serialDatabase
-      ? // One statement at a time (PGlite: one backend, every query exclusive): the charge's statement
-        // sees every commit before it and nothing runs beside it, so it needs no lock and no
-        // transaction to count the cap right. One statement instead of four.
-        await charge(db)
-      : await db.transaction(async (tx) => {
-          if (!(await lockUserQueue(tx, userId))) throw new Error(`no profile for user ${userId}`);
-          return charge(tx);
-        });
     // After the commit: the slot runs the job, or looks for work again.
     if (handedOver) worker?.run(handedOver);
     else worker?.release();

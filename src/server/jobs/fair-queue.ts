@@ -4,7 +4,7 @@
 // being served or, if they already have a job there or later, the round after their last one. So
 // each user's first waiting job runs before anyone's second. pg-boss fetches the highest priority
 // first, then the oldest, so a job is sent with priority minus its round.
-import { eq, type SQL, sql } from 'drizzle-orm';
+import { type SQL, sql } from 'drizzle-orm';
 import type { SqlRows } from '../db/client';
 import { jobs, profiles } from '../db/schema';
 import type { DbOrTx } from '../ledger/ledger';
@@ -32,25 +32,18 @@ export async function hasRoomForJob(db: DbOrTx, userId: string, maxActiveJobs: n
 }
 
 /**
- * Takes a place in the queue inside the transaction that creates the job, first half: locks the
- * user's profile row until commit, so one user's calls pass here one at a time and cannot pass the
- * cap together. False when the user has no profile.
+ * Takes a place in the queue, first half: the statement that locks the user's profile row until the
+ * job's transaction ends, so one user's calls pass here one at a time and cannot pass the cap
+ * together. No row: the user has no profile.
  */
-export async function lockUserQueue(tx: DbOrTx, userId: string): Promise<boolean> {
-  const locked = await tx
-    .select({ userId: profiles.userId })
-    .from(profiles)
-    .where(eq(profiles.userId, userId))
-    .for('update')
-    .prepare('lock_user_queue') // planned once per connection (client.ts executePrepared)
-    .execute();
-  return locked.length > 0;
+export function lockUserQueueStatement(userId: string): SQL {
+  return sql`select ${profiles.userId} from ${profiles} where ${profiles.userId} = ${userId} for update`;
 }
 
 /**
- * Second half, CTEs for the statement that creates the job, run after the lock (not in its
- * statement: under READ COMMITTED a statement that waited for the lock would still count with the
- * snapshot it started with, and miss the job just committed). `queue_counts(active)` counts the
+ * Second half, CTEs for the statement that creates the job, run after the lock in the same
+ * transaction (not in the lock's statement: under READ COMMITTED a statement that waited for the lock
+ * would still count with the snapshot it started with, and miss the job just committed). `queue_counts(active)` counts the
  * user's jobs queued or running; `queue_place(round)` has a row only below `maxActiveJobs`: the
  * round being served (the highest of the jobs that have started), or the round after the user's
  * last one if that is later.

@@ -4,9 +4,10 @@
 import { randomUUID } from 'node:crypto';
 import { and, count, desc, eq, getTableColumns, lt, notInArray, type SQL, sql } from 'drizzle-orm';
 import { type AppDb, executePrepared } from '../db/client';
+import { executePipelined } from '../db/pipeline';
 import { files, jobs } from '../db/schema';
 import { type DbOrTx, debitCtes, InsufficientTokensError } from '../ledger/ledger';
-import { queuePlaceCtes, queuePriorityOf, servedBefore, TooManyJobsError } from './fair-queue';
+import { lockUserQueueStatement, queuePlaceCtes, queuePriorityOf, servedBefore, TooManyJobsError } from './fair-queue';
 import { completeToolRunSql, sendToolRunsSql, takeNextToolRunCtes, toolRunsDue } from './queue';
 
 export type JobRow = typeof jobs.$inferSelect;
@@ -59,9 +60,11 @@ export function listOwnJobs(db: AppDb, userId: string, options: { before: Date |
 
 /**
  * The queue's round, the debit and its ledger row, the job row, its input files and the queue's job
- * (sent as pg-boss would, with the row's id) in ONE statement, after the profile lock (fair-queue.ts
- * lockUserQueue); answers the job row. At the cap or short of tokens nothing is written and it
- * throws (TooManyJobsError, InsufficientTokensError), which rolls the transaction back.
+ * (sent as pg-boss would, with the row's id) in ONE statement; answers the job row. On PostgreSQL it
+ * runs after the user's profile lock (fair-queue.ts lockUserQueueStatement), both in one transaction
+ * and one round trip (db/pipeline.ts); `serial` (PGlite, one statement at a time) runs it alone: it
+ * sees every commit before it and nothing runs beside it. At the cap or short of tokens nothing is
+ * written and it throws (TooManyJobsError, InsufficientTokensError).
  *
  * `worker`: an idle worker slot of this process, held for this job. When no other job waits (the
  * queue's order stays fair), the job goes in already claimed for it, as its take would leave it, and
@@ -69,7 +72,7 @@ export function listOwnJobs(db: AppDb, userId: string, options: { before: Date |
  * statement, no wake (decision 031). Otherwise it is queued as usual.
  */
 export async function insertChargedJob(
-  tx: DbOrTx,
+  db: DbOrTx,
   job: Pick<
     JobRow,
     'id' | 'userId' | 'tool' | 'cost' | 'charged' | 'input' | 'provider' | 'idempotencyKey' | 'requestHash'
@@ -77,6 +80,7 @@ export async function insertChargedJob(
   inputFiles: NewFile[],
   maxActiveJobs: number,
   worker: { workerId: string | null } | null = null,
+  options: { serial: boolean } = { serial: false },
 ): Promise<{ job: JobRow; handedOver: TakenJob | null }> {
   const debit = debitCtes(
     { userId: job.userId, amount: job.charged, reason: 'job', reference: job.id },
@@ -88,9 +92,7 @@ export async function insertChargedJob(
       : sql`, inputs as (
           insert into files (id, user_id, job_id, kind, storage_key, content_type, size, width, height)
           select * from (values ${fileValues(inputFiles)}) as v where exists (select 1 from new_job))`;
-  const { rows } = await executePrepared(
-    tx,
-    sql`
+  const charge = sql`
     with ${queuePlaceCtes(job.userId, maxActiveJobs)},
     ${debit},
     hand_over as (select ${worker !== null}::boolean and not ${toolRunsDue()} as claimed),
@@ -109,8 +111,14 @@ export async function insertChargedJob(
       (select queue_round from new_job) as round,
       (select (extract(epoch from created_at) * 1000)::float8 from new_job) as created_ms,
       (select claimed from hand_over) as claimed,
-      (select retry_limit from queue_send) as retry_limit`,
-  );
+      (select retry_limit from queue_send) as retry_limit`;
+  let rows: Record<string, unknown>[];
+  if (options.serial) rows = (await executePrepared(db, charge)).rows;
+  else {
+    const [locked, charged] = await executePipelined(db, [lockUserQueueStatement(job.userId), charge]);
+    if (!locked?.rows.length) throw new Error(`no profile for user ${job.userId}`);
+    rows = charged?.rows ?? [];
+  }
   const row = rows[0] ?? {};
   if (Number(row.active ?? 0) >= maxActiveJobs) throw new TooManyJobsError(maxActiveJobs);
   if (row.round == null) throw new InsufficientTokensError(job.userId, job.charged);
