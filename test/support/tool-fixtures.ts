@@ -44,6 +44,13 @@ export async function verifiedUser(backend: TestBackend, tokens = 20) {
   return { client, email, id };
 }
 
+/** The instant provider's answer, encoded once: its calls cost the app's work alone (the benches). */
+let tinyWebpBytes: Promise<Buffer> | null = null;
+const tinyWebp = () =>
+  (tinyWebpBytes ??= sharp({ create: { width: 8, height: 8, channels: 3, background: '#123456' } })
+    .webp()
+    .toBuffer());
+
 /** A provider that answers at once with a tiny image (or fails), for money and load tests. */
 export function instantProvider(
   options: { fail?: boolean; delayMs?: number; until?: Promise<void> } = {},
@@ -74,9 +81,7 @@ export function instantProvider(
     if (input.tool === 'image-analyzer')
       return { kind: 'analysis', keywords: [{ keyword: 'test', score: 0.5 }], colors: [] };
     const count = 'numOutputs' in input ? input.numOutputs : 1;
-    const bytes = await sharp({ create: { width: 8, height: 8, channels: 3, background: '#123456' } })
-      .webp()
-      .toBuffer();
+    const bytes = await tinyWebp();
     return {
       kind: 'images',
       images: Array.from({ length: count }, () => ({ bytes, contentType: 'image/webp' as const })),

@@ -185,8 +185,14 @@ export function statementNamer(prefix: string): (text: string) => string | undef
 }
 const preparedName = statementNamer('pp_');
 
+/** The node-postgres pool, or client in a transaction, behind a drizzle database; null on PGlite. */
+export function postgresClientOf(db: Pick<AppDb, '_'>): pg.Pool | pg.Client | null {
+  const { client } = db._.session as unknown as { client: unknown };
+  return client instanceof pg.Pool || client instanceof pg.Client ? client : null;
+}
+
 /**
- * `db.execute(query)` as a named (prepared) statement on PostgreSQL (PGlite ignores the name): for
+ * `db.execute(query)` as a named (prepared) statement on PostgreSQL (PGlite names its own): for
  * the hand-written statements of every tool call (the charge, the take, the finish), whose CTEs
  * cost more to plan than to run. Named by their text, as executeSql names pg-boss's, so each
  * connection plans each text once; works on a transaction too.
@@ -202,9 +208,9 @@ export async function executePrepared(db: Pick<AppDb, '_'>, query: SQL): Promise
     ): { execute(): Promise<unknown> };
   };
   const compiled = session.dialect.sqlToQuery(query);
-  const result = (await session
-    .prepareQuery(compiled, undefined, preparedName(compiled.sql), false)
-    .execute()) as SqlRows;
+  // PGlite's own statements are named by pglite-statements.ts; a name here would only be looked up.
+  const name = postgresClientOf(db) ? preparedName(compiled.sql) : undefined;
+  const result = (await session.prepareQuery(compiled, undefined, name, false).execute()) as SqlRows;
   return { rows: result.rows ?? [] };
 }
 

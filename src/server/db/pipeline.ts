@@ -10,7 +10,7 @@ import { createRequire } from 'node:module';
 import type { SQL } from 'drizzle-orm';
 import type { PgDialect } from 'drizzle-orm/pg-core';
 import pg from 'pg';
-import { type AppDb, executePrepared, type SqlRows, statementNamer } from './client';
+import { type AppDb, executePrepared, postgresClientOf, type SqlRows, statementNamer } from './client';
 
 // node-postgres's own value encoding and row parsing, as its Query uses them (pg-cursor does the same).
 const require = createRequire(import.meta.url);
@@ -143,8 +143,6 @@ class StatementPipeline {
   handleCopyData() {}
 }
 
-type DrizzleSession = { client: unknown; dialect: PgDialect };
-
 /** Runs the statements on one node-postgres client, in one round trip. */
 function runOn(client: pg.ClientBase, statements: Statement[]): Promise<SqlRows[]> {
   return new Promise((resolve, reject) => {
@@ -161,9 +159,8 @@ function runOn(client: pg.ClientBase, statements: Statement[]): Promise<SqlRows[
  * (outside a transaction) and throws its error; the ones after it do not run.
  */
 export async function executePipelined(db: Pick<AppDb, '_' | 'transaction'>, queries: SQL[]): Promise<SqlRows[]> {
-  const session = db._.session as unknown as DrizzleSession;
-  const client = session.client;
-  if (!(client instanceof pg.Pool) && !(client instanceof pg.Client)) {
+  const client = postgresClientOf(db);
+  if (!client) {
     // PGlite: one connection, one statement at a time; a transaction of its own keeps them atomic.
     return db.transaction(async (tx) => {
       const results: SqlRows[] = [];
@@ -171,8 +168,9 @@ export async function executePipelined(db: Pick<AppDb, '_' | 'transaction'>, que
       return results;
     });
   }
+  const { dialect } = db._.session as unknown as { dialect: PgDialect };
   const statements = queries.map((query) => {
-    const { sql, params } = session.dialect.sqlToQuery(query);
+    const { sql, params } = dialect.sqlToQuery(query);
     return { name: statementName(sql), text: sql, values: params };
   });
   if (client instanceof pg.Client) return runOn(client, statements);
