@@ -41,6 +41,12 @@ describe('named statements on PGlite', () => {
       ['select id, label, tags, meta, made from item where id = any($1) order by id', [[1, 2]]],
       ['select id, label from item where id = $1', [2], { rowMode: 'array' }],
       ['select count(*)::int as n, $1::text as echo from item', ['x']],
+      // A caller's own parsers (drizzle passes some with every query) over PGlite's for the rest.
+      [
+        'select made, made::text as made_text, id, meta from item where id = $1',
+        [1],
+        { parsers: { 1184: (value: string) => `as sent: ${value}` } },
+      ],
       ['delete from item where id = $1 returning id', [2]],
     ];
     for (const [text, params, options] of statements) {
