@@ -1,7 +1,8 @@
+import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { migrateDatabase } from '../../src/server/db/client';
 import { ensureInstance } from '../../src/server/db/instance';
-import { appInstance } from '../../src/server/db/schema';
+import { appInstance, jobs } from '../../src/server/db/schema';
 import { createTestDatabase, type TestDatabase } from '../support/test-backend';
 
 describe('database', () => {
@@ -30,5 +31,34 @@ describe('database', () => {
     await expect(database.db.insert(appInstance).values({ singleton: false })).rejects.toThrow();
     const rows = await database.db.select().from(appInstance);
     expect(rows).toHaveLength(1);
+  });
+
+  it('finds a job by webhook reference, Idempotency-Key or share link through indexes that hold only set values', async () => {
+    const lookups = [
+      sql`select id from ${jobs} where ${jobs.providerRef} = ${'prediction-1'}`,
+      sql`select id from ${jobs} where ${jobs.userId} = ${'user-1'} and ${jobs.idempotencyKey} = ${'key-1'}`,
+      sql`select id from ${jobs} where ${jobs.shareToken} = ${'token-1'}`,
+    ];
+    const plans = await database.db.transaction(async (tx) => {
+      await tx.execute(sql`set local enable_seqscan = off`); // the plan the index allows, whatever the table's size
+      const found: string[] = [];
+      for (const lookup of lookups) {
+        const { rows } = (await tx.execute(sql`explain ${lookup}`)) as unknown as { rows: Record<string, string>[] };
+        found.push(rows.map((row) => row['QUERY PLAN']).join(' '));
+      }
+      return found;
+    });
+    expect(plans[0]).toMatch(/Index Scan using jobs_provider_ref_idx/);
+    expect(plans[1]).toMatch(/Index Scan using jobs_user_idempotency_key_unique/);
+    expect(plans[2]).toMatch(/Index Scan using jobs_share_token_unique/);
+    // Partial: a job without them (nearly every one) has no entry to write in any of the three.
+    const { rows } = await database.executeSql(
+      `select indexrelid::regclass::text as name from pg_index where indrelid = 'jobs'::regclass and indpred is not null order by 1`,
+    );
+    expect(rows.map((row) => row.name)).toEqual([
+      'jobs_provider_ref_idx',
+      'jobs_share_token_unique',
+      'jobs_user_idempotency_key_unique',
+    ]);
   });
 });

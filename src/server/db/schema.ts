@@ -206,7 +206,7 @@ export const jobs = pgTable(
     /** The worker lease (worker_leases) of the process running it: when that lease lapses, the job is handed back. */
     workerId: uuid('worker_id'),
     /** My Creations' share link (unguessable, revocable); null while not shared, the default. */
-    shareToken: text('share_token').unique(),
+    shareToken: text('share_token'),
     createdAt: createdAt(),
     startedAt: timestamp('started_at', { withTimezone: true }),
     finishedAt: timestamp('finished_at', { withTimezone: true }),
@@ -217,9 +217,14 @@ export const jobs = pgTable(
     // The round being served (highest round started) and each user's last round.
     index('jobs_queue_round_idx').on(t.queueRound),
     index('jobs_user_queue_round_idx').on(t.userId, t.queueRound),
+    // Almost every job has none of these three: indexed only where set, a job's three row versions
+    // (queued, running, finished) write no index entries for them (decision 032).
     // A provider's webhook names its task, not our job.
-    index('jobs_provider_ref_idx').on(t.providerRef),
-    uniqueIndex('jobs_user_idempotency_key_unique').on(t.userId, t.idempotencyKey),
+    index('jobs_provider_ref_idx').on(t.providerRef).where(sql`${t.providerRef} is not null`),
+    uniqueIndex('jobs_user_idempotency_key_unique')
+      .on(t.userId, t.idempotencyKey)
+      .where(sql`${t.idempotencyKey} is not null`),
+    uniqueIndex('jobs_share_token_unique').on(t.shareToken).where(sql`${t.shareToken} is not null`),
     check('jobs_status_known', sql`${t.status} in ('queued', 'running', 'succeeded', 'failed')`),
     check('jobs_cost_positive', sql`${t.cost} > 0`),
     check('jobs_charged_within_cost', sql`${t.charged} >= 0 and ${t.charged} <= ${t.cost}`),
