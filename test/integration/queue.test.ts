@@ -1,7 +1,9 @@
+import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { pingWorker } from '../../src/server/jobs/ping';
-import { QUEUE_NAMES } from '../../src/server/jobs/queue';
-import { createTestBackend, type TestBackend } from '../support/test-backend';
+import { QUEUE_NAMES, startQueue, stopQueue } from '../../src/server/jobs/queue';
+import { quietLogger } from '../../src/server/log';
+import { createTestBackend, createTestDatabase, type TestBackend } from '../support/test-backend';
 
 describe('job queue', () => {
   let backend: TestBackend;
@@ -78,5 +80,17 @@ describe('a deep queue', () => {
     for (let tries = 0; !job && tries < 50; tries++)
       [job] = await backend.queue.fetch(queue, { batchSize: 1, priority: true });
     expect(job?.data).toEqual({ i: 'next' });
+  });
+});
+
+describe('a queue whose handler outlives its stop', () => {
+  it('lets pg-boss fail the job once the database is closed, without an unhandled rejection', async () => {
+    const database = await createTestDatabase();
+    const queue = await startQueue(database, quietLogger());
+    await stopQueue(queue);
+    await database.drop();
+    // What pg-boss's worker does, without awaiting it, when a handler that outlived the stop throws.
+    const id = randomUUID();
+    await expect(queue.fail(QUEUE_NAMES.accountSetup, id)).resolves.toEqual({ jobs: [id], requested: 1, affected: 0 });
   });
 });

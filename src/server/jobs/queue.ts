@@ -2,7 +2,7 @@
 // the rows it touches live in one place and survive restarts together.
 import { type SQL, sql } from 'drizzle-orm';
 import PgBoss from 'pg-boss';
-import { type AppDb, type Database, executePrepared } from '../db/client';
+import { type AppDb, type Database, executePrepared, type SqlExecutor } from '../db/client';
 import type { Logger } from '../log';
 
 export const QUEUE_SCHEMA = 'pgboss';
@@ -55,8 +55,21 @@ export async function startQueue(
   settings: QueueSettings = DEFAULT_QUEUE_SETTINGS,
 ): Promise<Queue> {
   const options = queueOptions(settings);
+  // pg-boss completes or fails a job its handler finished without awaiting the statement
+  // (manager.js work): once the queue has stopped (a handler may outlive the stop's 10 s) and the
+  // database is closed, that statement's refusal would be an unhandled rejection. Nothing can be
+  // written then anyway; the job stays active and expires into a retry. The answer is the one such a
+  // statement gives when it changed nothing (pg-boss reads its count).
+  const executeSql: SqlExecutor = async (text, values) => {
+    try {
+      return await database.executeSql(text, values);
+    } catch (error) {
+      if (stoppedQueues.has(boss)) return { rows: [{ count: 0 }] };
+      throw error;
+    }
+  };
   const boss = new PgBoss({
-    db: { executeSql: database.executeSql },
+    db: { executeSql },
     schema: QUEUE_SCHEMA,
     // One process may keep the queue tidy at a time; pg-boss elects it through the database.
     supervise: true,
@@ -155,7 +168,10 @@ export async function completeToolRun(db: Pick<AppDb, '_'>, jobId: string): Prom
   await executePrepared(db, completeToolRunSql(jobId));
 }
 
+const stoppedQueues = new WeakSet<Queue>();
+
 export async function stopQueue(queue: Queue): Promise<void> {
   // The database is closed by its owner, not by pg-boss.
   await queue.stop({ graceful: true, wait: true, close: false, timeout: 10_000 });
+  stoppedQueues.add(queue);
 }
