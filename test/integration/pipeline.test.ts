@@ -2,6 +2,7 @@
 // way after the user's profile lock on PostgreSQL, and PGlite runs the same call in a transaction.
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { postgresClientOf } from '../../src/server/db/client';
 import { errorChain } from '../../src/server/db/connection-errors';
 import { executePipelined } from '../../src/server/db/pipeline';
 import { createTestDatabase, type TestDatabase } from '../support/test-backend';
@@ -59,12 +60,15 @@ describe('executePipelined', () => {
       await expect(executePipelined(database.db, [insertItem(200 + round), sql`selec ${round}`])).rejects.toSatisfy(
         hasCode('42601'),
       );
-      // A value node-postgres cannot send: nothing is sent at all.
+      // A value node-postgres cannot send: nothing is sent at all, and the connection is kept.
       const circular: Record<string, unknown> = {};
       circular.self = circular;
+      const pool = postgresClientOf(database.db) as { totalCount?: number } | null; // PostgreSQL's pool
+      const connections = pool?.totalCount;
       await expect(
         executePipelined(database.db, [insertItem(300 + round), sql`select ${circular}::jsonb`]),
       ).rejects.toThrow();
+      expect(pool?.totalCount).toBe(connections);
       // The same named statements work again on every connection afterwards.
       const [inserted] = await executePipelined(database.db, [insertItem(400 + round), sql`select 1 as one`]);
       expect(inserted?.rows).toEqual([{ id: 400 + round }]);

@@ -36,6 +36,14 @@ type WireConnection = {
   sendCopyFail(message: string): void;
 };
 
+/** A value node-postgres cannot encode (found before anything was written to the connection). */
+class UnsendableValueError extends Error {
+  override name = 'UnsendableValueError';
+  constructor(cause: unknown) {
+    super(cause instanceof Error ? cause.message : String(cause), { cause });
+  }
+}
+
 /** `name` undefined: the unnamed statement, parsed with each use (past the namer's 200 texts). */
 type Statement = { name: string | undefined; text: string; values: unknown[] };
 
@@ -64,7 +72,7 @@ class StatementPipeline {
     try {
       values = this.statements.map((statement) => statement.values.map((value) => prepareValue(value)));
     } catch (error) {
-      return error as Error; // nothing written: the client reports it and goes on
+      return new UnsendableValueError(error); // nothing written: the client reports it and goes on
     }
     this.parsed = parsedOn.get(connection) ?? new Set();
     parsedOn.set(connection, this.parsed);
@@ -181,7 +189,8 @@ export async function executePipelined(db: Pick<AppDb, '_' | 'transaction'>, que
     return results;
   } catch (error) {
     // A statement's error leaves the connection ready for the next; a lost connection is let go.
-    pooled.release(error instanceof pg.DatabaseError ? undefined : (error as Error));
+    const connectionFine = error instanceof pg.DatabaseError || error instanceof UnsendableValueError;
+    pooled.release(connectionFine ? undefined : (error as Error));
     throw error;
   }
 }
