@@ -116,7 +116,6 @@ export function buildApp(deps: AppDeps) {
         waitMs: config.toolWaitSeconds * 1000,
         callsPerMinute: config.toolCallsPerMinute,
         maxActiveJobsPerUser: config.maxActiveJobsPerUser,
-        serialDatabase: deps.database.dialect === 'pglite',
         storageQuotaBytes: config.creations.quotaBytes,
         signals: deps.signals,
       }),

@@ -25,7 +25,6 @@ beforeAll(async () => {
     moderation: createImageModeration({ policy: 'block', threshold: 0.7 }, NEUTRAL_CLASSIFIER),
     logger: quietLogger(),
     maxActiveJobsPerUser: 10,
-    serialDatabase: backend.database.dialect === 'pglite',
     storageQuotaBytes: 1024 ** 3,
   };
 });

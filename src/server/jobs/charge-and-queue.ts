@@ -69,7 +69,6 @@ export async function chargeAndQueue(
     db: AppDb;
     storage: FileStorage;
     maxActiveJobsPerUser: number;
-    serialDatabase: boolean;
     signals?: JobSignals;
   },
   request: CreateJobInput,
@@ -101,7 +100,6 @@ export async function chargeAndQueue(
       inputFiles,
       deps.maxActiveJobsPerUser,
       worker,
-      { serial: deps.serialDatabase },
     );
     // After the commit: the slot runs the job, or looks for work again.
     if (handedOver) worker?.run(handedOver);

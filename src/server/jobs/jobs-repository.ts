@@ -3,7 +3,7 @@
 // queue's rounds and the orphan sweep keep their few queries beside their own logic).
 import { randomUUID } from 'node:crypto';
 import { and, count, desc, eq, getTableColumns, lt, notInArray, type SQL, sql } from 'drizzle-orm';
-import { type AppDb, executePrepared } from '../db/client';
+import { type AppDb, executePrepared, postgresClientOf } from '../db/client';
 import { executePipelined } from '../db/pipeline';
 import { files, jobs } from '../db/schema';
 import { type DbOrTx, debitCtes, InsufficientTokensError } from '../ledger/ledger';
@@ -62,8 +62,8 @@ export function listOwnJobs(db: AppDb, userId: string, options: { before: Date |
  * The queue's round, the debit and its ledger row, the job row, its input files and the queue's job
  * (sent as pg-boss would, with the row's id) in ONE statement; answers the job row. On PostgreSQL it
  * runs after the user's profile lock (fair-queue.ts lockUserQueueStatement), both in one transaction
- * and one round trip (db/pipeline.ts); `serial` (PGlite, one statement at a time) runs it alone: it
- * sees every commit before it and nothing runs beside it. At the cap or short of tokens nothing is
+ * and one round trip (db/pipeline.ts); on PGlite (one statement at a time) it runs alone: it sees
+ * every commit before it and nothing runs beside it, so it needs no lock. At the cap or short of tokens nothing is
  * written and it throws (TooManyJobsError, InsufficientTokensError).
  *
  * `worker`: an idle worker slot of this process, held for this job. When no other job waits (the
@@ -80,7 +80,6 @@ export async function insertChargedJob(
   inputFiles: NewFile[],
   maxActiveJobs: number,
   worker: { workerId: string | null } | null = null,
-  options: { serial: boolean } = { serial: false },
 ): Promise<{ job: JobRow; handedOver: TakenJob | null }> {
   const debit = debitCtes(
     { userId: job.userId, amount: job.charged, reason: 'job', reference: job.id },
@@ -113,7 +112,7 @@ export async function insertChargedJob(
       (select claimed from hand_over) as claimed,
       (select retry_limit from queue_send) as retry_limit`;
   let rows: Record<string, unknown>[];
-  if (options.serial) rows = (await executePrepared(db, charge)).rows;
+  if (!postgresClientOf(db)) rows = (await executePrepared(db, charge)).rows;
   else {
     const [locked, charged] = await executePipelined(db, [lockUserQueueStatement(job.userId), charge]);
     if (!locked?.rows.length) throw new Error(`no profile for user ${job.userId}`);

@@ -36,8 +36,6 @@ export type ToolCallServiceDeps = {
   moderation: ImageModeration;
   logger: Logger;
   maxActiveJobsPerUser: number;
-  /** The database runs one statement at a time (PGlite): the charge needs no lock (charge-and-queue.ts). */
-  serialDatabase: boolean;
   /** Bytes of stored images one user may have (STORAGE_QUOTA_MB); at it, calls are refused. */
   storageQuotaBytes: number;
   /** This process's job signals: an idle worker slot here is handed the job at once (charge-and-queue.ts). */
