@@ -8,7 +8,7 @@ import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { jobs } from '../../src/server/db/schema';
 import { type InferenceProvider, ProviderError, type ToolResult } from '../../src/server/inference/provider';
-import { insertChargedJob } from '../../src/server/jobs/jobs-repository';
+import { insertChargedJob, markSucceeded, takeNextJob } from '../../src/server/jobs/jobs-repository';
 import { QUEUE_NAMES, QUEUE_SCHEMA } from '../../src/server/jobs/queue';
 import { findLedgerMismatches } from '../../src/server/ledger/ledger';
 import { createTestBackend, eventually, type TestBackend } from '../support/test-backend';
@@ -229,6 +229,114 @@ describe('the tool-run queue', () => {
       expect(await queueJob(backend, behind.job.id)).toMatchObject({ state: 'created', started: false });
       expect(await findLedgerMismatches(backend.database.db)).toEqual([]);
     } finally {
+      await backend.stop();
+    }
+  });
+
+  it('takes the next waiting job in the statement that finishes the last one, and only one that waits', async () => {
+    const backend = await createTestBackend({ env: { QUEUE_POLL_SECONDS: '60' } });
+    try {
+      const { id: userId } = await verifiedUser(backend, 20);
+      const charge = () =>
+        insertChargedJob(
+          backend.database.db,
+          {
+            id: randomUUID(),
+            userId,
+            tool: 'text-to-pic',
+            cost: 1,
+            charged: 1,
+            input: generate,
+            provider: 'demo',
+            idempotencyKey: null,
+            requestHash: randomUUID(),
+          },
+          [],
+          10,
+        );
+      const lease = randomUUID();
+      // Slots that do not poll during the test: whatever they took first is handed back to the
+      // statements below (the slots sleep until their next poll, a minute away).
+      const first = await charge();
+      const second = await charge();
+      const firstTaken = await takeNextJob(backend.database.db, lease);
+      expect(firstTaken).toMatchObject({ jobId: first.job.id, moreWaiting: true });
+      const run = { attempt: 1, queueJobId: first.job.id };
+      const change = { result: { files: [] }, provider: 'demo', outputs: [] };
+      const { finished, next } = await markSucceeded(backend.database.db, first.job, change, run, { workerId: lease });
+      expect(finished?.balance).toBe(18);
+      expect(next).toMatchObject({ jobId: second.job.id, retriesLeft: true, moreWaiting: false });
+      expect(next?.job).toMatchObject({ id: second.job.id, status: 'running', attempts: 1, workerId: lease });
+      const rows = await backend.database.db.select().from(jobs).where(eq(jobs.userId, userId));
+      const byId = new Map(rows.map((row) => [row.id, row]));
+      expect(byId.get(first.job.id)).toMatchObject({ status: 'succeeded' });
+      expect(byId.get(second.job.id)).toMatchObject({ status: 'running', attempts: 1, workerId: lease });
+      // One statement: the one finished when the next started.
+      expect(byId.get(second.job.id)?.startedAt).toEqual(byId.get(first.job.id)?.finishedAt);
+      expect(await queueJob(backend, first.job.id)).toMatchObject({ state: 'completed' });
+      expect(await queueJob(backend, second.job.id)).toMatchObject({ state: 'active', retry_count: 0 });
+
+      // Nothing else waits: the finish takes nothing, and a finish that no longer holds its job still takes.
+      const alone = await markSucceeded(
+        backend.database.db,
+        second.job,
+        change,
+        { attempt: 1, queueJobId: second.job.id },
+        { workerId: lease },
+      );
+      expect(alone).toMatchObject({ finished: { balance: 18 }, next: null });
+      const third = await charge();
+      const stale = await markSucceeded(
+        backend.database.db,
+        second.job,
+        change,
+        { attempt: 1, queueJobId: second.job.id },
+        { workerId: lease },
+      );
+      expect(stale.finished).toBeNull();
+      expect(stale.next).toMatchObject({ jobId: third.job.id, job: { status: 'running', workerId: lease } });
+      expect(await findLedgerMismatches(backend.database.db)).toEqual([]);
+    } finally {
+      await backend.stop();
+    }
+  });
+
+  it('runs a backlog with one slot, each job taken by the finish of the one before it', async () => {
+    let release = () => {};
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const backend = await createTestBackend({
+      inference: routerWith(instantProvider({ until: held })),
+      env: { WORKER_CONCURRENCY: '1' },
+    });
+    try {
+      const { client } = await verifiedUser(backend, 20);
+      const ids: string[] = [];
+      for (let i = 0; i < 4; i++) {
+        const response = await client.request<{ jobId: string }>('POST', '/api/generate-image', {
+          body: generate,
+          headers: { prefer: 'wait=0' },
+        });
+        expect(response.status).toBe(202);
+        ids.push(response.body.jobId);
+      }
+      release();
+      await eventually(async () => {
+        const rows = await backend.database.db.select().from(jobs);
+        return rows.filter((row) => row.status === 'succeeded').length === 4;
+      });
+      const rows = await backend.database.db.select().from(jobs);
+      const byId = new Map(rows.map((row) => [row.id, row]));
+      // The first was taken by the slot; each later one started in the statement that finished the one before.
+      for (let i = 1; i < ids.length; i++) {
+        expect(byId.get(ids[i] as string)?.startedAt, `job ${i}`).toEqual(byId.get(ids[i - 1] as string)?.finishedAt);
+        expect(byId.get(ids[i] as string)?.attempts).toBe(1);
+      }
+      expect(await tokensOf(client)).toBe(16);
+      expect(await findLedgerMismatches(backend.database.db)).toEqual([]);
+    } finally {
+      release();
       await backend.stop();
     }
   });

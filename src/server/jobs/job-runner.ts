@@ -69,8 +69,15 @@ export type ToolJobDeps = {
  * Runs one job a worker took from the queue (tool-workers.ts). Returns normally when the job is
  * final or handed to its provider (`pending`), the queue's job completed; throws to have the queue
  * retry it (a retryable provider failure with tries left).
+ *
+ * `goesOn`: asked as the job succeeds whether the slot goes straight on to another; if so the
+ * finish also takes the next job (markSucceeded), answered here (null: none was taken).
  */
-export async function runToolJob(deps: ToolJobDeps, taken: TakenJob): Promise<void> {
+export async function runToolJob(
+  deps: ToolJobDeps,
+  taken: TakenJob,
+  goesOn: () => boolean = () => false,
+): Promise<TakenJob | null> {
   const { db, storage, logger } = deps;
   const { queueJobId, jobId, job, retriesLeft } = taken;
   // A database restart must not strand a job that a worker holds: its writes wait for the
@@ -83,7 +90,7 @@ export async function runToolJob(deps: ToolJobDeps, taken: TakenJob): Promise<vo
   // Already final, or already with its provider, which calls back (a duplicate delivery): nothing to do.
   if (!job) {
     await durably(() => completeToolRun(db, queueJobId));
-    return;
+    return null;
   }
   const run: JobRun = { attempt: job.attempts, queueJobId };
   const tool = toolById(job.tool as ToolId);
@@ -100,7 +107,7 @@ export async function runToolJob(deps: ToolJobDeps, taken: TakenJob): Promise<vo
       // The worker slot is free again; the webhook or the backstop completes the job.
       await durably(() => setProviderRef(db, jobId, result.providerRef, run));
       await durably(() => completeToolRun(db, queueJobId));
-      return;
+      return null;
     }
     outcome = { result };
   } catch (error) {
@@ -111,7 +118,9 @@ export async function runToolJob(deps: ToolJobDeps, taken: TakenJob): Promise<vo
     }
     outcome = { error };
   }
-  await durably(() => finishJob(deps, job, outcome, run, servedBy));
+  const takeNextFor = () => (goesOn() ? { workerId: deps.workerId ?? null } : null);
+  const { next } = await durably(() => finishJob(deps, job, outcome, run, servedBy, takeNextFor));
+  return next;
 }
 
 /** How long a worker holding a job waits for an unreachable database before leaving the job to its expiry. */
@@ -138,7 +147,8 @@ export async function completeToolJob(
 ): Promise<boolean> {
   const job = await findRunningJob(deps.db, jobId);
   if (!job) return false;
-  return finishJob(deps, job, 'payload' in outcome ? await completedByProvider(deps, job, outcome.payload) : outcome);
+  const outcomeOfJob = 'payload' in outcome ? await completedByProvider(deps, job, outcome.payload) : outcome;
+  return (await finishJob(deps, job, outcomeOfJob)).done;
 }
 
 async function completedByProvider(deps: JobCompletionDeps, job: JobRow, payload: unknown): Promise<JobOutcome> {
@@ -153,9 +163,13 @@ async function completedByProvider(deps: JobCompletionDeps, job: JobRow, payload
 
 type FinalResult = Exclude<ToolResult, { kind: 'pending' }>;
 
+/** A worker slot that goes on to its next job with this finish (markSucceeded's `takeNextFor`), asked once; null: it does not. */
+type TakeNextFor = () => { workerId: string | null } | null;
+
 /**
  * The one way a running job ends: succeeded with its outputs, or failed and refunded; then
  * signalled. `servedBy`: the provider that answered (the recorded one for a pending job's answer).
+ * `done`: whether this call finished the job; `next`: the job taken with a success's finish.
  */
 async function finishJob(
   deps: JobCompletionDeps,
@@ -163,12 +177,14 @@ async function finishJob(
   outcome: JobOutcome,
   run: JobRun = null,
   servedBy = job.provider,
-): Promise<boolean> {
+  takeNextFor: TakeNextFor = () => null,
+): Promise<{ done: boolean; next: TakenJob | null }> {
   const tool = toolById(job.tool as ToolId);
   const checked = usableOutcome(tool.id, outcome);
   let done: FinishedJob | null;
+  let next: TakenJob | null = null;
   if ('result' in checked) {
-    done = await storeResult(deps, job, checked.result, run, servedBy);
+    ({ done, next } = await storeResult(deps, job, checked.result, run, servedBy, takeNextFor));
   } else {
     const { error } = checked;
     deps.logger.warn('tool job failed', { jobId: job.id, tool: tool.id, error });
@@ -181,12 +197,13 @@ async function finishJob(
     deps.logger.warn('this run no longer holds its job (handed back, or final); its outcome is dropped', {
       jobId: job.id,
     });
-  return done !== null;
+  return { done: done !== null, next };
 }
 
 /**
- * Stores a result and marks the job succeeded, once: null if it was no longer running (in `run`).
- * The common case (nothing to refund) is one statement; a refund shares a transaction with it.
+ * Stores a result and marks the job succeeded, once: `done` null if it was no longer running (in
+ * `run`). The common case (nothing to refund) is one statement, which also takes the slot's next
+ * job when it goes on (`next`); a refund shares a transaction with it and takes nothing.
  */
 async function storeResult(
   deps: JobCompletionDeps,
@@ -194,7 +211,8 @@ async function storeResult(
   result: FinalResult,
   run: JobRun,
   servedBy: string,
-): Promise<FinishedJob | null> {
+  takeNextFor: TakeNextFor,
+): Promise<{ done: FinishedJob | null; next: TakenJob | null }> {
   const outputs = result.kind === 'images' ? await storeOutputs(deps.storage, job, result.images) : [];
   const stored =
     result.kind === 'images'
@@ -202,20 +220,27 @@ async function storeResult(
       : { keywords: result.keywords, colors: result.colors };
   const change = { result: stored, provider: servedBy, outputs };
   const refund = refundOnSuccess(job, result, servedBy);
-  const finished = refund
-    ? await deps.db.transaction(async (tx) => {
-        // Someone else finished it first (a duplicate delivery, the webhook racing the backstop).
-        const done = await markSucceeded(tx, job, change, run);
-        return done && { ...done, balance: (await applyLedgerEntry(tx, refund)).balance };
-      })
-    : await markSucceeded(deps.db, job, change, run);
+  const { finished, next } = refund
+    ? {
+        finished: await deps.db.transaction(async (tx) => {
+          // Someone else finished it first (a duplicate delivery, the webhook racing the backstop).
+          const { finished: done } = await markSucceeded(tx, job, change, run);
+          return done && { ...done, balance: (await applyLedgerEntry(tx, refund)).balance };
+        }),
+        next: null,
+      }
+    : await markSucceeded(deps.db, job, change, run, takeNextFor());
   if (!finished) {
     // Another run's result stands, and a worker's run has keys of its own (its attempt): remove them.
     if (run) await removeFiles(deps.storage, outputs);
-    return null;
+    return { done: null, next };
   }
   const { finishedAt, balance } = finished;
-  return { job: { ...job, status: 'succeeded', result: stored, provider: servedBy, error: null, finishedAt }, balance };
+  const done: FinishedJob = {
+    job: { ...job, status: 'succeeded', result: stored, provider: servedBy, error: null, finishedAt },
+    balance,
+  };
+  return { done, next };
 }
 
 /**

@@ -42,7 +42,8 @@ export async function startToolWorkers(
   // The slots are the queue's consumers: once it has stopped, however it was stopped, they take no more.
   queue.once('stopped', stopTaking);
   const loops = slots.map(async (slot) => {
-    let handed: TakenJob | null = null; // a job charged in this process and claimed for this slot
+    // A job claimed for this slot already: charged in this process, or taken with the last finish.
+    let handed: TakenJob | null = null;
     while (!stopping || handed) {
       if (!handed) slot.looking(); // a wake that came while it was held still counts after the job
       const taken = handed ?? (await takeNext(deps));
@@ -53,14 +54,21 @@ export async function startToolWorkers(
       }
       slot.busy = true;
       const started = Date.now();
+      // Like pg-boss's own worker: straight on while jobs wait (or one was queued meanwhile: a
+      // wake), after a long job, else at the next poll; not an empty look after every job.
+      let lookedAgain = false;
+      const goesOn = () => {
+        lookedAgain = !stopping && (taken.moreWaiting || slot.wokenSinceLooking || Date.now() - started >= pollMs);
+        if (lookedAgain) slot.looking();
+        return lookedAgain;
+      };
       try {
-        await runTaken(queue, deps, taken);
+        handed = await runTaken(queue, deps, taken, goesOn);
       } finally {
         slot.busy = false;
       }
-      // Like pg-boss's own worker: straight on while jobs wait (or one was queued meanwhile: a
-      // wake), after a long job, else at the next poll; not an empty look after every job.
-      if (!stopping && !taken.moreWaiting && Date.now() - started < pollMs) handed = await slot.idle();
+      // The finish looked for the next job and found none: as after an empty take.
+      if (!handed && (lookedAgain || !goesOn())) handed = await slot.idle();
     }
   });
 
@@ -99,10 +107,18 @@ async function takeNext(deps: ToolJobDeps): Promise<TakenJob | null> {
   }
 }
 
-/** Runs a taken job; one that throws is failed in the queue, which retries it after its delay or dead-letters it. */
-async function runTaken(queue: Queue, deps: ToolJobDeps, taken: TakenJob): Promise<void> {
+/**
+ * Runs a taken job; one that throws is failed in the queue, which retries it after its delay or
+ * dead-letters it. Answers the next job when its finish took one (runToolJob's `goesOn`).
+ */
+async function runTaken(
+  queue: Queue,
+  deps: ToolJobDeps,
+  taken: TakenJob,
+  goesOn: () => boolean,
+): Promise<TakenJob | null> {
   try {
-    await runToolJob(deps, taken);
+    return await runToolJob(deps, taken, goesOn);
   } catch (error) {
     await queue
       .fail(QUEUE_NAMES.toolRun, taken.queueJobId, { message: error instanceof Error ? error.message : String(error) })
@@ -113,5 +129,6 @@ async function runTaken(queue: Queue, deps: ToolJobDeps, taken: TakenJob): Promi
           error: failError,
         }),
       );
+    return null;
   }
 }

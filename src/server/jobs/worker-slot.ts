@@ -14,6 +14,11 @@ export class Slot {
 
   constructor(private readonly pollMs: number) {}
 
+  /** Whether a wake came since it last looked for a job (it should look again before it sleeps). */
+  get wokenSinceLooking(): boolean {
+    return this.woken;
+  }
+
   /** About to look for a job: a wake that comes from now on means "look again". */
   looking() {
     this.woken = false;
