@@ -57,6 +57,8 @@ export type Backend = {
   mailer: Mailer;
   storage: FileStorage;
   inference: InferenceRouter;
+  /** This process's job signals (queued, finished) between its requests and its workers. */
+  signals: JobSignals;
   /** The HTTP application (null for a worker-only process). */
   app: App | null;
   stop(): Promise<void>;
@@ -168,6 +170,8 @@ export async function startBackend(
 
     const signals = new JobSignals();
     stops.add(await relaySignals(database, signals, config.role, logger));
+    // A web process hears every finish when it is the only worker too, or when the workers relay theirs to it.
+    if (config.role.web) signals.hearsEveryFinish = lease ? () => lease.alone() : () => database.listen !== undefined;
     if (lease) {
       const workerId = `${os.hostname()}:${process.pid}`;
       await registerPingWorker(queue, workerId, config.queuePollSeconds);
@@ -229,7 +233,7 @@ export async function startBackend(
           webDistDir: options.webDistDir,
         })
       : null;
-    return { database, queue, instance, auth, mailer, storage, inference, app, stop: () => stops.run() };
+    return { database, queue, instance, auth, mailer, storage, inference, signals, app, stop: () => stops.run() };
   } catch (error) {
     await stops.run();
     throw error;

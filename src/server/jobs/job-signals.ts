@@ -33,6 +33,13 @@ export class JobSignals {
   private readonly unclaimedFinishes = new Map<string, FinishedJob | null>();
   private relay: SignalRelay | null = null;
 
+  /**
+   * Whether every finish of a job this process may wait for is signalled here (set at start): one
+   * process with both roles and no other worker alive, or a web process hearing the workers' relay.
+   * Then a waiting request re-reads its job only as a safety net (job-view.ts waitForJob).
+   */
+  hearsEveryFinish: () => boolean = () => false;
+
   /** From now on every queued and finished job is also passed to `relay`. */
   relayTo(relay: SignalRelay) {
     this.relay = relay;

@@ -40,11 +40,19 @@ export async function queuePosition(db: AppDb, job: JobRow): Promise<number | nu
 }
 
 /**
+ * How often a waiting request re-reads its job when every finish is signalled to its process
+ * (JobSignals.hearsEveryFinish): only a net for a signal lost or a finish made where it is not
+ * heard (a provider's webhook received by another process). Otherwise it re-reads from 100 ms,
+ * doubling to a second.
+ */
+const SAFETY_REREAD_MS = 1000;
+
+/**
  * Waits until the job is final or `timeoutMs` passes (a disconnecting client loses nothing): woken
  * at once by a worker in this process, which hands over the final row and balance (nothing is read
- * back), else re-reading the job with a growing delay. A job this request has just queued is still
- * queued: with signals, the first read waits for the first wake. `balance` is absent when the job
- * was read here (the caller reads it).
+ * back), else re-reading the job with a growing delay, or only every second when this process
+ * hears every finish. A job this request has just queued is still queued: with signals, the first
+ * read waits for the first wake. `balance` is absent when the job was read here (the caller reads it).
  */
 export async function waitForJob(
   db: AppDb,
@@ -54,11 +62,14 @@ export async function waitForJob(
   options: { justQueued?: boolean } = {},
 ): Promise<{ job: JobRow; balance?: number }> {
   const deadline = Date.now() + timeoutMs;
-  let delay = 100;
+  // Under load a job waits for a slot: re-reads at 100, 300, 700 ms were more round trips than the call itself.
+  const heard = signals?.hearsEveryFinish() === true;
+  const next = (delay: number) => (heard ? SAFETY_REREAD_MS : Math.min(delay * 2, 1000));
+  let delay = heard ? SAFETY_REREAD_MS : 100;
   if (signals && options.justQueued) {
     const finished = await signals.untilFinished(jobId, Math.min(delay, timeoutMs));
     if (finished) return finished;
-    delay *= 2;
+    delay = next(delay);
   }
   for (;;) {
     const job = await findJob(db, jobId);
@@ -72,6 +83,6 @@ export async function waitForJob(
       const finished = await signals.untilFinished(jobId, pause);
       if (finished) return finished;
     }
-    delay = Math.min(delay * 2, 1000);
+    delay = next(delay);
   }
 }

@@ -5,15 +5,18 @@ import { startWorkerLease } from './worker-leases';
 
 /** A database whose heartbeat writes succeed or fail as the test says. */
 function fakeDatabase() {
-  const state = { up: true, beats: 0, deletes: 0 };
+  /** `others`: the live leases of other workers that a heartbeat counts. */
+  const state = { up: true, beats: 0, deletes: 0, others: 0 };
   const write = () => (state.up ? Promise.resolve() : Promise.reject(new Error('connection refused')));
   const db = {
     insert: () => ({
       values: () => ({
-        onConflictDoUpdate: () => {
-          state.beats++;
-          return write();
-        },
+        onConflictDoUpdate: () => ({
+          returning: () => {
+            state.beats++;
+            return write().then(() => [{ others: state.others }]);
+          },
+        }),
       }),
     }),
     delete: () => ({
@@ -54,6 +57,23 @@ describe('a worker lease', () => {
     expect(lease.canJudgeOthers()).toBe(false);
     await vi.advanceTimersByTimeAsync(5_000);
     expect(lease.canJudgeOthers()).toBe(true);
+    await lease.stop();
+  });
+
+  it('knows at each heartbeat whether other workers are alive, and assumes they are when it cannot tell', async () => {
+    const { db, state } = fakeDatabase();
+    state.others = 1;
+    const lease = await startWorkerLease(db, quietLogger(), { leaseSeconds: 30, onlyProcess: false });
+    expect(lease.alone()).toBe(false);
+    state.others = 0;
+    await vi.advanceTimersByTimeAsync(5_000);
+    expect(lease.alone()).toBe(true);
+    state.up = false;
+    await vi.advanceTimersByTimeAsync(5_000);
+    expect(lease.alone()).toBe(false);
+    state.up = true;
+    await vi.advanceTimersByTimeAsync(5_000);
+    expect(lease.alone()).toBe(true);
     await lease.stop();
   });
 

@@ -16,6 +16,11 @@ export type WorkerLease = {
    * database outage every lease looks lapsed; nobody judges others until the living had time to renew.
    */
   canJudgeOthers(): boolean;
+  /**
+   * Whether no other worker's lease was alive at the last heartbeat: then every job is run here, and
+   * a request of this process waiting for one hears its finish in-process (JobSignals).
+   */
+  alone(): boolean;
   /** Stops the heartbeat and removes the lease (its remaining jobs are then handed back at once). */
   stop(): Promise<void>;
 };
@@ -36,13 +41,31 @@ const BEATS_PER_LEASE = 6;
 export async function startWorkerLease(db: AppDb, logger: Logger, settings: LeaseSettings): Promise<WorkerLease> {
   const id = randomUUID();
   const leaseMs = settings.leaseSeconds * 1000;
+  let othersAlive = true; // until the first heartbeat has counted them
+  // The heartbeat also counts the other live leases (written out: in RETURNING drizzle drops table names).
   const beat = () =>
     db
       .insert(workerLeases)
       .values({ id, host: os.hostname(), pid: process.pid })
-      .onConflictDoUpdate({ target: workerLeases.id, set: { heartbeatAt: sql`now()` } });
+      .onConflictDoUpdate({ target: workerLeases.id, set: { heartbeatAt: sql`now()` } })
+      .returning({
+        others: sql<number>`(select count(*)::int from worker_leases other
+          where other.id <> ${id}::uuid and other.heartbeat_at > now() - ${settings.leaseSeconds} * interval '1 second')`,
+      })
+      .then(
+        ([row]) => {
+          othersAlive = Number(row?.others ?? 1) > 0;
+        },
+        (error) => {
+          othersAlive = true; // unknown: assume company
+          throw error;
+        },
+      );
   await beat();
-  if (settings.onlyProcess) await db.delete(workerLeases).where(ne(workerLeases.id, id));
+  if (settings.onlyProcess) {
+    await db.delete(workerLeases).where(ne(workerLeases.id, id));
+    othersAlive = false;
+  }
   const beatMs = leaseMs / BEATS_PER_LEASE;
   let lastBeat = Date.now();
   // Healthy from the start; after missed beats (an outage), healthy again once a whole lease period has passed.
@@ -65,6 +88,7 @@ export async function startWorkerLease(db: AppDb, logger: Logger, settings: Leas
   return {
     id,
     canJudgeOthers: () => Date.now() - lastBeat <= 2 * beatMs && Date.now() - healthySince >= leaseMs,
+    alone: () => !othersAlive,
     async stop() {
       clearInterval(timer);
       await current;

@@ -1,0 +1,133 @@
+// The waiting tool request (jobs/job-view.ts waitForJob): when its process hears every finish
+// (JobSignals.hearsEveryFinish: one process with both roles and no other worker alive), it waits
+// for the signal and re-reads its job only as a safety net, once a second; otherwise it re-reads
+// from 100 ms on, since the finish may happen where nobody tells it. Under load (a job waiting
+// for a slot for a few hundred milliseconds) those re-reads were more round trips than the call's own.
+import { randomUUID } from 'node:crypto';
+import { eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { AppDb } from '../../src/server/db/client';
+import { jobs, workerLeases } from '../../src/server/db/schema';
+import { JobSignals } from '../../src/server/jobs/job-signals';
+import { waitForJob } from '../../src/server/jobs/job-view';
+import { insertChargedJob, markSucceeded } from '../../src/server/jobs/jobs-repository';
+import { createTestBackend, eventually, type TestBackend } from '../support/test-backend';
+import { verifiedUser } from '../support/tool-fixtures';
+
+/** The database, counting the reads made through it. */
+function countingReads(db: AppDb) {
+  const counter = { reads: 0 };
+  const counted = new Proxy(db, {
+    get(target, key, receiver) {
+      if (key === 'select')
+        return (...args: Parameters<AppDb['select']>) => {
+          counter.reads++;
+          return target.select(...args);
+        };
+      return Reflect.get(target, key, receiver);
+    },
+  });
+  return { db: counted, counter };
+}
+
+describe('a request waiting for its job', () => {
+  let backend: TestBackend;
+  let userId: string;
+  beforeAll(async () => {
+    // Slots that do not poll during the test, and heartbeats twice a second.
+    backend = await createTestBackend({ env: { QUEUE_POLL_SECONDS: '60', WORKER_LEASE_SECONDS: '3' } });
+    ({ id: userId } = await verifiedUser(backend, 20));
+  });
+  afterAll(() => backend.stop());
+
+  /** A job queued for nobody: the test finishes it itself, after `ms`, signalled or not. */
+  async function queuedJob() {
+    const { job } = await insertChargedJob(
+      backend.database.db,
+      {
+        id: randomUUID(),
+        userId,
+        tool: 'text-to-pic',
+        cost: 1,
+        charged: 1,
+        input: { prompt: 'a kite', numOutputs: 1 },
+        provider: 'demo',
+        idempotencyKey: null,
+        requestHash: randomUUID(),
+      },
+      [],
+      10,
+    );
+    const finishAfter = (ms: number, signals: JobSignals | null) =>
+      new Promise<void>((resolve) =>
+        setTimeout(async () => {
+          const change = { result: { files: [] }, provider: 'demo', outputs: [] };
+          await backend.database.db.update(jobs).set({ status: 'running' }).where(eq(jobs.id, job.id));
+          const { finished } = await markSucceeded(backend.database.db, job, change, null);
+          if (signals && finished) {
+            const row = { ...job, status: 'succeeded' as const, finishedAt: finished.finishedAt };
+            signals.jobFinished(job.id, { job: row, balance: finished.balance });
+          }
+          resolve();
+        }, ms),
+      );
+    return { job, finishAfter };
+  }
+
+  it('that hears every finish reads nothing back and answers with what the signal carried', async () => {
+    const signals = new JobSignals();
+    signals.hearsEveryFinish = () => true;
+    const { job, finishAfter } = await queuedJob();
+    const { db, counter } = countingReads(backend.database.db);
+    const [waited] = await Promise.all([
+      waitForJob(db, job.id, 5_000, signals, { justQueued: true }),
+      finishAfter(450, signals),
+    ]);
+    expect(waited.job.status).toBe('succeeded');
+    expect(waited.balance).toBeTypeOf('number');
+    expect(counter.reads).toBe(0);
+  });
+
+  it('that may not hear the finish reads its job again from 100 ms on', async () => {
+    const signals = new JobSignals();
+    const { job, finishAfter } = await queuedJob();
+    const { db, counter } = countingReads(backend.database.db);
+    const [waited] = await Promise.all([
+      waitForJob(db, job.id, 5_000, signals, { justQueued: true }),
+      finishAfter(450, signals),
+    ]);
+    expect(waited.job.status).toBe('succeeded');
+    // Read at 100 and 300 ms, still queued; the signal at 450 ms ends the wait (later on a busy machine).
+    expect(counter.reads).toBeGreaterThanOrEqual(2);
+  });
+
+  it('that was not told of a finish still finds it within about a second', async () => {
+    const signals = new JobSignals();
+    signals.hearsEveryFinish = () => true;
+    const { job, finishAfter } = await queuedJob();
+    const { db, counter } = countingReads(backend.database.db);
+    const started = Date.now();
+    const [waited] = await Promise.all([
+      waitForJob(db, job.id, 5_000, signals, { justQueued: true }),
+      finishAfter(200, null),
+    ]);
+    const waitedMs = Date.now() - started;
+    expect(waited.job.status).toBe('succeeded');
+    expect(waited.balance).toBeUndefined();
+    expect(counter.reads).toBe(1);
+    expect(waitedMs).toBeGreaterThanOrEqual(950);
+    expect(waitedMs).toBeLessThan(3_000);
+  });
+
+  it('hears every finish in a process that is the only worker alive, and no longer once another one lives', async () => {
+    expect(backend.signals.hearsEveryFinish()).toBe(true);
+    const other = randomUUID();
+    await backend.database.db.insert(workerLeases).values({ id: other, host: 'elsewhere', pid: 1 });
+    try {
+      await eventually(async () => !backend.signals.hearsEveryFinish(), 5_000);
+    } finally {
+      await backend.database.db.delete(workerLeases).where(eq(workerLeases.id, other));
+    }
+    await eventually(async () => backend.signals.hearsEveryFinish(), 5_000);
+  });
+});
