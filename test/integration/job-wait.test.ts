@@ -10,9 +10,9 @@ import type { AppDb } from '../../src/server/db/client';
 import { jobs, workerLeases } from '../../src/server/db/schema';
 import { JobSignals } from '../../src/server/jobs/job-signals';
 import { waitForJob } from '../../src/server/jobs/job-view';
-import { insertChargedJob, markSucceeded } from '../../src/server/jobs/jobs-repository';
+import { markSucceeded } from '../../src/server/jobs/jobs-repository';
 import { createTestBackend, eventually, type TestBackend } from '../support/test-backend';
-import { verifiedUser } from '../support/tool-fixtures';
+import { chargeTextToPicJob, verifiedUser } from '../support/tool-fixtures';
 
 /** The database, counting the reads made through it. */
 function countingReads(db: AppDb) {
@@ -40,81 +40,50 @@ describe('a request waiting for its job', () => {
   });
   afterAll(() => backend.stop());
 
-  /** A job queued for nobody: the test finishes it itself, after `ms`, signalled or not. */
-  async function queuedJob() {
-    const { job } = await insertChargedJob(
-      backend.database.db,
-      {
-        id: randomUUID(),
-        userId,
-        tool: 'text-to-pic',
-        cost: 1,
-        charged: 1,
-        input: { prompt: 'a kite', numOutputs: 1 },
-        provider: 'demo',
-        idempotencyKey: null,
-        requestHash: randomUUID(),
-      },
-      [],
-      10,
-    );
-    const finishAfter = (ms: number, signals: JobSignals | null) =>
-      new Promise<void>((resolve) =>
-        setTimeout(async () => {
-          const change = { result: { files: [] }, provider: 'demo', outputs: [] };
-          await backend.database.db.update(jobs).set({ status: 'running' }).where(eq(jobs.id, job.id));
-          const { finished } = await markSucceeded(backend.database.db, job, change, null);
-          if (signals && finished) {
-            const row = { ...job, status: 'succeeded' as const, finishedAt: finished.finishedAt };
-            signals.jobFinished(job.id, { job: row, balance: finished.balance });
-          }
-          resolve();
-        }, ms),
-      );
-    return { job, finishAfter };
+  /**
+   * Waits (5 s at most) for a job queued for nobody, which the test finishes itself after `finishMs`,
+   * telling the waiter's signals or not; the waiter hears every finish or not. Answers what the
+   * wait answered, how many reads it made and how long it took.
+   */
+  async function waitWhileFinished(options: { heard: boolean; finishMs: number; signalled: boolean }) {
+    const signals = new JobSignals();
+    signals.hearsEveryFinish = () => options.heard;
+    const { job } = await chargeTextToPicJob(backend, userId);
+    const finish = async () => {
+      await new Promise((resolve) => setTimeout(resolve, options.finishMs));
+      const change = { result: { files: [] }, provider: 'demo', outputs: [] };
+      await backend.database.db.update(jobs).set({ status: 'running' }).where(eq(jobs.id, job.id));
+      const { finished } = await markSucceeded(backend.database.db, job, change, null);
+      if (options.signalled && finished) {
+        const row = { ...job, status: 'succeeded' as const, finishedAt: finished.finishedAt };
+        signals.jobFinished(job.id, { job: row, balance: finished.balance });
+      }
+    };
+    const { db, counter } = countingReads(backend.database.db);
+    const started = Date.now();
+    const [waited] = await Promise.all([waitForJob(db, job.id, 5_000, signals, { justQueued: true }), finish()]);
+    return { waited, reads: counter.reads, waitedMs: Date.now() - started };
   }
 
   it('that hears every finish reads nothing back and answers with what the signal carried', async () => {
-    const signals = new JobSignals();
-    signals.hearsEveryFinish = () => true;
-    const { job, finishAfter } = await queuedJob();
-    const { db, counter } = countingReads(backend.database.db);
-    const [waited] = await Promise.all([
-      waitForJob(db, job.id, 5_000, signals, { justQueued: true }),
-      finishAfter(450, signals),
-    ]);
+    const { waited, reads } = await waitWhileFinished({ heard: true, finishMs: 450, signalled: true });
     expect(waited.job.status).toBe('succeeded');
     expect(waited.balance).toBeTypeOf('number');
-    expect(counter.reads).toBe(0);
+    expect(reads).toBe(0);
   });
 
   it('that may not hear the finish reads its job again from 100 ms on', async () => {
-    const signals = new JobSignals();
-    const { job, finishAfter } = await queuedJob();
-    const { db, counter } = countingReads(backend.database.db);
-    const [waited] = await Promise.all([
-      waitForJob(db, job.id, 5_000, signals, { justQueued: true }),
-      finishAfter(450, signals),
-    ]);
+    const { waited, reads } = await waitWhileFinished({ heard: false, finishMs: 450, signalled: true });
     expect(waited.job.status).toBe('succeeded');
     // Read at 100 and 300 ms, still queued; the signal at 450 ms ends the wait (later on a busy machine).
-    expect(counter.reads).toBeGreaterThanOrEqual(2);
+    expect(reads).toBeGreaterThanOrEqual(2);
   });
 
   it('that was not told of a finish still finds it within about a second', async () => {
-    const signals = new JobSignals();
-    signals.hearsEveryFinish = () => true;
-    const { job, finishAfter } = await queuedJob();
-    const { db, counter } = countingReads(backend.database.db);
-    const started = Date.now();
-    const [waited] = await Promise.all([
-      waitForJob(db, job.id, 5_000, signals, { justQueued: true }),
-      finishAfter(200, null),
-    ]);
-    const waitedMs = Date.now() - started;
+    const { waited, reads, waitedMs } = await waitWhileFinished({ heard: true, finishMs: 200, signalled: false });
     expect(waited.job.status).toBe('succeeded');
     expect(waited.balance).toBeUndefined();
-    expect(counter.reads).toBe(1);
+    expect(reads).toBe(1);
     expect(waitedMs).toBeGreaterThanOrEqual(950);
     expect(waitedMs).toBeLessThan(3_000);
   });

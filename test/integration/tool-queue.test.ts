@@ -8,11 +8,11 @@ import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { jobs } from '../../src/server/db/schema';
 import { type InferenceProvider, ProviderError, type ToolResult } from '../../src/server/inference/provider';
-import { insertChargedJob, markSucceeded, takeNextJob } from '../../src/server/jobs/jobs-repository';
+import { markSucceeded, takeNextJob } from '../../src/server/jobs/jobs-repository';
 import { QUEUE_NAMES, QUEUE_SCHEMA } from '../../src/server/jobs/queue';
 import { findLedgerMismatches } from '../../src/server/ledger/ledger';
 import { createTestBackend, eventually, type TestBackend } from '../support/test-backend';
-import { instantProvider, routerWith, tokensOf, verifiedUser } from '../support/tool-fixtures';
+import { chargeTextToPicJob, instantProvider, routerWith, tokensOf, verifiedUser } from '../support/tool-fixtures';
 
 const generate = { prompt: 'a lighthouse at dusk', numOutputs: 1 };
 
@@ -189,24 +189,7 @@ describe('the tool-run queue', () => {
     const backend = await createTestBackend({ env: { QUEUE_POLL_SECONDS: '60' } });
     try {
       const { id: userId } = await verifiedUser(backend, 20);
-      const charge = (worker: { workerId: string | null } | null) =>
-        insertChargedJob(
-          backend.database.db,
-          {
-            id: randomUUID(),
-            userId,
-            tool: 'text-to-pic',
-            cost: 1,
-            charged: 1,
-            input: generate,
-            provider: 'demo',
-            idempotencyKey: null,
-            requestHash: randomUUID(),
-          },
-          [],
-          10,
-          worker,
-        );
+      const charge = (worker: { workerId: string | null } | null) => chargeTextToPicJob(backend, userId, worker);
       const lease = randomUUID();
       const first = await charge({ workerId: lease });
       expect(first.handedOver).toMatchObject({ jobId: first.job.id, retriesLeft: true, moreWaiting: false });
@@ -237,23 +220,7 @@ describe('the tool-run queue', () => {
     const backend = await createTestBackend({ env: { QUEUE_POLL_SECONDS: '60' } });
     try {
       const { id: userId } = await verifiedUser(backend, 20);
-      const charge = () =>
-        insertChargedJob(
-          backend.database.db,
-          {
-            id: randomUUID(),
-            userId,
-            tool: 'text-to-pic',
-            cost: 1,
-            charged: 1,
-            input: generate,
-            provider: 'demo',
-            idempotencyKey: null,
-            requestHash: randomUUID(),
-          },
-          [],
-          10,
-        );
+      const charge = () => chargeTextToPicJob(backend, userId);
       const lease = randomUUID();
       // Slots that do not poll during the test: whatever they took first is handed back to the
       // statements below (the slots sleep until their next poll, a minute away).
@@ -277,22 +244,19 @@ describe('the tool-run queue', () => {
       expect(await queueJob(backend, second.job.id)).toMatchObject({ state: 'active', retry_count: 0 });
 
       // Nothing else waits: the finish takes nothing, and a finish that no longer holds its job still takes.
-      const alone = await markSucceeded(
-        backend.database.db,
-        second.job,
-        change,
-        { attempt: 1, queueJobId: second.job.id },
-        { workerId: lease },
-      );
-      expect(alone).toMatchObject({ finished: { balance: 18 }, next: null });
+      const finishSecond = () =>
+        markSucceeded(
+          backend.database.db,
+          second.job,
+          change,
+          { attempt: 1, queueJobId: second.job.id },
+          {
+            workerId: lease,
+          },
+        );
+      expect(await finishSecond()).toMatchObject({ finished: { balance: 18 }, next: null });
       const third = await charge();
-      const stale = await markSucceeded(
-        backend.database.db,
-        second.job,
-        change,
-        { attempt: 1, queueJobId: second.job.id },
-        { workerId: lease },
-      );
+      const stale = await finishSecond();
       expect(stale.finished).toBeNull();
       expect(stale.next).toMatchObject({ jobId: third.job.id, job: { status: 'running', workerId: lease } });
       expect(await findLedgerMismatches(backend.database.db)).toEqual([]);

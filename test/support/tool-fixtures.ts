@@ -1,6 +1,7 @@
 // Images and users for tool tests: real PNG/JPEG/WEBP bytes made with sharp, and verified users
 // with a chosen balance (granted through the ledger, as support would).
 
+import { randomUUID } from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import sharp from 'sharp';
 import type { Profile } from '../../src/contract/accounts';
@@ -9,7 +10,7 @@ import { user } from '../../src/server/db/schema';
 import { createDemoProvider } from '../../src/server/inference/demo/demo-provider';
 import type { InferenceProvider, ToolInput, ToolResult } from '../../src/server/inference/provider';
 import { createInferenceRouter, type InferenceRouter } from '../../src/server/inference/routing';
-import type { JobRow } from '../../src/server/jobs/jobs-repository';
+import { insertChargedJob, type JobRow } from '../../src/server/jobs/jobs-repository';
 import { TestClient } from './http-client';
 import type { TestBackend } from './test-backend';
 
@@ -22,6 +23,34 @@ export async function pngBytes(width = 32, height = 24, color = '#6c5ce7') {
 export const dataUrl = (bytes: Buffer, mime = 'image/png') => `data:${mime};base64,${bytes.toString('base64')}`;
 
 let users = 0;
+
+/**
+ * Charges and queues a Text to Pic job of 1 token for `userId` straight through the repository (no
+ * request, no wake), handed to `worker` when it is given and no other job waits.
+ */
+export function chargeTextToPicJob(
+  backend: TestBackend,
+  userId: string,
+  worker: { workerId: string | null } | null = null,
+) {
+  return insertChargedJob(
+    backend.database.db,
+    {
+      id: randomUUID(),
+      userId,
+      tool: 'text-to-pic',
+      cost: 1,
+      charged: 1,
+      input: { prompt: 'a lighthouse at dusk', numOutputs: 1 },
+      provider: 'demo',
+      idempotencyKey: null,
+      requestHash: randomUUID(),
+    },
+    [],
+    10,
+    worker,
+  );
+}
 
 /** A signed-in, verified user with `tokens` tokens. */
 export async function verifiedUser(backend: TestBackend, tokens = 20) {
