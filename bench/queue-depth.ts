@@ -97,7 +97,7 @@ async function withPgBoss(boss: Queue, round: number): Promise<void> {
  */
 const withOurStatements = (database: Database) => async (_boss: Queue, round: number) => {
   await database.db.execute(
-    sql`with sent as (select ${randomUUID()}::uuid as id, ${-round}::int as priority) ${sendToolRunsSql(sql`sent`)}`,
+    sql`with sent as (select ${randomUUID()}::uuid as id, ${-round}::int as priority, false as claimed) ${sendToolRunsSql(sql`sent`)}`,
   );
   const taken = await untilAnswered(() => takeNextJob(database.db, null));
   await completeToolRun(database.db, taken.queueJobId);
