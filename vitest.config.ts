@@ -3,7 +3,7 @@ import { defineConfig } from 'vitest/config';
 
 // One runner, several projects:
 //   web          React components in happy-dom
-//   unit         pure server/contract code
+//   unit         pure server/contract code, scripts, and brief runs of the benches (bench/benches.test.ts)
 //   integration  the Hono app in-process against PGlite (cloned from a migrated template), and
 //                again against PostgreSQL when TEST_DATABASE_URL is set
 //   e2e          the real server process driven by Playwright in Debian chromium
@@ -37,7 +37,7 @@ export default defineConfig({
       {
         test: {
           name: 'unit',
-          include: ['src/{server,contract}/**/*.test.ts', 'scripts/**/*.test.ts'],
+          include: ['src/{server,contract}/**/*.test.ts', 'scripts/**/*.test.ts', 'bench/**/*.test.ts'],
           environment: 'node',
           // A first test that loads a model (seconds) past 5 s under load is not a failure.
           testTimeout: 30_000,

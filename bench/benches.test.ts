@@ -1,0 +1,44 @@
+// The benches are how issue-level figures are measured; nothing else runs them, and one broke
+// unseen for a day (queue-depth, after the charge's send gained a column). Each runs here briefly,
+// on PGlite, and must finish and print its figures; the statement counts that docs/performance.md
+// states are held here too.
+import { spawnSync } from 'node:child_process';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+
+const root = path.resolve(import.meta.dirname, '..');
+
+/** Runs a bench script to its end; its output, or a failure with what it printed. */
+function runBench(script: string, args: string[] = []): string {
+  const env = { ...process.env };
+  delete env.TEST_DATABASE_URL; // PGlite only: the benches' PostgreSQL runs are for people, not CI
+  const result = spawnSync(process.execPath, ['--import', 'tsx', path.join(root, 'bench', script), ...args], {
+    cwd: root,
+    env,
+    encoding: 'utf8',
+    timeout: 120_000,
+  });
+  const output = `${result.stdout}${result.stderr}`;
+  if (result.status !== 0) throw new Error(`${script} exited with ${result.status}:\n${output}`);
+  return result.stdout;
+}
+
+describe('the benches', () => {
+  it('count the statements per request that docs/performance.md states', () => {
+    const output = runBench('statements.ts');
+    const countOf = (request: string) =>
+      Number(output.match(new RegExp(`${request.replace(/[()/]/g, '\\$&')}\\s+(\\d+) statements`))?.[1]);
+    expect(countOf('GET /api/health')).toBe(1);
+    expect(countOf('GET /api/profile (signed in)')).toBe(2);
+    expect(countOf('POST /api/generate-image (instant)')).toBe(3);
+  }, 180_000);
+
+  it('measure the queue at depth, with pg-boss and with our own statements', () => {
+    const output = runBench('queue-depth.ts', ['--seconds', '0.3', '--depths', '0,20']);
+    for (const variant of ['as shipped', 'order index', 'ours'])
+      for (const depth of [0, 20])
+        expect(output, `${variant} at ${depth}`).toMatch(
+          new RegExp(`PGlite\\s+${variant}\\s+depth\\s+${depth}\\s+\\d+ ops/s`),
+        );
+  }, 180_000);
+});
