@@ -41,4 +41,17 @@ describe('the benches', () => {
           new RegExp(`PGlite\\s+${variant}\\s+depth\\s+${depth}\\s+\\d+ ops/s`),
         );
   }, 180_000);
+
+  it('measure a tool call against a health request, and split the thread time of each', () => {
+    const output = runBench('tool-overhead.ts', ['--seconds', '1', '--concurrency', '2']);
+    for (const endpoint of ['GET /api/health', 'POST /api/generate-image'])
+      expect(output, endpoint).toMatch(
+        new RegExp(`${endpoint}\\s+[\\d.]+ req/s .* errors 0\\n\\s+thread [\\d.]+ ms a request: PGlite [\\d.]+ ms`),
+      );
+    // A statement's time is counted: a tool call's three cost more than a health request's one.
+    const [health, tool] = [...output.matchAll(/PGlite ([\d.]+) ms/g)].map((match) => Number(match[1]));
+    expect(tool).toBeGreaterThan(health ?? Number.POSITIVE_INFINITY);
+    expect(output).toMatch(/ratio tool\/health: throughput [\d.]+x, p50 [\d.]+x/);
+    expect(output).toMatch(/floor \(.*\) [\d.]+x/);
+  }, 180_000);
 });

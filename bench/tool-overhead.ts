@@ -1,12 +1,15 @@
 // bench/tool-overhead: what a tool call costs on top of the provider. A real HTTP server on
 // 127.0.0.1 (PGlite in memory, an instant provider), N concurrent clients for a fixed time:
 // tool calls (debit + job + queue + worker + stored output + response) against GET /api/health
-// on the same server in the same run. Prints throughput, p50/p99 and the ratios.
+// on the same server in the same run. Prints throughput, p50/p99 and the ratios, and where the
+// thread's time per request went: inside PGlite's wasm (every statement runs to its end on this
+// thread) and everything else (HTTP server and this bench's own client, the app, the output file).
 //   npm run bench -- [--seconds 10] [--concurrency 8]
 import { mkdtempSync, rmSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import { performance } from 'node:perf_hooks';
 import { serve } from '@hono/node-server';
 import { eq } from 'drizzle-orm';
 import { grantTokens } from '../src/server/admin/commands';
@@ -25,13 +28,39 @@ const arg = (name: string, fallback: number) => {
 const SECONDS = arg('seconds', 10);
 const CONCURRENCY = arg('concurrency', 8);
 
-type Run = { requests: number; errors: number; latencies: number[]; seconds: number };
+type Run = {
+  requests: number;
+  errors: number;
+  latencies: number[];
+  seconds: number;
+  threadMs: number;
+  databaseMs: number;
+};
+
+/** Milliseconds PGlite has spent running statements (its wasm, on this thread), counted by `timeDatabase`. */
+let databaseMs = 0;
+
+/** Counts the time of every statement PGlite runs: its protocol calls are synchronous wasm. */
+function timeDatabase(pglite: object) {
+  const instance = pglite as { execProtocolRawSync(message: Uint8Array): Uint8Array };
+  const run = instance.execProtocolRawSync.bind(instance);
+  instance.execProtocolRawSync = (message) => {
+    const started = performance.now();
+    try {
+      return run(message);
+    } finally {
+      databaseMs += performance.now() - started;
+    }
+  };
+}
 
 async function load(send: () => Promise<Response>): Promise<Run> {
   const latencies: number[] = [];
   let errors = 0;
   const end = Date.now() + SECONDS * 1000;
   const started = performance.now();
+  const utilization = performance.eventLoopUtilization();
+  const databaseBefore = databaseMs;
   await Promise.all(
     Array.from({ length: CONCURRENCY }, async () => {
       while (Date.now() < end) {
@@ -43,7 +72,14 @@ async function load(send: () => Promise<Response>): Promise<Run> {
       }
     }),
   );
-  return { requests: latencies.length, errors, latencies, seconds: (performance.now() - started) / 1000 };
+  return {
+    requests: latencies.length,
+    errors,
+    latencies,
+    seconds: (performance.now() - started) / 1000,
+    threadMs: performance.eventLoopUtilization(utilization).active,
+    databaseMs: databaseMs - databaseBefore,
+  };
 }
 
 const percentile = (sorted: number[], p: number) =>
@@ -55,7 +91,12 @@ function summary(name: string, run: Run) {
   console.log(
     `${name.padEnd(22)} ${rps.toFixed(1).padStart(8)} req/s   p50 ${percentile(sorted, 0.5).toFixed(1).padStart(7)} ms   p99 ${percentile(sorted, 0.99).toFixed(1).padStart(7)} ms   errors ${run.errors}`,
   );
-  return { rps, p50: percentile(sorted, 0.5), p99: percentile(sorted, 0.99) };
+  const thread = run.threadMs / run.requests;
+  const database = run.databaseMs / run.requests;
+  console.log(
+    `${''.padEnd(22)} thread ${thread.toFixed(2)} ms a request: PGlite ${database.toFixed(2)} ms, the rest ${(thread - database).toFixed(2)} ms`,
+  );
+  return { rps, p50: percentile(sorted, 0.5), p99: percentile(sorted, 0.99), thread, database };
 }
 
 async function main() {
@@ -69,6 +110,7 @@ async function main() {
     LOG_LEVEL: 'error',
   });
   const database = await openPglite();
+  timeDatabase(database.pglite);
   const backend = await startBackend(config, quietLogger(), database, { inference: routerWith(instantProvider()) });
   if (!backend.app) throw new Error('no web role');
   const app = backend.app;
@@ -94,6 +136,13 @@ async function main() {
   );
   console.log(
     `ratio tool/health: throughput ${(tool.rps / health.rps).toFixed(3)}x, p50 ${(tool.p50 / health.p50).toFixed(1)}x, p99 ${(tool.p99 / health.p99).toFixed(1)}x`,
+  );
+  // The one thread is the bottleneck of both phases, so the p50 ratio follows the ratio of thread
+  // time. Its floor: a tool call's statements plus the HTTP round trip that a health request pays
+  // too (its time outside PGlite), as if the app's own work cost nothing.
+  const floor = (tool.database + health.thread - health.database) / health.thread;
+  console.log(
+    `thread time tool/health ${(tool.thread / health.thread).toFixed(1)}x; floor (the tool call's statements + a health request's time outside PGlite) ${floor.toFixed(1)}x`,
   );
 
   server.close();
