@@ -168,10 +168,11 @@ export async function startBackend(
       },
     });
 
-    const signals = new JobSignals();
+    const signals = new JobSignals(
+      // A web process hears every finish when it is the only worker too, or when the workers relay theirs to it.
+      lease ? () => config.role.web && lease.alone() : () => config.role.web && database.listen !== undefined,
+    );
     stops.add(await relaySignals(database, signals, config.role, logger));
-    // A web process hears every finish when it is the only worker too, or when the workers relay theirs to it.
-    if (config.role.web) signals.hearsEveryFinish = lease ? () => lease.alone() : () => database.listen !== undefined;
     if (lease) {
       const workerId = `${os.hostname()}:${process.pid}`;
       await registerPingWorker(queue, workerId, config.queuePollSeconds);

@@ -46,14 +46,13 @@ describe('a request waiting for its job', () => {
    * wait answered, how many reads it made and how long it took.
    */
   async function waitWhileFinished(options: { heard: boolean; finishMs: number; signalled: boolean }) {
-    const signals = new JobSignals();
-    signals.hearsEveryFinish = () => options.heard;
+    const signals = new JobSignals(() => options.heard);
     const { job } = await chargeTextToPicJob(backend, userId);
     const finish = async () => {
       await new Promise((resolve) => setTimeout(resolve, options.finishMs));
       const change = { result: { files: [] }, provider: 'demo', outputs: [] };
       await backend.database.db.update(jobs).set({ status: 'running' }).where(eq(jobs.id, job.id));
-      const { finished } = await markSucceeded(backend.database.db, job, change, null);
+      const { finished } = await markSucceeded(backend.database.db, job, change, { run: null });
       if (options.signalled && finished) {
         const row = { ...job, status: 'succeeded' as const, finishedAt: finished.finishedAt };
         signals.jobFinished(job.id, { job: row, balance: finished.balance });

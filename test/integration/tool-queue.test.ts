@@ -230,7 +230,10 @@ describe('the tool-run queue', () => {
       expect(firstTaken).toMatchObject({ jobId: first.job.id, moreWaiting: true });
       const run = { attempt: 1, queueJobId: first.job.id };
       const change = { result: { files: [] }, provider: 'demo', outputs: [] };
-      const { finished, next } = await markSucceeded(backend.database.db, first.job, change, run, { workerId: lease });
+      const { finished, next } = await markSucceeded(backend.database.db, first.job, change, {
+        run,
+        takeNextFor: { workerId: lease },
+      });
       expect(finished?.balance).toBe(18);
       expect(next).toMatchObject({ jobId: second.job.id, retriesLeft: true, moreWaiting: false });
       expect(next?.job).toMatchObject({ id: second.job.id, status: 'running', attempts: 1, workerId: lease });
@@ -245,15 +248,10 @@ describe('the tool-run queue', () => {
 
       // Nothing else waits: the finish takes nothing, and a finish that no longer holds its job still takes.
       const finishSecond = () =>
-        markSucceeded(
-          backend.database.db,
-          second.job,
-          change,
-          { attempt: 1, queueJobId: second.job.id },
-          {
-            workerId: lease,
-          },
-        );
+        markSucceeded(backend.database.db, second.job, change, {
+          run: { attempt: 1, queueJobId: second.job.id },
+          takeNextFor: { workerId: lease },
+        });
       expect(await finishSecond()).toMatchObject({ finished: { balance: 18 }, next: null });
       const third = await charge();
       const stale = await finishSecond();

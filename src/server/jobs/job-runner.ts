@@ -70,13 +70,14 @@ export type ToolJobDeps = {
  * final or handed to its provider (`pending`), the queue's job completed; throws to have the queue
  * retry it (a retryable provider failure with tries left).
  *
- * `goesOn`: asked as the job succeeds whether the slot goes straight on to another; if so the
- * finish also takes the next job (markSucceeded), answered here (null: none was taken).
+ * `lookWithFinish`: asked once, as the job succeeds, whether the slot goes straight on to another;
+ * if so the finish also takes the next job (markSucceeded), answered here (null: none was taken).
+ * Not asked when the job fails, is refunded or goes to its provider (`pending`).
  */
 export async function runToolJob(
   deps: ToolJobDeps,
   taken: TakenJob,
-  goesOn: () => boolean = () => false,
+  lookWithFinish: () => boolean = () => false,
 ): Promise<TakenJob | null> {
   const { db, storage, logger } = deps;
   const { queueJobId, jobId, job, retriesLeft } = taken;
@@ -118,7 +119,7 @@ export async function runToolJob(
     }
     outcome = { error };
   }
-  const takeNextFor = () => (goesOn() ? { workerId: deps.workerId ?? null } : null);
+  const takeNextFor = () => (lookWithFinish() ? { workerId: deps.workerId ?? null } : null);
   const { next } = await durably(() => finishJob(deps, job, outcome, run, servedBy, takeNextFor));
   return next;
 }
@@ -224,12 +225,12 @@ async function storeResult(
     ? {
         finished: await deps.db.transaction(async (tx) => {
           // Someone else finished it first (a duplicate delivery, the webhook racing the backstop).
-          const { finished: done } = await markSucceeded(tx, job, change, run);
+          const { finished: done } = await markSucceeded(tx, job, change, { run });
           return done && { ...done, balance: (await applyLedgerEntry(tx, refund)).balance };
         }),
         next: null,
       }
-    : await markSucceeded(deps.db, job, change, run, takeNextFor());
+    : await markSucceeded(deps.db, job, change, { run, takeNextFor: takeNextFor() });
   if (!finished) {
     // Another run's result stands, and a worker's run has keys of its own (its attempt): remove them.
     if (run) await removeFiles(deps.storage, outputs);

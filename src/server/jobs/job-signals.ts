@@ -34,11 +34,16 @@ export class JobSignals {
   private relay: SignalRelay | null = null;
 
   /**
-   * Whether every finish of a job this process may wait for is signalled here (set at start): one
-   * process with both roles and no other worker alive, or a web process hearing the workers' relay.
-   * Then a waiting request re-reads its job only as a safety net (job-view.ts waitForJob).
+   * `everyFinishHeard`: whether every finish of a job this process may wait for is signalled here
+   * (system.ts decides at start): one process with both roles and no other worker alive, or a web
+   * process hearing the workers' relay. By default not: a waiter re-reads its job on a schedule.
    */
-  hearsEveryFinish: () => boolean = () => false;
+  constructor(private readonly everyFinishHeard: () => boolean = () => false) {}
+
+  /** When true, a waiting request re-reads its job only as a safety net (job-view.ts waitForJob). */
+  hearsEveryFinish(): boolean {
+    return this.everyFinishHeard();
+  }
 
   /** From now on every queued and finished job is also passed to `relay`. */
   relayTo(relay: SignalRelay) {

@@ -293,8 +293,7 @@ export async function markSucceeded(
   db: DbOrTx,
   job: { id: string },
   change: { result: unknown; provider: string; outputs: NewFile[] },
-  run: JobRun,
-  takeNextFor: { workerId: string | null } | null = null,
+  { run, takeNextFor = null }: { run: JobRun; takeNextFor?: { workerId: string | null } | null },
 ): Promise<{ finished: { finishedAt: Date; balance: number } | null; next: TakenJob | null }> {
   const held = run ? sql` and status = 'running' and attempts = ${run.attempt}` : sql``;
   const insertOutputs =

@@ -56,19 +56,23 @@ export async function startToolWorkers(
       const started = Date.now();
       // Like pg-boss's own worker: straight on while jobs wait (or one was queued meanwhile: a
       // wake), after a long job, else at the next poll; not an empty look after every job.
-      let lookedAgain = false;
-      const goesOn = () => {
-        lookedAgain = !stopping && (taken.moreWaiting || slot.wokenSinceLooking || Date.now() - started >= pollMs);
-        if (lookedAgain) slot.looking();
-        return lookedAgain;
+      const worthLooking = () =>
+        !stopping && (taken.moreWaiting || slot.wokenSinceLooking || Date.now() - started >= pollMs);
+      // Asked by a success's finish, which then takes the next job in its own statement.
+      let finishLooked = false;
+      const lookWithFinish = () => {
+        finishLooked = worthLooking();
+        if (finishLooked) slot.looking(); // a wake from now on means "look again"
+        return finishLooked;
       };
       try {
-        handed = await runTaken(queue, deps, taken, goesOn);
+        handed = await runTaken(queue, deps, taken, lookWithFinish);
       } finally {
         slot.busy = false;
       }
-      // The finish looked for the next job and found none: as after an empty take.
-      if (!handed && (lookedAgain || !goesOn())) handed = await slot.idle();
+      // Nothing taken: if the finish looked and found nothing, or looking is not worth it now, the
+      // slot waits as after an empty take; else it looks at the top of the loop.
+      if (!handed && (finishLooked || !worthLooking())) handed = await slot.idle();
     }
   });
 
@@ -109,16 +113,16 @@ async function takeNext(deps: ToolJobDeps): Promise<TakenJob | null> {
 
 /**
  * Runs a taken job; one that throws is failed in the queue, which retries it after its delay or
- * dead-letters it. Answers the next job when its finish took one (runToolJob's `goesOn`).
+ * dead-letters it. Answers the next job when its finish took one (runToolJob's `lookWithFinish`).
  */
 async function runTaken(
   queue: Queue,
   deps: ToolJobDeps,
   taken: TakenJob,
-  goesOn: () => boolean,
+  lookWithFinish: () => boolean,
 ): Promise<TakenJob | null> {
   try {
-    return await runToolJob(deps, taken, goesOn);
+    return await runToolJob(deps, taken, lookWithFinish);
   } catch (error) {
     await queue
       .fail(QUEUE_NAMES.toolRun, taken.queueJobId, { message: error instanceof Error ? error.message : String(error) })
