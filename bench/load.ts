@@ -136,9 +136,16 @@ const rows: [string, (r: (typeof runs)[number]) => string][] = [
   ['CPU ms per call: server', (r) => (r.cpu ? r.cpu.server.toFixed(2) : 'n/a')],
   ['CPU ms per call: PostgreSQL', (r) => (r.cpu && r.label !== 'PGlite (embedded)' ? r.cpu.postgres.toFixed(2) : '-')],
 ];
-const width = 28;
-console.log(['', ...runs.map((r) => r.label)].map((c) => c.padEnd(width)).join(''));
-for (const [name, value] of rows) console.log([name, ...runs.map(value)].map((c) => c.padEnd(width)).join(''));
+// Each column as wide as its widest cell, and two spaces between.
+const table = [['', ...runs.map((r) => r.label)], ...rows.map(([name, value]) => [name, ...runs.map(value)])];
+const widths = table[0]?.map((_, column) => Math.max(...table.map((row) => row[column]?.length ?? 0)) + 2) ?? [];
+for (const row of table)
+  console.log(
+    row
+      .map((cell, column) => cell.padEnd(widths[column] ?? 0))
+      .join('')
+      .trimEnd(),
+  );
 if (PGLITE && runs.length >= 2) {
   const [a, b] = runs as [(typeof runs)[number], (typeof runs)[number]];
   console.log(

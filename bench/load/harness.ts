@@ -96,8 +96,11 @@ export async function hammer(
   firstConnection = 0,
 ) {
   let connection = firstConnection;
-  const result = await autocannon({
-    url: `http://127.0.0.1:${port}/api/generate-image`,
+  const url = `http://127.0.0.1:${port}/api/generate-image`;
+  // Unsummarised (its latency histogram kept), so that loads on several processes combine exactly.
+  const run = (await autocannon({
+    url,
+    skipAggregateResult: true,
     connections,
     duration: seconds,
     // A call may wait for its job up to the server's TOOL_WAIT_SECONDS (55 s) before the 202.
@@ -115,7 +118,8 @@ export async function hammer(
         'x-forwarded-for': `10.9.${(n >> 8) & 255}.${n & 255}`,
       });
     },
-  });
+  })) as unknown as RawRun;
+  const result = summary([run], { url, connections });
   const codes = Object.fromEntries(
     Object.entries(result.statusCodeStats ?? {}).map(([code, stats]) => [code, (stats as { count: number }).count]),
   );
@@ -123,6 +127,7 @@ export async function hammer(
     .filter(([code]) => code !== '200' && code !== '402')
     .reduce((sum, [, n]) => sum + n, 0);
   return {
+    run,
     result,
     codes,
     ok: codes['200'] ?? 0,
@@ -133,23 +138,35 @@ export async function hammer(
 
 export type Load = Awaited<ReturnType<typeof hammer>>;
 
-/** Loads on several web processes at once as one: counts summed, latencies the worst of them. */
+/** One autocannon run made with `skipAggregateResult`: its latencies still a histogram. */
+type RawRun = { duration: number; totalCompletedRequests: number; statusCodeStats: Record<string, { count: number }> };
+
+/**
+ * autocannon's summary of one or more raw runs (its `aggregateResult`): latency percentiles over
+ * all their requests together; req/s as all their answers over the longest run's seconds (autocannon's
+ * own mean of per-second samples needs the samples, which only an unsplit run keeps).
+ */
+function summary(runs: RawRun[], options: { url: string; connections: number }): autocannon.Result {
+  const { aggregateResult } = autocannon as unknown as {
+    aggregateResult(runs: RawRun[], options: { url: string; connections: number }): autocannon.Result;
+  };
+  // It adds the later runs' status counts into the first's: each gets copies.
+  const result = aggregateResult(structuredClone(runs), options);
+  const seconds = Math.max(...runs.map((run) => run.duration));
+  result.requests.average = runs.reduce((answers, run) => answers + run.totalCompletedRequests, 0) / seconds;
+  return result;
+}
+
+/** Loads on several web processes at once as one: counts summed, latency percentiles over all their requests. */
 export function combined(loads: Load[]) {
   const sum = (f: (l: Load) => number) => loads.reduce((total, l) => total + f(l), 0);
-  const worst = (f: (l: Load) => number) => Math.max(...loads.map(f));
   const codes: Record<string, number> = {};
   for (const load of loads) for (const [code, n] of Object.entries(load.codes)) codes[code] = (codes[code] ?? 0) + n;
   return {
-    result: {
-      requests: { average: sum((l) => l.result.requests.average) },
-      latency: {
-        p50: worst((l) => l.result.latency.p50),
-        p99: worst((l) => l.result.latency.p99),
-        max: worst((l) => l.result.latency.max),
-      },
-      errors: sum((l) => l.result.errors),
-      timeouts: sum((l) => l.result.timeouts),
-    },
+    result: summary(
+      loads.map((load) => load.run),
+      { url: 'combined', connections: sum((l) => l.result.connections) },
+    ),
     codes,
     ok: sum((l) => l.ok),
     refused: sum((l) => l.refused),
