@@ -4,7 +4,7 @@
 // here so that they arrive well after the first paint, as on a phone.
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { DESKTOP, launchBrowser, openPage, PHONE } from './support/browser';
+import { DESKTOP, gotoQuiet, launchBrowser, openPage, PHONE } from './support/browser';
 import { newAccount } from './support/visitors';
 
 const baseUrl = inject('baseUrl');
@@ -51,7 +51,7 @@ describe.runIf(inject('browserAvailable'))('layout shift', () => {
   ])('%s moves nothing when the session and the tools list answer late (%o)', async (route, viewport) => {
     const { page, errors } = await openPage(browser, viewport);
     await answerLate(page);
-    await page.goto(`${baseUrl}${route}`, { waitUntil: 'networkidle' });
+    await gotoQuiet(page, `${baseUrl}${route}`);
     await page
       .getByText(/Please log in/)
       .first()
@@ -64,10 +64,10 @@ describe.runIf(inject('browserAvailable'))('layout shift', () => {
   it('moves nothing for a signed-in user either, on a tool page and on /tokens', async () => {
     const { page } = await newAccount(browser, baseUrl, { verified: true, prefix: 'shift' });
     await answerLate(page);
-    await page.goto(`${baseUrl}/background-remover`, { waitUntil: 'networkidle' });
+    await gotoQuiet(page, `${baseUrl}/background-remover`);
     await page.waitForFunction(() => !document.querySelector('[data-testid="token-balance"][aria-busy]'));
     expect(await layoutShiftOf(page)).toBeLessThanOrEqual(MAX_CLS);
-    await page.goto(`${baseUrl}/tokens`, { waitUntil: 'networkidle' });
+    await gotoQuiet(page, `${baseUrl}/tokens`);
     await page.getByTestId('tokens-balance').waitFor();
     expect(await layoutShiftOf(page)).toBeLessThanOrEqual(MAX_CLS);
     await page.context().close();

@@ -5,7 +5,7 @@ import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { ROUTES } from '../src/contract/routes';
 import { TOOLS } from '../src/contract/tools';
-import { appIsLive, DESKTOP, launchBrowser, openPage, PHONE } from './support/browser';
+import { appIsLive, DESKTOP, gotoQuiet, launchBrowser, openPage, PHONE } from './support/browser';
 import { newAccount } from './support/visitors';
 
 const baseUrl = inject('baseUrl');
@@ -58,7 +58,7 @@ describe.runIf(inject('browserAvailable'))('prerendered pages', () => {
   ])('hydrates every page without a mismatch for a visitor (%s)', async (_name, viewport) => {
     for (const route of PAGES) {
       const { page, errors } = await openPage(browser, viewport);
-      await page.goto(`${baseUrl}${route}`, { waitUntil: 'networkidle' });
+      await gotoQuiet(page, `${baseUrl}${route}`);
       await appIsLive(page);
       expect(errors, route).toEqual([]);
       await page.close();
@@ -124,7 +124,7 @@ describe.runIf(inject('browserAvailable'))('prerendered pages', () => {
     });
     page.on('pageerror', (error) => errors.push(error.message));
     for (const route of [ROUTES.tokens, '/background-remover', ROUTES.home, ROUTES.creations]) {
-      const response = await page.goto(`${baseUrl}${route}`, { waitUntil: 'networkidle' });
+      const response = await gotoQuiet(page, `${baseUrl}${route}`);
       expect(await response?.text(), route).toContain('data-signed-in="true"');
       await appIsLive(page);
       expect(errors, route).toEqual([]);

@@ -5,7 +5,7 @@ import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { FALLBACK_ERROR_TEXT, MENU } from '../src/contract/routes';
 import { TOOLS } from '../src/contract/tools';
-import { DESKTOP, launchBrowser, openPage, PHONE } from './support/browser';
+import { DESKTOP, gotoQuiet, launchBrowser, openPage, PHONE } from './support/browser';
 
 const baseUrl = inject('baseUrl');
 
@@ -23,7 +23,7 @@ describe.runIf(inject('browserAvailable'))('the web app in chromium', () => {
     page.on('response', (response) => {
       if (response.url().endsWith('.js')) scripts.add(new URL(response.url()).pathname);
     });
-    await page.goto(`${baseUrl}${route}`, { waitUntil: 'networkidle' });
+    await gotoQuiet(page, `${baseUrl}${route}`);
     return { page, errors, scripts };
   }
 
@@ -117,13 +117,13 @@ describe.runIf(inject('browserAvailable'))('the web app in chromium', () => {
     });
     const violations = () => page.evaluate(() => (window as unknown as { cspViolations: string[] }).cspViolations);
     for (const route of ['/', '/tokens', '/user-settings', ...TOOLS.map((tool) => tool.route)]) {
-      const response = await page.goto(`${baseUrl}${route}`, { waitUntil: 'networkidle' });
+      const response = await gotoQuiet(page, `${baseUrl}${route}`);
       expect(response?.headers()['content-security-policy'], route).toContain("script-src 'self'");
       await page.getByRole('heading', { level: 1 }).first().waitFor();
       expect(await violations(), route).toEqual([]);
     }
     // The upload preview is a data: URL; it must show.
-    await page.goto(`${baseUrl}/background-remover`, { waitUntil: 'networkidle' });
+    await gotoQuiet(page, `${baseUrl}/background-remover`);
     await page.getByTestId('image-input').setInputFiles(path.resolve(import.meta.dirname, 'fixtures/chelsea.png'));
     const preview = page.getByRole('img', { name: 'Your image: chelsea.png' });
     await preview.waitFor();

@@ -1,7 +1,14 @@
 // Debian chromium driven by playwright-core (never a downloaded browser), with the flags this
 // machine needs: no sandbox as root, and no background network that the closed network refuses.
 import { existsSync } from 'node:fs';
-import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
+import {
+  type Browser,
+  type BrowserContext,
+  chromium,
+  type Page,
+  type Response as PageResponse,
+  type Request,
+} from 'playwright-core';
 
 export const CHROMIUM_PATH = process.env.CHROME_PATH ?? '/usr/bin/chromium';
 export const chromiumInstalled = () => existsSync(CHROMIUM_PATH);
@@ -52,3 +59,32 @@ export function newVisitorContext(browser: Browser, viewport = DESKTOP): Promise
  * it, and a click before then does nothing (src/web/app/Root.tsx marks `<html data-app="live">`).
  */
 export const appIsLive = (page: Page) => page.waitForSelector('html[data-app="live"]', { state: 'attached' });
+
+/**
+ * `page.goto(url)` (its answer) until the network has been quiet for half a second (Playwright's networkidle).
+ * If it never is, the error names the requests still open and how long each has been, so that a
+ * timeout under a loaded CI says what it waited for instead of only "Timeout 30000ms exceeded".
+ */
+export async function gotoQuiet(page: Page, url: string): Promise<PageResponse | null> {
+  const open = new Map<Request, number>();
+  const started = Date.now();
+  const opened = (request: Request) => open.set(request, Date.now());
+  const closed = (request: Request) => open.delete(request);
+  page.on('request', opened);
+  page.on('requestfinished', closed);
+  page.on('requestfailed', closed);
+  try {
+    return await page.goto(url, { waitUntil: 'networkidle' });
+  } catch (error) {
+    const now = Date.now();
+    const pending = [...open].map(([request, at]) => `${request.method()} ${request.url()} (open ${now - at} ms)`);
+    throw new Error(
+      `${url} was not quiet after ${now - started} ms; still open: ${pending.join(', ') || 'none'}\n${String(error)}`,
+      { cause: error },
+    );
+  } finally {
+    page.off('request', opened);
+    page.off('requestfinished', closed);
+    page.off('requestfailed', closed);
+  }
+}
