@@ -1,7 +1,7 @@
 // Shared by bench/load.ts and bench/soak.ts: the server under load in its own process
 // (load/server.ts), autocannon calling a tool from many connections, each one user's tab, their
 // numeric options and the invariants a run must keep.
-import { type ChildProcess, fork } from 'node:child_process';
+import { type ChildProcess, execFileSync, fork } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import autocannon from 'autocannon';
@@ -195,6 +195,15 @@ export function brokenInvariants(run: { ok: number; other: number }, check: Chec
   ].filter((broken): broken is string => typeof broken === 'string');
 }
 
+/** The unit of /proc's CPU times (USER_HZ), as the system states it; 100 on every common Linux. */
+function clockTicksPerSecond(): number {
+  try {
+    return Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim()) || 100;
+  } catch {
+    return 100;
+  }
+}
+
 /**
  * CPU time used so far, in ms, by the given processes and by every PostgreSQL process on this
  * machine (Linux /proc; null elsewhere): a run's cost per call, steadier than its throughput when
@@ -202,7 +211,7 @@ export function brokenInvariants(run: { ok: number; other: number }, check: Chec
  */
 export function cpuMs(pids: number[]): { servers: number; postgres: number } | null {
   if (!existsSync('/proc/self/stat')) return null;
-  const ticksPerMs = 100 / 1000; // USER_HZ: 100 on Linux
+  const ticksPerMs = clockTicksPerSecond() / 1000;
   const used = (pid: number | string) => {
     try {
       const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];
