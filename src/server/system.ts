@@ -169,10 +169,11 @@ export async function startBackend(
     });
 
     const signals = new JobSignals(
-      // A web process hears every finish when it is the only worker too, or when the workers relay theirs to it.
-      lease ? () => config.role.web && lease.alone() : () => config.role.web && database.listen !== undefined,
+      // A web process hears every finish: on PostgreSQL every worker relays its finishes to it
+      // (one with both roles once another worker lives); on PGlite it is the only process.
+      () => config.role.web && (database.listen !== undefined || (lease?.alone() ?? false)),
     );
-    stops.add(await relaySignals(database, signals, config.role, logger));
+    stops.add(await relaySignals(database, signals, config.role, logger, lease ? () => lease.alone() : undefined));
     if (lease) {
       const workerId = `${os.hostname()}:${process.pid}`;
       await registerPingWorker(queue, workerId, config.queuePollSeconds);

@@ -1,7 +1,8 @@
 // The waiting tool request (jobs/job-view.ts waitForJob): when its process hears every finish
-// (JobSignals.hearsEveryFinish: one process with both roles and no other worker alive), it waits
-// for the signal and re-reads its job only as a safety net, once a second; otherwise it re-reads
-// from 100 ms on, since the finish may happen where nobody tells it. Under load (a job waiting
+// (JobSignals.hearsEveryFinish: the only process on PGlite, any web process on PostgreSQL, where
+// every worker relays its finishes), it waits for the signal and re-reads its job only as a safety
+// net, once a second; otherwise it re-reads from 100 ms on, since the finish may happen where
+// nobody tells it. Under load (a job waiting
 // for a slot for a few hundred milliseconds) those re-reads were more round trips than the call's own.
 import { randomUUID } from 'node:crypto';
 import { eq } from 'drizzle-orm';
@@ -11,8 +12,9 @@ import { jobs, workerLeases } from '../../src/server/db/schema';
 import { JobSignals } from '../../src/server/jobs/job-signals';
 import { waitForJob } from '../../src/server/jobs/job-view';
 import { markSucceeded } from '../../src/server/jobs/jobs-repository';
+import { FINISHED_CHANNEL } from '../../src/server/jobs/signal-relay';
 import { createTestBackend, eventually, type TestBackend } from '../support/test-backend';
-import { chargeTextToPicJob, verifiedUser } from '../support/tool-fixtures';
+import { chargeTextToPicJob, finishedJobRow, verifiedUser } from '../support/tool-fixtures';
 
 /** The database, counting the reads made through it. */
 function countingReads(db: AppDb) {
@@ -87,15 +89,27 @@ describe('a request waiting for its job', () => {
     expect(waitedMs).toBeLessThan(3_000);
   });
 
-  it('hears every finish in a process that is the only worker alive, and no longer once another one lives', async () => {
+  it('hears every finish with both roles, alone or not; with company it also relays its own finishes', async () => {
     expect(backend.signals.hearsEveryFinish()).toBe(true);
+    const notices: string[] = [];
+    const stopListening = await backend.database.listen?.(FINISHED_CHANNEL, (payload) => notices.push(payload));
     const other = randomUUID();
     await backend.database.db.insert(workerLeases).values({ id: other, host: 'elsewhere', pid: 1 });
     try {
-      await eventually(async () => !backend.signals.hearsEveryFinish(), 5_000);
+      // On PostgreSQL the other worker relays its finishes; on PGlite there is no other process.
+      expect(backend.signals.hearsEveryFinish()).toBe(true);
+      if (!stopListening) return;
+      // Once its heartbeat has counted the other lease, a finish here is announced to the others.
+      const job = finishedJobRow(randomUUID());
+      await eventually(async () => {
+        backend.signals.jobFinished(job.id, { job, balance: 2 });
+        await new Promise((resolve) => setTimeout(resolve, 100));
+        return notices.some((notice) => notice.includes(job.id));
+      }, 10_000);
+      expect(backend.signals.hearsEveryFinish()).toBe(true);
     } finally {
+      await stopListening?.();
       await backend.database.db.delete(workerLeases).where(eq(workerLeases.id, other));
     }
-    await eventually(async () => backend.signals.hearsEveryFinish(), 5_000);
   });
 });

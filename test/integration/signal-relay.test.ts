@@ -1,8 +1,9 @@
 // Job signals between processes (cluster mode: --web and --worker on PostgreSQL, jobs/signal-relay.ts):
 // a web process and a worker process, each with its own signals, on one database. On PostgreSQL a job
 // queued in the web process wakes a worker slot in the other, and a job finished in the worker process
-// hands its row and balance to the request waiting in the web one; the embedded database serves one
-// process, whose own signals suffice, so nothing is relayed there.
+// hands its row and balance to the request waiting in the web one; processes with both roles do both
+// once another worker lives. The embedded database serves one process, whose own signals suffice,
+// so nothing is relayed there.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { JobSignals } from '../../src/server/jobs/job-signals';
 import { FINISHED_CHANNEL, relaySignals } from '../../src/server/jobs/signal-relay';
@@ -12,6 +13,7 @@ import { finishedJobRow } from '../support/tool-fixtures';
 
 const WEB = { web: true, worker: false };
 const WORKER = { web: false, worker: true };
+const BOTH = { web: true, worker: true };
 
 describe('job signals between a web and a worker process', () => {
   let database: TestDatabase;
@@ -91,19 +93,54 @@ describe('job signals between a web and a worker process', () => {
     expect(handedOver).toEqual({ job, balance: 7 });
   });
 
-  it('relays nothing for a process with both roles (its own signals suffice)', async () => {
+  it('relays nothing for a process with both roles while it is the only worker', async () => {
     const both = new JobSignals();
-    const stop = await relaySignals(database, both, { web: true, worker: true }, quietLogger());
+    const stop = await relaySignals(database, both, BOTH, quietLogger(), () => true);
     let wakes = 0;
     both.onQueued(() => {
       wakes++;
-      return true;
+      return false; // busy: nobody here takes the job
     });
     const before = slotWakes;
     both.queued();
     expect(wakes).toBe(1);
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    const job = finishedJobRow('00000000-0000-4000-8000-0000000000a4');
+    const waiting = web.untilFinished(job.id, 300);
+    both.jobFinished(job.id, { job, balance: 1 });
+    expect(await waiting).toBeNull();
     expect(slotWakes).toBe(before);
     await stop();
+  });
+
+  it('lets processes with both roles hear each other once another worker lives, and never themselves', async () => {
+    const [first, second] = [new JobSignals(), new JobSignals()];
+    const wakes = { first: 0, second: 0 };
+    first.onQueued(() => {
+      wakes.first++;
+      return false; // busy
+    });
+    second.onQueued(() => {
+      wakes.second++;
+      return true;
+    });
+    const stopFirst = await relaySignals(database, first, BOTH, quietLogger(), () => false);
+    const stopSecond = await relaySignals(database, second, BOTH, quietLogger(), () => false);
+    try {
+      // A job queued in the first while its own slots are busy wakes a slot in the second.
+      first.queued();
+      expect(wakes.first).toBe(1);
+      if (database.dialect === 'postgres') await eventually(async () => wakes.second === 1, 5_000);
+      // A job the second finishes reaches the request waiting in the first.
+      const job = finishedJobRow('00000000-0000-4000-8000-0000000000a5');
+      const waiting = first.untilFinished(job.id, patience());
+      second.jobFinished(job.id, { job, balance: 4 });
+      expect(await waiting).toEqual(database.dialect === 'postgres' ? { job, balance: 4 } : null);
+      // Neither heard its own notice: the first's slots were asked once, the second's once.
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      expect(wakes).toEqual({ first: 1, second: database.dialect === 'postgres' ? 1 : 0 });
+    } finally {
+      await stopFirst();
+      await stopSecond();
+    }
   });
 });

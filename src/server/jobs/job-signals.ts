@@ -71,16 +71,19 @@ export class JobSignals {
     return turn.answer;
   }
 
-  /** A job was queued: wakes a worker here, and tells the relay. */
+  /** A job was queued: wakes an idle worker here, or, when none is, tells the relay (another process's may be). */
   queued() {
-    this.wakeWorker();
-    this.relay?.queued();
+    if (!this.wakeWorker()) this.relay?.queued();
   }
 
-  /** Wakes one idle worker, starting from the next in turn (not all of them: all but one would find nothing). */
-  wakeWorker() {
+  /**
+   * Wakes one idle worker, starting from the next in turn (not all of them: all but one would find
+   * nothing); answers whether one was idle.
+   */
+  wakeWorker(): boolean {
     const turn = firstInTurn(this.wakers, this.nextWaker);
     if (turn) this.nextWaker = turn.next;
+    return turn !== null;
   }
 
   /** `finished`: the final row and balance when the finisher has them (else the waiter reads them). */

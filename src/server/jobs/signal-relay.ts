@@ -5,6 +5,7 @@
 // waits neither for the workers' next poll (QUEUE_POLL_SECONDS) nor for the waiting request's next
 // read (up to a second apart): without it, 2 web + 2 worker processes answered half the calls of
 // one process (bench/load.ts --cluster). A lost notice costs only the poll it saves.
+import { randomUUID } from 'node:crypto';
 import type { Database } from '../db/client';
 import type { Logger } from '../log';
 import type { FinishedJob, JobSignals } from './job-signals';
@@ -15,40 +16,66 @@ export const FINISHED_CHANNEL = 'pp_job_finished';
 /** A NOTIFY payload must stay under 8,000 bytes; a finished job larger than this goes as its id. */
 const NOTICE_BYTES = 7_000;
 
-/** One finished job in a notice: its id, and its final row and balance when they fit. */
-type FinishedNotice = { id: string; finished?: FinishedJob };
+/** One finished job in a notice: its id, the sender, and its final row and balance when they fit. */
+type FinishedNotice = { id: string; from?: string; finished?: FinishedJob };
 
 /**
- * Relays this process's signals to the others and theirs to it, as its roles need: a process with
- * both roles keeps its own (in-process), so it neither sends nor listens. Answers how to stop.
+ * Relays this process's signals to the others and theirs to it, as its roles need: a web process
+ * sends the jobs it queues and hears the jobs finished elsewhere; a worker process hears the jobs
+ * queued elsewhere and sends the jobs it finishes. A process with both roles does both, but sends
+ * only while another worker lives (`alone`: its worker lease's count of others); alone, its own
+ * in-process signals reach everyone who waits. Notices carry their sender, who ignores its own.
+ * Answers how to stop.
  */
 export async function relaySignals(
   database: Database,
   signals: JobSignals,
   role: { web: boolean; worker: boolean },
   logger: Logger,
+  alone: () => boolean = () => false,
 ): Promise<() => Promise<void>> {
-  if (!database.listen || role.web === role.worker) return async () => {};
+  const { listen } = database;
+  if (!listen || (!role.web && !role.worker)) return async () => {};
+  const self = randomUUID();
   const send = (channel: string) => (payload: string) =>
     database
       .executeSql('select pg_notify($1, $2)', [channel, payload])
       .then(() => {})
       .catch((error) => logger.warn('a job signal was not sent; the other side polls', { channel, error }));
   const finishedNotices = coalesced(send(FINISHED_CHANNEL), (items) => `[${items.join(',')}]`);
+  const queuedNotices = coalesced(send(QUEUED_CHANNEL), () => self);
   const announceFinished = (id: string, finished?: FinishedJob) => {
-    const whole = JSON.stringify({ id, finished } satisfies FinishedNotice);
-    finishedNotices(Buffer.byteLength(whole) <= NOTICE_BYTES ? whole : JSON.stringify({ id }));
+    const whole = JSON.stringify({ id, from: self, finished } satisfies FinishedNotice);
+    finishedNotices(Buffer.byteLength(whole) <= NOTICE_BYTES ? whole : JSON.stringify({ id, from: self }));
   };
-  if (role.web) {
-    const queuedNotices = coalesced(send(QUEUED_CHANNEL), () => '');
-    // A web process finishes jobs too (a provider's webhook), maybe one another web process waits for.
-    signals.relayTo({ queued: () => queuedNotices(''), finished: announceFinished });
-    return database.listen(FINISHED_CHANNEL, (payload) => {
-      for (const { id, finished } of readFinishedNotices(payload)) signals.wakeWaiter(id, finished);
+  const hearFinished = (payload: string) => {
+    for (const { id, from, finished } of readFinishedNotices(payload))
+      if (from !== self) signals.wakeWaiter(id, finished);
+  };
+  const hearQueued = (payload: string) => {
+    if (payload !== self) signals.wakeWorker();
+  };
+  if (role.web && role.worker) {
+    signals.relayTo({
+      queued: () => {
+        if (!alone()) queuedNotices(self);
+      },
+      finished: (id, finished) => {
+        if (!alone()) announceFinished(id, finished);
+      },
     });
+    const stops = [await listen(FINISHED_CHANNEL, hearFinished), await listen(QUEUED_CHANNEL, hearQueued)];
+    return async () => {
+      for (const stop of stops) await stop();
+    };
+  }
+  if (role.web) {
+    // A web process finishes jobs too (a provider's webhook), maybe one another web process waits for.
+    signals.relayTo({ queued: () => queuedNotices(self), finished: announceFinished });
+    return listen(FINISHED_CHANNEL, hearFinished);
   }
   signals.relayTo({ queued: () => {}, finished: announceFinished });
-  return database.listen(QUEUED_CHANNEL, () => signals.wakeWorker());
+  return listen(QUEUED_CHANNEL, hearQueued);
 }
 
 /** The finished jobs of a notice, their rows' times as dates again; nothing from a malformed one. */
