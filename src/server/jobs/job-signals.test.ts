@@ -101,3 +101,34 @@ describe('holding an idle worker for a job being charged', () => {
     expect(new JobSignals().reserveWorker()).toBeNull();
   });
 });
+
+describe('telling other processes (the relay)', () => {
+  /** Signals whose relay records what it was told. */
+  function relayed() {
+    const signals = new JobSignals();
+    const told: string[] = [];
+    signals.relayTo({ queued: () => told.push('queued'), finished: (jobId) => told.push(`finished ${jobId}`) });
+    return { signals, told };
+  }
+
+  it('tells of a queued job only when no worker here was idle to take it', () => {
+    const { signals, told } = relayed();
+    const busy = [false, true];
+    workers(signals, busy);
+    signals.queued();
+    expect(told).toEqual([]);
+    busy[0] = true;
+    signals.queued();
+    expect(told).toEqual(['queued']);
+  });
+
+  it('tells of a finish only when no request here waits for it', async () => {
+    const { signals, told } = relayed();
+    const waiting = signals.untilFinished('job-5', 5_000);
+    signals.jobFinished('job-5');
+    await waiting;
+    expect(told).toEqual([]);
+    signals.jobFinished('job-6'); // its request waits in another process (or has not begun to wait)
+    expect(told).toEqual(['finished job-6']);
+  });
+});

@@ -86,19 +86,26 @@ export class JobSignals {
     return turn !== null;
   }
 
-  /** `finished`: the final row and balance when the finisher has them (else the waiter reads them). */
+  /**
+   * `finished`: the final row and balance when the finisher has them (else the waiter reads them).
+   * Told to the relay only when no request here was waiting for it: the one request that waits for
+   * a job is then elsewhere (or has not begun to wait, and finds it remembered here).
+   */
   jobFinished(jobId: string, finished?: FinishedJob) {
-    this.wakeWaiter(jobId, finished);
-    this.relay?.finished(jobId, finished);
+    if (!this.wakeWaiter(jobId, finished)) this.relay?.finished(jobId, finished);
   }
 
-  /** Wakes a request here waiting for `jobId` (which reads the job itself when `finished` is absent). */
-  wakeWaiter(jobId: string, finished?: FinishedJob) {
-    if (this.finished.emit(jobId, finished ?? null)) return;
+  /**
+   * Wakes a request here waiting for `jobId` (which reads the job itself when `finished` is absent);
+   * answers whether one was. Otherwise the finish is remembered for a request that begins to wait late.
+   */
+  wakeWaiter(jobId: string, finished?: FinishedJob): boolean {
+    if (this.finished.emit(jobId, finished ?? null)) return true;
     this.unclaimedFinishes.set(jobId, finished ?? null);
     if (this.unclaimedFinishes.size > REMEMBERED_FINISHES) {
       this.unclaimedFinishes.delete(this.unclaimedFinishes.keys().next().value as string);
     }
+    return false;
   }
 
   /** Resolves when `jobId` is reported finished in this process (with what it carried), or null after `ms`. */
