@@ -34,8 +34,7 @@ export async function relaySignals(
   logger: Logger,
   alone: () => boolean = () => false,
 ): Promise<() => Promise<void>> {
-  const { listen } = database;
-  if (!listen || (!role.web && !role.worker)) return async () => {};
+  if (!database.listen || (!role.web && !role.worker)) return async () => {};
   const self = randomUUID();
   const send = (channel: string) => (payload: string) =>
     database
@@ -64,7 +63,10 @@ export async function relaySignals(
         if (!alone()) announceFinished(id, finished);
       },
     });
-    const stops = [await listen(FINISHED_CHANNEL, hearFinished), await listen(QUEUED_CHANNEL, hearQueued)];
+    const stops = [
+      await database.listen(FINISHED_CHANNEL, hearFinished),
+      await database.listen(QUEUED_CHANNEL, hearQueued),
+    ];
     return async () => {
       for (const stop of stops) await stop();
     };
@@ -72,10 +74,10 @@ export async function relaySignals(
   if (role.web) {
     // A web process finishes jobs too (a provider's webhook), maybe one another web process waits for.
     signals.relayTo({ queued: () => queuedNotices(self), finished: announceFinished });
-    return listen(FINISHED_CHANNEL, hearFinished);
+    return database.listen(FINISHED_CHANNEL, hearFinished);
   }
   signals.relayTo({ queued: () => {}, finished: announceFinished });
-  return listen(QUEUED_CHANNEL, hearQueued);
+  return database.listen(QUEUED_CHANNEL, hearQueued);
 }
 
 /** The finished jobs of a notice, their rows' times as dates again; nothing from a malformed one. */
