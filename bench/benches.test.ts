@@ -33,9 +33,9 @@ describe('the benches', () => {
     expect(countOf('POST /api/generate-image (instant)')).toBe(3);
   }, 180_000);
 
-  it('measure the queue at depth, with pg-boss and with our own statements', () => {
+  it('measure the queue at depth, with pg-boss and with the jobs table', () => {
     const output = runBench('queue-depth.ts', ['--seconds', '0.3', '--depths', '0,20']);
-    for (const variant of ['as shipped', 'order index', 'ours'])
+    for (const variant of ['as shipped', 'order index', 'jobs table'])
       for (const depth of [0, 20])
         expect(output, `${variant} at ${depth}`).toMatch(
           new RegExp(`PGlite\\s+${variant}\\s+depth\\s+${depth}\\s+\\d+ ops/s`),

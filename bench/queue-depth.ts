@@ -2,23 +2,16 @@
 // job, fetches the next one and completes it (the queue's part of a tool call), for a fixed time,
 // with 0, 1,000 and 10,000 jobs already waiting (spread over fair-queue rounds, as a busy day
 // leaves them). Prints ops/s per depth and the ratio to the empty queue, on PGlite and, when a URL
-// is given, on PostgreSQL: pg-boss's own API without and with our order index, and the statements
-// a tool call runs since decision 027 (our send, take and completion).
+// is given, on PostgreSQL: pg-boss's own API without and with our order index (the queue of the
+// account-setup jobs), and the tool jobs' queue in `jobs` since decision 037 (a queued row, the take
+// that claims it, the finish).
 //   npm run bench:queue -- [--seconds 5] [--depths 0,1000,10000] [--postgres postgres://...]
 import { randomUUID } from 'node:crypto';
-import { sql } from 'drizzle-orm';
+import { type SQL, sql } from 'drizzle-orm';
 import pg from 'pg';
 import { type Database, migrateDatabase, openPglite, openPostgres } from '../src/server/db/client';
-import { takeNextJob } from '../src/server/jobs/jobs-repository';
-import {
-  completeToolRun,
-  QUEUE_NAMES,
-  QUEUE_ORDER_INDEX,
-  type Queue,
-  sendToolRunsSql,
-  startQueue,
-  stopQueue,
-} from '../src/server/jobs/queue';
+import { markSucceeded, takeNextJob } from '../src/server/jobs/jobs-repository';
+import { QUEUE_NAMES, QUEUE_ORDER_INDEX, type Queue, startQueue, stopQueue } from '../src/server/jobs/queue';
 import { quietLogger } from '../src/server/log';
 
 const argument = (name: string) => {
@@ -28,11 +21,11 @@ const argument = (name: string) => {
 const SECONDS = Number(argument('seconds') ?? 5);
 const DEPTHS = (argument('depths') ?? '0,1000,10000').split(',').map(Number);
 const POSTGRES = argument('postgres') ?? process.env.TEST_DATABASE_URL;
-const QUEUE = QUEUE_NAMES.toolRun;
+const QUEUE = QUEUE_NAMES.accountSetup;
 /** A busy queue's backlog spans this many fair-queue rounds (priority = -round). */
 const ROUNDS = 50;
 
-async function fill(database: Database, depth: number): Promise<void> {
+async function fillPgBoss(database: Database, depth: number): Promise<void> {
   const boss = await startQueue(database, quietLogger());
   try {
     for (let sent = 0; sent < depth; sent += 1000) {
@@ -91,16 +84,35 @@ async function withPgBoss(boss: Queue, round: number): Promise<void> {
   await boss.complete(QUEUE, job.id);
 }
 
-/**
- * The statements a tool call runs (decision 027): our send, the take (which also claims a `jobs`
- * row, none here), and the completion.
- */
-const withOurStatements = (database: Database) => async (_boss: Queue, round: number) => {
+const BENCH_USER = 'bench-queue-user';
+
+/** A tool job waiting in the queue, as the charge leaves it (the columns the queue reads). */
+const queuedJobRow = (id: SQL, round: SQL) =>
+  sql`${id}, ${BENCH_USER}, 'text-to-pic', 1, 1, '{"prompt":"bench"}'::jsonb, 'demo', 'h', ${round}`;
+const jobColumns = sql.raw('(id, user_id, tool, cost, charged, input, provider, request_hash, queue_round)');
+
+/** The backlog in `jobs` (decision 037): queued tool jobs of one user, spread over the rounds. */
+async function fillJobs(database: Database, depth: number): Promise<void> {
+  await migrateDatabase(database);
   await database.db.execute(
-    sql`with sent as (select ${randomUUID()}::uuid as id, ${-round}::int as priority, false as claimed) ${sendToolRunsSql(sql`sent`)}`,
+    sql`insert into "user" (id, name, email) values (${BENCH_USER}, 'Bench', 'bench-queue@example.com')`,
+  );
+  await database.db.execute(
+    sql`insert into jobs ${jobColumns} select ${queuedJobRow(sql`gen_random_uuid()`, sql`(i % ${ROUNDS})::int`)}
+      from generate_series(1, ${depth}) as i`,
+  );
+  await database.db.execute(sql`analyze jobs`);
+}
+
+/** The tool jobs' queue (decision 037): a job queued (the charge's insert), taken and claimed, finished. */
+const withJobsQueue = (database: Database) => async (_boss: Queue, round: number) => {
+  const id = randomUUID();
+  await database.db.execute(
+    sql`insert into jobs ${jobColumns} values (${queuedJobRow(sql`${id}::uuid`, sql`${round}::int`)})`,
   );
   const taken = await untilAnswered(() => takeNextJob(database.db, null));
-  await completeToolRun(database.db, taken.queueJobId);
+  const change = { result: { files: [] }, provider: 'demo', outputs: [] };
+  await markSucceeded(database.db, taken.job, change, { run: { attempt: taken.job.attempts } });
 };
 
 type Backend = { name: string; open: () => Promise<Database & { dispose?: () => Promise<void> }> };
@@ -136,15 +148,14 @@ function postgresBackend(url: string): Backend {
   };
 }
 
-async function run(backend: Backend, variant: 'as shipped' | 'order index' | 'ours') {
+async function run(backend: Backend, variant: 'as shipped' | 'order index' | 'jobs table') {
   const rates: number[] = [];
   for (const depth of DEPTHS) {
     const database = await backend.open();
     try {
-      // The take also claims a `jobs` row: the application's tables must be there.
-      if (variant === 'ours') await migrateDatabase(database);
-      await fill(database, depth);
-      const rate = await measure(database, variant === 'ours' ? withOurStatements(database) : withPgBoss, {
+      if (variant === 'jobs table') await fillJobs(database, depth);
+      else await fillPgBoss(database, depth);
+      const rate = await measure(database, variant === 'jobs table' ? withJobsQueue(database) : withPgBoss, {
         withoutOrderIndex: variant === 'as shipped',
       });
       rates.push(rate);
@@ -164,5 +175,5 @@ console.log(`send + fetch + complete, one worker, ${SECONDS} s per depth`);
 for (const backend of backends) {
   await run(backend, 'as shipped');
   await run(backend, 'order index');
-  await run(backend, 'ours');
+  await run(backend, 'jobs table');
 }

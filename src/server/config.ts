@@ -37,9 +37,9 @@ const EnvSchema = z.object({
   QUEUE_POLL_SECONDS: z.coerce.number().min(0.5, 'must be at least 0.5').max(60).default(1),
   /** Seconds a tool call waits for its job before answering 202 with the job id. */
   TOOL_WAIT_SECONDS: z.coerce.number().min(0).max(300).default(55),
-  /** Seconds a running tool job may take before its worker is presumed dead and it is retried. */
+  /** Seconds a tool job's provider call may take; a job running longer is handed back by the orphan sweep (retried or refunded). */
   TOOL_JOB_EXPIRE_SECONDS: z.coerce.number().int().min(2).max(86_400).default(900),
-  /** How often the queue looks for jobs whose worker died (they expire and are retried or refunded). */
+  /** How often pg-boss tidies its queues (account setup, ping): expired jobs, retention. */
   QUEUE_MAINTENANCE_SECONDS: z.coerce.number().int().min(1).max(3600).default(60),
   /** Tool calls one account may make per minute (valid or not); beyond it the API answers 429 with Retry-After. */
   TOOL_CALLS_PER_MINUTE: z.coerce.number().int().min(1).max(100_000).default(60),

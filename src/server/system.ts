@@ -116,10 +116,7 @@ export async function startBackend(
           })
         : null;
       if (lease) stops.add(lease.stop);
-      const queue = await startQueue(database, logger, {
-        toolJobExpireSeconds: config.toolJobExpireSeconds,
-        maintenanceIntervalSeconds: config.queueMaintenanceSeconds,
-      });
+      const queue = await startQueue(database, logger, { maintenanceIntervalSeconds: config.queueMaintenanceSeconds });
       return { instance, queue, lease };
     });
     stops.add(() => stopQueue(queue));
@@ -193,7 +190,7 @@ export async function startBackend(
       };
       // Added after the queue, so stopped before it: the jobs in hand finish first.
       stops.add(
-        await startToolWorkers(queue, toolJobDeps, {
+        startToolWorkers(toolJobDeps, {
           pollingIntervalSeconds: config.queuePollSeconds,
           concurrency: config.workerConcurrency,
         }),
@@ -207,8 +204,9 @@ export async function startBackend(
       );
       // Jobs of workers that are gone (this process's predecessor too) go back to the queue now.
       stops.add(
-        startOrphanedJobSweep({ db: database.db, queue, logger, signals }, lease, {
+        startOrphanedJobSweep({ db: database.db, logger, signals }, lease, {
           leaseSeconds: config.workerLeaseSeconds,
+          expireSeconds: config.toolJobExpireSeconds,
         }),
       );
       stops.add(startRetentionSweep({ db: database.db, storage, logger }, config.creations));

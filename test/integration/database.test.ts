@@ -57,8 +57,23 @@ describe('database', () => {
     );
     expect(rows.map((row) => row.name)).toEqual([
       'jobs_provider_ref_idx',
+      'jobs_queue_order_idx',
       'jobs_share_token_unique',
       'jobs_user_idempotency_key_unique',
     ]);
+  });
+
+  it('takes the next waiting tool job by reading the first entry of an index of waiting jobs, with no sort', async () => {
+    // The take's own choice of row (jobs-repository.ts takeAndClaim), in the fair queue's order.
+    const plan = await database.db.transaction(async (tx) => {
+      await tx.execute(sql`set local enable_seqscan = off`);
+      const { rows } = (await tx.execute(
+        sql`explain select id from jobs where status = 'queued' and (run_after is null or run_after <= now())
+          order by queue_round, created_at, id limit 1 for update skip locked`,
+      )) as unknown as { rows: Record<string, string>[] };
+      return rows.map((row) => row['QUERY PLAN']).join(' ');
+    });
+    expect(plan).toMatch(/Index Scan using jobs_queue_order_idx/);
+    expect(plan).not.toMatch(/Sort/);
   });
 });

@@ -1,12 +1,14 @@
 // Jobs caught by a crash: a job whose worker is gone (its lease lapsed, or removed) is handed back
-// within a minute, not left `running` until the queue's 15-minute expiry: it runs again and is
-// charged once, or, out of tries, it is refunded. The run that was caught never finishes it later.
+// within a minute, not left `running` until its 15-minute expiry: it runs again and is charged
+// once, or, out of tries, it is refunded. The run that was caught never finishes it later. A job
+// running past its expiry is handed back even though its worker lives.
 import { randomUUID } from 'node:crypto';
 import { rmSync } from 'node:fs';
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { jobs, ledger, workerLeases } from '../../src/server/db/schema';
 import type { InferenceProvider, ToolResult } from '../../src/server/inference/provider';
+import { handBackOrphanedJobs } from '../../src/server/jobs/orphaned-jobs';
 import { findLedgerMismatches } from '../../src/server/ledger/ledger';
 import { quietLogger } from '../../src/server/log';
 import { startBackend } from '../../src/server/system';
@@ -18,7 +20,7 @@ import {
   type TestBackend,
   testConfig,
 } from '../support/test-backend';
-import { instantProvider, routerWith, tokensOf, verifiedUser } from '../support/tool-fixtures';
+import { chargeTextToPicJob, instantProvider, routerWith, tokensOf, verifiedUser } from '../support/tool-fixtures';
 
 const generate = { prompt: 'a lighthouse at dusk', numOutputs: 1 };
 
@@ -51,15 +53,12 @@ async function workerOfJobDies(backend: TestBackend, jobId: string) {
   return dead;
 }
 
-const workerOf = async (backend: TestBackend, jobId: string) =>
-  (await backend.database.db.select({ workerId: jobs.workerId }).from(jobs).where(eq(jobs.id, jobId)))[0]?.workerId;
-
 describe('a job whose worker is gone', () => {
   let backend: TestBackend;
   let held: ReturnType<typeof heldProvider>;
   beforeAll(async () => {
     held = heldProvider(1);
-    // The queue's expiry stays at its default (15 minutes): only the lease can bring the job back in time.
+    // The expiry stays at its default (15 minutes): only the lease can bring the job back in time.
     backend = await createTestBackend({ env: { TOOL_WAIT_SECONDS: '1' }, inference: routerWith(held.provider) });
   });
   afterAll(() => backend.stop());
@@ -165,7 +164,11 @@ describe('a job whose workers keep dying', () => {
       // This time the lease is simply gone (removed, as a successor on the embedded database does).
       const gone = randomUUID();
       await backend.database.db.update(jobs).set({ workerId: gone }).where(eq(jobs.id, jobId));
-      await eventually(async () => (await workerOf(backend, jobId)) !== gone);
+      // Handed back (queued again, then taken by the live worker), or, after the last try, failed.
+      await eventually(async () => {
+        const [row] = await backend.database.db.select().from(jobs).where(eq(jobs.id, jobId));
+        return row?.workerId !== gone || row?.status === 'failed';
+      });
       // The caught run gives up its slot; what it answers no longer counts.
       held.held[run - 1]?.();
     }
@@ -228,4 +231,42 @@ describe('a worker stopped gracefully', () => {
       rmSync(config.dataDir, { recursive: true, force: true });
     }
   }, 90_000);
+});
+
+describe('a job running past its expiry', () => {
+  it('is handed back though its worker lives, as is one claimed before leases existed; a younger one is not', async () => {
+    // Slots that do not poll during the test: only the sweep moves the jobs.
+    const backend = await createTestBackend({ env: { QUEUE_POLL_SECONDS: '60' } });
+    try {
+      const { id: userId } = await verifiedUser(backend, 20);
+      const live = randomUUID();
+      await backend.database.db.insert(workerLeases).values({ id: live, host: 'here', pid: 1 });
+      const charge = async (workerId: string | null, startedMinutesAgo: number) => {
+        const { job } = await chargeTextToPicJob(backend, userId);
+        await backend.database.db
+          .update(jobs)
+          .set({
+            status: 'running',
+            attempts: 1,
+            workerId,
+            startedAt: sql`now() - make_interval(mins => ${startedMinutesAgo})`,
+          })
+          .where(eq(jobs.id, job.id));
+        return job.id;
+      };
+      const expired = await charge(live, 20);
+      const beforeLeases = await charge(null, 20);
+      const young = await charge(live, 1);
+      const deps = { db: backend.database.db, logger: quietLogger() };
+      expect(await handBackOrphanedJobs(deps, { leaseSeconds: 30, expireSeconds: 15 * 60 })).toBe(2);
+      const rows = await backend.database.db.select().from(jobs).where(eq(jobs.userId, userId));
+      const byId = new Map(rows.map((row) => [row.id, row]));
+      expect(byId.get(expired)).toMatchObject({ status: 'queued', attempts: 1, workerId: null, runAfter: null });
+      expect(byId.get(beforeLeases)).toMatchObject({ status: 'queued', workerId: null });
+      expect(byId.get(young)).toMatchObject({ status: 'running', workerId: live });
+      expect(await findLedgerMismatches(backend.database.db)).toEqual([]);
+    } finally {
+      await backend.stop();
+    }
+  });
 });

@@ -152,6 +152,7 @@ export function finishedJobRow(id: string): JobRow {
     idempotencyKey: null,
     requestHash: 'h',
     attempts: 1,
+    runAfter: null,
     queueRound: 0,
     workerId: null,
     shareToken: null,

@@ -200,7 +200,10 @@ export const jobs = pgTable(
     idempotencyKey: text('idempotency_key'),
     /** Hash of the request body, so a reused Idempotency-Key with another body is refused. */
     requestHash: text('request_hash').notNull(),
+    /** Runs started (claims by a worker): the tool-run queue tries a job at most TOOL_RUN_TRIES times. */
     attempts: integer('attempts').notNull().default(0),
+    /** A queued job waiting out a retry's delay is not taken before this; null: due now. */
+    runAfter: timestamp('run_after', { withTimezone: true }),
     /** The round-robin round the queue serves it in (jobs/fair-queue.ts); its queue priority is minus this. */
     queueRound: integer('queue_round').notNull().default(0),
     /** The worker lease (worker_leases) of the process running it: when that lease lapses, the job is handed back. */
@@ -214,6 +217,8 @@ export const jobs = pgTable(
   (t) => [
     index('jobs_user_created_idx').on(t.userId, t.createdAt),
     index('jobs_status_idx').on(t.status),
+    // The tool-run queue (decision 037): the waiting jobs in the order a worker takes them.
+    index('jobs_queue_order_idx').on(t.queueRound, t.createdAt, t.id).where(sql`${t.status} = 'queued'`),
     // The round being served (highest round started) and each user's last round.
     index('jobs_queue_round_idx').on(t.queueRound),
     index('jobs_user_queue_round_idx').on(t.userId, t.queueRound),

@@ -66,11 +66,15 @@ export function mayReadHealthDetails(config: Config, headers: Headers): boolean 
   return LOOPBACK.test(headers.get(CLIENT_IP_HEADER) ?? '');
 }
 
+/** The tool jobs' queue is the jobs table (decision 037); health names it as pg-boss's queues are named. */
+const TOOL_RUN_QUEUE = 'tool-run';
+
 /** Jobs waiting per queue (every queue named, 0 when empty), in one statement. */
 async function waitingJobs(database: Database): Promise<Record<string, number>> {
-  const names = Object.values(QUEUE_NAMES);
+  const names = [...Object.values(QUEUE_NAMES), TOOL_RUN_QUEUE];
   const { rows } = await database.executeSql(
-    `select name, count(*)::int as waiting from ${QUEUE_SCHEMA}.job where name = any($1) and state < 'active' group by name`,
+    `select name, count(*)::int as waiting from ${QUEUE_SCHEMA}.job where name = any($1) and state < 'active' group by name
+     union all select '${TOOL_RUN_QUEUE}', count(*)::int from jobs where status = 'queued'`,
     [names],
   );
   const sizes: Record<string, number> = Object.fromEntries(names.map((name) => [name, 0]));

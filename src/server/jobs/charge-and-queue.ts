@@ -3,8 +3,7 @@
 // second alone, as it runs one statement at a time): the user's profile locked (fair-queue.ts), and
 // one statement that takes the user's place in the fair queue, debits the
 // ledger (reason job, reference the job id, unique; nothing for a free preview: free-preview.ts),
-// inserts the job and its input files, and sends the queue's job (the row's id, so pg-boss's order
-// is the one queuePosition counts in, and a crashed worker's job can be found: orphaned-jobs.ts).
+// and inserts the job (queued: the row is the tool-run queue's entry, decision 037) and its input files.
 // If anything fails, nothing is charged and the stored inputs are removed. When a worker slot of this
 // process is idle and no job waits, the job goes in claimed for that slot and is handed to it at
 // once, without the queue's take (decision 031).

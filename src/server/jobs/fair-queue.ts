@@ -2,8 +2,8 @@
 // make everyone else wait. Each user may have at most MAX_ACTIVE_JOBS_PER_USER jobs queued or
 // running, and the queue serves jobs in round-robin rounds: a user's next job goes into the round
 // being served or, if they already have a job there or later, the round after their last one. So
-// each user's first waiting job runs before anyone's second. pg-boss fetches the highest priority
-// first, then the oldest, so a job is sent with priority minus its round.
+// each user's first waiting job runs before anyone's second. The tool-run queue (the `jobs` table,
+// decision 037) takes the earliest round first, then the oldest.
 import { type SQL, sql } from 'drizzle-orm';
 import type { SqlRows } from '../db/client';
 import { jobs, profiles } from '../db/schema';
@@ -57,12 +57,9 @@ export function queuePlaceCtes(userId: string, maxActiveJobs: number): SQL {
       select greatest(coalesce(serving, 0), last + 1) as round from queue_counts where active < ${maxActiveJobs})`;
 }
 
-/** pg-boss takes higher priorities first: an earlier round must come first (`round`: a column). */
-export const queuePriorityOf = (round: SQL) => sql`(-${round})`;
-
 /**
  * Jobs the queue takes before job `jobId`: an earlier round, or the same round and created before it
- * (pg-boss's own order: priority, then created_on, then id, which the job shares with its row).
+ * (the take's order: round, then created_at, then id: jobs-repository.ts takeAndClaim).
  */
 export function servedBefore(jobId: string): SQL {
   return sql`(${jobs.queueRound}, ${jobs.createdAt}, ${jobs.id}) < (select j.queue_round, j.created_at, j.id from ${jobs} j where j.id = ${jobId})`;

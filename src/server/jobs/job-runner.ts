@@ -23,18 +23,18 @@ import {
   type JobRun,
   markFailed,
   markSucceeded,
+  queueAgain,
   setProviderRef,
   type TakenJob,
+  TOOL_RUN_TRIES,
 } from './jobs-repository';
-import { completeToolRun } from './queue';
 import { fromStoredInput, hasInputFiles, imagesAsked } from './stored-input';
 
 export type { JobRun } from './jobs-repository';
 
 /**
  * Marks a job failed and refunds what it was charged, once: a job already final (or taken from
- * `run`) is left as it is (null). A worker's run also completes the queue's job. Answers the failed
- * job and its owner's balance after the refund.
+ * `run`) is left as it is (null). Answers the failed job and its owner's balance after the refund.
  */
 export async function failAndRefund(
   db: AppDb,
@@ -45,7 +45,6 @@ export async function failAndRefund(
   return db.transaction(async (tx) => {
     const failed = await markFailed(tx, jobId, message, run);
     if (!failed) return null;
-    if (run) await completeToolRun(tx, run.queueJobId);
     const { job } = failed;
     if (job.charged === 0) return failed;
     const refund = { userId: job.userId, delta: job.charged, reason: 'refund' as const, reference: jobId };
@@ -67,8 +66,8 @@ export type ToolJobDeps = {
 
 /**
  * Runs one job a worker took from the queue (tool-workers.ts). Returns normally when the job is
- * final or handed to its provider (`pending`), the queue's job completed; throws to have the queue
- * retry it (a retryable provider failure with tries left).
+ * final or handed to its provider (`pending`); throws to have it tried again (a retryable provider
+ * failure with tries left; tryAgainOrRefund).
  *
  * `lookWithFinish`: asked once, as the job succeeds, whether the slot goes straight on to another;
  * if so the finish also takes the next job (markSucceeded), answered here (null: none was taken).
@@ -80,20 +79,9 @@ export async function runToolJob(
   lookWithFinish: () => boolean = () => false,
 ): Promise<TakenJob | null> {
   const { db, storage, logger } = deps;
-  const { queueJobId, jobId, job, retriesLeft } = taken;
-  // A database restart must not strand a job that a worker holds: its writes wait for the
-  // database (a job left to pg-boss's expiry would sit "running" for minutes, then run again).
-  const durably = <T>(write: () => Promise<T>) =>
-    untilDatabaseAnswers(write, {
-      maxWaitMs: DATABASE_OUTAGE_WAIT_MS,
-      onWait: (error) => logger.warn('database unreachable; the job waits for it', { jobId, error }),
-    });
-  // Already final, or already with its provider, which calls back (a duplicate delivery): nothing to do.
-  if (!job) {
-    await durably(() => completeToolRun(db, queueJobId));
-    return null;
-  }
-  const run: JobRun = { attempt: job.attempts, queueJobId };
+  const { jobId, job } = taken;
+  const durably = durablyFor(logger, jobId);
+  const run: JobRun = { attempt: job.attempts };
   const tool = toolById(job.tool as ToolId);
   let outcome: JobOutcome;
   let servedBy = job.provider;
@@ -107,13 +95,12 @@ export async function runToolJob(
     if (result.kind === 'pending') {
       // The worker slot is free again; the webhook or the backstop completes the job.
       await durably(() => setProviderRef(db, jobId, result.providerRef, run));
-      await durably(() => completeToolRun(db, queueJobId));
       return null;
     }
     outcome = { result };
   } catch (error) {
     const retryable = error instanceof ProviderError && error.options.retryable === true;
-    if (retryable && retriesLeft) {
+    if (retryable && job.attempts < TOOL_RUN_TRIES) {
       logger.warn('tool job failed; the queue tries it again', { jobId, tool: tool.id, error });
       throw error;
     }
@@ -126,6 +113,43 @@ export async function runToolJob(
 
 /** How long a worker holding a job waits for an unreachable database before leaving the job to its expiry. */
 const DATABASE_OUTAGE_WAIT_MS = 2 * 60_000;
+
+/**
+ * A database restart must not strand a job that a worker holds: its writes wait for the database
+ * (a job left to its expiry would sit "running" for minutes, then run again).
+ */
+function durablyFor(logger: Logger, jobId: string) {
+  return <T>(write: () => Promise<T>) =>
+    untilDatabaseAnswers(write, {
+      maxWaitMs: DATABASE_OUTAGE_WAIT_MS,
+      onWait: (error) => logger.warn('database unreachable; the job waits for it', { jobId, error }),
+    });
+}
+
+/**
+ * A run that ended without finishing its job (it threw: a busy provider, output storage that
+ * failed; or its worker is gone, `due` now): the job is queued again for its next try, or, its
+ * tries used up, failed and refunded with the tool's own message (what pg-boss's dead letter did
+ * before decision 037). Nothing when the job is no longer in that run (finished, or handed back,
+ * meanwhile).
+ */
+export async function tryAgainOrRefund(
+  deps: Pick<JobCompletionDeps, 'db' | 'logger' | 'signals'>,
+  job: Pick<JobRow, 'id' | 'tool' | 'attempts'>,
+  due: 'now' | 'backoff',
+): Promise<'retried' | 'refunded' | null> {
+  const run = { attempt: job.attempts };
+  // The worker that ran it waits out a database outage; the sweep ('now') simply tries next round.
+  const durably = due === 'backoff' ? durablyFor(deps.logger, job.id) : <T>(write: () => Promise<T>) => write();
+  if (job.attempts < TOOL_RUN_TRIES)
+    return (await durably(() => queueAgain(deps.db, job.id, run, due))) ? 'retried' : null;
+  const message = toolById(job.tool as ToolId).failureMessage;
+  const refunded = await durably(() => failAndRefund(deps.db, job.id, message, run));
+  if (!refunded) return null;
+  deps.logger.warn('tool job refunded after its last try', { jobId: job.id });
+  deps.signals?.jobFinished(job.id, refunded);
+  return 'refunded';
+}
 
 /** How a job ended at its provider: a result, or the error it failed with. */
 export type JobOutcome = { result: ToolResult } | { error: unknown };

@@ -2,13 +2,12 @@
 // worker and the views call these and never build a query on the job tables themselves (the fair
 // queue's rounds and the orphan sweep keep their few queries beside their own logic).
 import { randomUUID } from 'node:crypto';
-import { and, count, desc, eq, getTableColumns, lt, notInArray, type SQL, sql } from 'drizzle-orm';
+import { and, count, desc, eq, getTableColumns, isNull, lt, notInArray, type SQL, sql } from 'drizzle-orm';
 import { type AppDb, executePrepared, postgresClientOf } from '../db/client';
 import { executePipelined } from '../db/pipeline';
 import { files, jobs } from '../db/schema';
 import { type DbOrTx, debitCtes, InsufficientTokensError } from '../ledger/ledger';
-import { lockUserQueueStatement, queuePlaceCtes, queuePriorityOf, servedBefore, TooManyJobsError } from './fair-queue';
-import { completeToolRunSql, sendToolRunsSql, takeNextToolRunCtes, toolRunsDue } from './queue';
+import { lockUserQueueStatement, queuePlaceCtes, servedBefore, TooManyJobsError } from './fair-queue';
 
 export type JobRow = typeof jobs.$inferSelect;
 export type NewJob = typeof jobs.$inferInsert;
@@ -17,12 +16,24 @@ export type FileRow = typeof files.$inferSelect;
 
 /**
  * The run of a job that may finish it: the attempt its worker claimed. A job handed back from a
- * worker presumed dead (orphaned-jobs.ts) is claimed again with another attempt, so the first run,
- * should it still be going somewhere, can no longer finish it. The run also holds the queue's job it
- * was taken with (takeNextJob, `queueJobId`), and its finish completes that too. Null: whoever
- * finds it running (the webhook, the backstop, the dead letter).
+ * worker presumed dead (orphaned-jobs.ts) or queued again for a retry is claimed again with another
+ * attempt, so the first run, should it still be going somewhere, can no longer finish it. Null:
+ * whoever finds it running (the webhook, the backstop).
  */
-export type JobRun = { attempt: number; queueJobId: string } | null;
+export type JobRun = { attempt: number } | null;
+
+// The tool-run queue is the `jobs` table itself (docs/decisions/037-tool-run-queue-in-jobs.md): a
+// job waits as `queued`, a worker takes the first due one in the fair queue's order and claims it
+// (running, one more attempt, its lease) in one statement, and its finish is the row's last update.
+
+/** Runs a job gets at most (the first and two retries, as pg-boss's retryLimit 2 gave); then it fails and is refunded. */
+export const TOOL_RUN_TRIES = 3;
+/** A retry waits this long after the first run, twice as long after the second, each up to twice that at random (pg-boss's backoff). */
+const RETRY_DELAY_SECONDS = 5;
+
+/** Whether a tool job waits and is due (other than `except`: a statement's snapshot still counts its own take as waiting). */
+const toolRunsDue = (except: SQL = sql`null`): SQL =>
+  sql`exists (select 1 from jobs w where w.status = 'queued' and (w.run_after is null or w.run_after <= now()) and w.id is distinct from ${except})`;
 
 const heldBy = (run: JobRun) => (run ? and(eq(jobs.status, 'running'), eq(jobs.attempts, run.attempt)) : undefined);
 
@@ -59,8 +70,8 @@ export function listOwnJobs(db: AppDb, userId: string, options: { before: Date |
 }
 
 /**
- * The queue's round, the debit and its ledger row, the job row, its input files and the queue's job
- * (sent as pg-boss would, with the row's id) in ONE statement; answers the job row. On PostgreSQL it
+ * The queue's round, the debit and its ledger row, the job row (queued: the queue's entry) and its
+ * input files in ONE statement; answers the job row. On PostgreSQL it
  * runs after the user's profile lock (fair-queue.ts lockUserQueueStatement), both in one transaction
  * and one round trip (db/pipeline.ts); on PGlite (one statement at a time) it runs alone: it sees
  * every commit before it and nothing runs beside it, so it needs no lock. At the cap or short of tokens nothing is
@@ -104,13 +115,11 @@ export async function insertChargedJob(
         case when hand_over.claimed then 'running' else 'queued' end, case when hand_over.claimed then 1 else 0 end,
         case when hand_over.claimed then ${worker?.workerId ?? null}::uuid end, case when hand_over.claimed then now() end
       from queue_place, debit, hand_over
-      returning id, queue_round, created_at)${insertInputs},
-    queue_send as (${sendToolRunsSql(sql`(select id, ${queuePriorityOf(sql`queue_round`)} as priority, hand_over.claimed from new_job, hand_over)`)})
+      returning id, queue_round, created_at)${insertInputs}
     select (select active from queue_counts) as active,
       (select queue_round from new_job) as round,
       (select (extract(epoch from created_at) * 1000)::float8 from new_job) as created_ms,
-      (select claimed from hand_over) as claimed,
-      (select retry_limit from queue_send) as retry_limit`;
+      (select claimed from hand_over) as claimed`;
   let rows: Record<string, unknown>[];
   if (!postgresClientOf(db)) rows = (await executePrepared(db, charge)).rows;
   else {
@@ -131,6 +140,7 @@ export async function insertChargedJob(
     result: null,
     error: null,
     attempts: claimed ? 1 : 0,
+    runAfter: null,
     queueRound: Number(row.round),
     workerId: claimed ? (worker?.workerId ?? null) : null,
     shareToken: null,
@@ -138,9 +148,7 @@ export async function insertChargedJob(
     startedAt: claimed ? createdAt : null,
     finishedAt: null,
   };
-  const handedOver: TakenJob | null = claimed
-    ? { queueJobId: job.id, jobId: job.id, retriesLeft: Number(row.retry_limit) > 0, job: inserted, moreWaiting: false }
-    : null;
+  const handedOver: TakenJob | null = claimed ? { jobId: job.id, job: inserted, moreWaiting: false } : null;
   return { job: inserted, handedOver };
 }
 
@@ -179,57 +187,72 @@ function jobFromJson(json: Record<string, unknown>): JobRow {
   ) as JobRow;
 }
 
-/**
- * A job the worker took from the queue: the queue's tries, the row it claimed (null: nothing to
- * run), and whether other jobs were due as well (so the worker looks again at once).
- */
+/** A job a worker took from the queue, claimed for it, and whether other jobs were due as well (so the worker looks again at once). */
 export type TakenJob = {
-  queueJobId: string;
   jobId: string;
-  retriesLeft: boolean;
-  job: JobRow | null;
+  job: JobRow;
   moreWaiting: boolean;
 };
 
 /**
- * CTEs `taken` (pg-boss's take of the next due tool-run job) and `claimed` (its `jobs` row claimed
- * for this worker: running, one more attempt, its lease), and the columns that answer them
- * (`takenFromRow` reads them). `finishing`: a CTE of job ids the same statement updates, which the
- * claim leaves alone (a row updated twice in one statement keeps only one of the changes).
+ * CTEs `next_in_queue` (the first due job in the fair queue's order: round, then the oldest; a row
+ * another worker is taking is skipped) and `claimed` (that row claimed for this worker: running,
+ * one more attempt, its lease), and the columns that answer them (`takenFromRow` reads them). Read
+ * through jobs_queue_order_idx, which holds only queued rows: a deep queue costs no sort.
  */
-function takeAndClaim(workerId: string | null, finishing: SQL | null = null): { ctes: SQL; columns: SQL } {
-  const notFinishing = finishing === null ? sql`` : sql` and jobs.id not in (select id from ${finishing})`;
+function takeAndClaim(workerId: string | null): { ctes: SQL; columns: SQL } {
   return {
-    ctes: sql`${takeNextToolRunCtes},
+    ctes: sql`next_in_queue as (
+      select id from jobs
+      where status = 'queued' and (run_after is null or run_after <= now())
+      order by queue_round, created_at, id
+      limit 1
+      for update skip locked),
     claimed as (
-      update jobs set status = 'running', started_at = now(), attempts = attempts + 1, worker_id = ${workerId}::uuid
-      from taken
-      where jobs.id = (taken.data->>'jobId')::uuid and jobs.status in ('queued', 'running') and jobs.provider_ref is null${notFinishing}
+      update jobs set status = 'running', started_at = now(), attempts = attempts + 1, worker_id = ${workerId}::uuid,
+        run_after = null
+      from next_in_queue
+      where jobs.id = next_in_queue.id and jobs.status = 'queued'
       returning jobs.*)`,
-    columns: sql`(select id from taken) as queue_job_id, (select data->>'jobId' from taken) as job_id,
-      (select retry_count < retry_limit from taken) as retries_left,
-      (select to_jsonb(claimed) from claimed) as job,
-      (select ${toolRunsDue(sql`taken.id`)} from taken) as more_waiting`,
+    columns: sql`(select to_jsonb(claimed) from claimed) as job,
+      (select ${toolRunsDue(sql`claimed.id`)} from claimed) as more_waiting`,
   };
 }
 
 function takenFromRow(row: Record<string, unknown> | undefined): TakenJob | null {
-  if (!row || row.queue_job_id == null) return null;
+  if (!row || row.job == null) return null;
   const json = typeof row.job === 'string' ? JSON.parse(row.job) : row.job;
-  return {
-    queueJobId: String(row.queue_job_id),
-    jobId: String(row.job_id),
-    retriesLeft: row.retries_left === true,
-    job: json ? jobFromJson(json as Record<string, unknown>) : null,
-    moreWaiting: row.more_waiting === true,
-  };
+  const job = jobFromJson(json as Record<string, unknown>);
+  return { jobId: job.id, job, moreWaiting: row.more_waiting === true };
+}
+
+/**
+ * A job whose run ended without finishing it (the run threw: a busy provider, storage that failed;
+ * or its worker is gone) goes back to the queue for another try: due at once (`now`) or after the
+ * retry's delay (`backoff`), only while `run` still holds it and no provider has it. False: it did
+ * not (finished, or handed back, meanwhile).
+ */
+export async function queueAgain(
+  db: AppDb,
+  jobId: string,
+  run: { attempt: number },
+  due: 'now' | 'backoff',
+): Promise<boolean> {
+  const runAfter =
+    due === 'now'
+      ? null
+      : sql`now() + make_interval(secs => ${RETRY_DELAY_SECONDS}::float8 * power(2, ${run.attempt}::int - 1) * (1 + random()))`;
+  const rows = await db
+    .update(jobs)
+    .set({ status: 'queued', workerId: null, runAfter })
+    .where(and(eq(jobs.id, jobId), heldBy(run), isNull(jobs.providerRef)))
+    .returning({ id: jobs.id });
+  return rows.length > 0;
 }
 
 /**
  * Takes the next due job from the queue and claims its row for this worker (running, one more
- * attempt, its lease) in ONE statement. Null when no job is due. `job` is null when the row is
- * already final or with its provider, which calls back (a duplicate delivery): the queue's job is
- * then still active, for the caller to complete.
+ * attempt, its lease) in ONE statement. Null when no job is due.
  */
 export async function takeNextJob(db: AppDb, workerId: string | null): Promise<TakenJob | null> {
   const { ctes, columns } = takeAndClaim(workerId);
@@ -280,8 +303,7 @@ export async function markFailed(
 
 /**
  * Marks a running job succeeded with its result and the provider that served it, and inserts its
- * output files, in ONE statement (the files only if the job was still held by `run`; a worker's run
- * also completes the queue's job it took). `finished`: when it finished and its owner's balance, or
+ * output files, in ONE statement (the files only if the job was still held by `run`). `finished`: when it finished and its owner's balance, or
  * null if someone else finished it (or took it from `run`).
  *
  * `takeNextFor`: a worker slot that goes straight on to the next job (others are due); the same
@@ -302,10 +324,8 @@ export async function markSucceeded(
       : sql`, outputs as (
           insert into files (id, user_id, job_id, kind, storage_key, content_type, size, width, height)
           select * from (values ${fileValues(change.outputs)}) as v where exists (select 1 from done))`;
-  const completeQueued = run
-    ? sql`, queue_done as (${completeToolRunSql(run.queueJobId, sql`exists (select 1 from done)`)})`
-    : sql``;
-  const take = takeNextFor ? takeAndClaim(takeNextFor.workerId, sql`done`) : null;
+  // The job it takes cannot be the one it finishes: that one is running, not queued, in the statement's snapshot.
+  const take = takeNextFor ? takeAndClaim(takeNextFor.workerId) : null;
   const { rows } = await executePrepared(
     db,
     sql`
@@ -313,7 +333,7 @@ export async function markSucceeded(
       update jobs set status = 'succeeded', result = ${JSON.stringify(change.result)}::jsonb,
         provider = ${change.provider}, finished_at = now(), error = null
       where id = ${job.id} and status = 'running'${held}
-      returning id, user_id, finished_at)${insertOutputs}${completeQueued}${take ? sql`, ${take.ctes}` : sql``}
+      returning id, user_id, finished_at)${insertOutputs}${take ? sql`, ${take.ctes}` : sql``}
     select (select (extract(epoch from finished_at) * 1000)::float8 from done) as finished_ms,
       (select tokens from profiles where user_id = (select user_id from done)) as balance${take ? sql`, ${take.columns}` : sql``}`,
   );

@@ -1,11 +1,12 @@
 // A worker slot between jobs: it sleeps until its poll or a wake, and one held for a job being
 // charged here waits for that job (or its release) whatever the poll or a wake says.
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { finishedJobRow } from '../../../test/support/tool-fixtures';
 import type { TakenJob } from './jobs-repository';
 import { Slot } from './worker-slot';
 
 const POLL_MS = 1000;
-const taken: TakenJob = { queueJobId: 'q1', jobId: 'j1', retriesLeft: true, job: null, moreWaiting: false };
+const taken: TakenJob = { jobId: 'j1', job: finishedJobRow('j1'), moreWaiting: false };
 
 /** What the slot's idle() answered so far: undefined while it still waits. */
 function watch(promise: Promise<TakenJob | null>) {
