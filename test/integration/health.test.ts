@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestBackend, type TestBackend } from '../support/test-backend';
+import { chargeTextToPicJob, verifiedUser } from '../support/tool-fixtures';
 
 describe('GET /api/health', () => {
   let backend: TestBackend;
@@ -26,6 +27,21 @@ describe('GET /api/health', () => {
       mail: { provider: 'outbox', external: false },
       storage: { provider: 'fs', external: false },
     });
+  });
+
+  it('counts the tool jobs waiting in the jobs table as the tool-run queue', async () => {
+    // Slots that do not poll during the test: the job stays queued.
+    const idle = await createTestBackend({ env: { QUEUE_POLL_SECONDS: '60' } });
+    try {
+      const waiting = async () => (await (await idle.app.request('/api/health')).json()).queue.waiting;
+      expect(await waiting()).toMatchObject({ 'tool-run': 0, 'account-setup': expect.any(Number) });
+      const { id } = await verifiedUser(idle, 20);
+      await chargeTextToPicJob(idle, id);
+      await chargeTextToPicJob(idle, id);
+      expect((await waiting())['tool-run']).toBe(2);
+    } finally {
+      await idle.stop();
+    }
   });
 
   it('answers 503 with the failing part when the database is gone', async () => {

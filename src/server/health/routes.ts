@@ -74,7 +74,7 @@ async function waitingJobs(database: Database): Promise<Record<string, number>> 
   const names = [...Object.values(QUEUE_NAMES), TOOL_RUN_QUEUE];
   const { rows } = await database.executeSql(
     `select name, count(*)::int as waiting from ${QUEUE_SCHEMA}.job where name = any($1) and state < 'active' group by name
-     union all select '${TOOL_RUN_QUEUE}', count(*)::int from jobs where status = 'queued'`,
+     union all select '${TOOL_RUN_QUEUE}', count(*)::int from jobs where status = 'queued' having count(*) > 0`,
     [names],
   );
   const sizes: Record<string, number> = Object.fromEntries(names.map((name) => [name, 0]));
