@@ -100,10 +100,8 @@ export async function runToolJob(
     outcome = { result };
   } catch (error) {
     const retryable = error instanceof ProviderError && error.options.retryable === true;
-    if (retryable && job.attempts < TOOL_RUN_TRIES) {
-      logger.warn('tool job failed; the queue tries it again', { jobId, tool: tool.id, error });
-      throw error;
-    }
+    // Thrown to the worker's loop, which queues it again (tryAgainOrRefund) and logs it.
+    if (retryable && job.attempts < TOOL_RUN_TRIES) throw error;
     outcome = { error };
   }
   const takeNextFor = () => (lookWithFinish() ? { workerId: deps.workerId ?? null } : null);

@@ -47,8 +47,8 @@ export function startToolWorkers(
       }
       slot.busy = true;
       const started = Date.now();
-      // Straight on while jobs wait (or one was queued meanwhile: a
-      // wake), after a long job, else at the next poll; not an empty look after every job.
+      // Straight on while jobs wait (or one was queued meanwhile: a wake), after a long job, else
+      // at the next poll; not an empty look after every job.
       const worthLooking = () =>
         !stopping && (taken.moreWaiting || slot.wokenSinceLooking || Date.now() - started >= pollMs);
       // Asked by a success's finish, which then takes the next job in its own statement.
@@ -100,10 +100,14 @@ async function runTaken(deps: ToolJobDeps, taken: TakenJob, lookWithFinish: () =
   try {
     return await runToolJob(deps, taken, lookWithFinish);
   } catch (error) {
-    await tryAgainOrRefund(deps, taken.job, 'backoff').catch((retryError) =>
+    const { jobId, job } = taken;
+    try {
+      const outcome = await tryAgainOrRefund(deps, job, 'backoff');
+      deps.logger.warn('tool job run failed', { jobId, tool: job.tool, attempt: job.attempts, outcome, error });
+    } catch (retryError) {
       // Left running: its expiry (the orphan sweep) hands it back.
-      deps.logger.error('could not queue a failed tool job again', { jobId: taken.jobId, error, retryError }),
-    );
+      deps.logger.error('could not queue a failed tool job again', { jobId, error, retryError });
+    }
     return null;
   }
 }
