@@ -59,6 +59,7 @@ describe('database', () => {
       'jobs_provider_ref_idx',
       'jobs_queue_order_idx',
       'jobs_share_token_unique',
+      'jobs_started_round_idx',
       'jobs_user_idempotency_key_unique',
     ]);
   });
@@ -75,5 +76,31 @@ describe('database', () => {
     });
     expect(plan).toMatch(/Index Scan using jobs_queue_order_idx/);
     expect(plan).not.toMatch(/Sort/);
+  });
+
+  it('finds the round being served without reading past the waiting jobs', async () => {
+    // fair-queue.ts queuePlaceCtes, on every charge: the highest round of a started job. Waiting
+    // jobs sit in the highest rounds; an index of every job would be read backwards through all of them.
+    const { rows } = await database.executeSql(`
+      with u as (insert into "user" (id, name, email) values ('served-round', 'S', 'served-round@example.com') returning id),
+      started as (insert into jobs (user_id, tool, cost, charged, input, provider, request_hash, queue_round, status)
+        select id, 'text-to-pic', 1, 1, '{}'::jsonb, 'demo', 'h', 3, 'succeeded' from u),
+      waiting as (insert into jobs (user_id, tool, cost, charged, input, provider, request_hash, queue_round)
+        select id, 'text-to-pic', 1, 1, '{}'::jsonb, 'demo', 'h', 4 + i / 100 from u, generate_series(1, 2000) as i)
+      select 1`);
+    expect(rows).toHaveLength(1);
+    await database.executeSql('analyze jobs');
+    const { rows: plan } = await database.executeSql(
+      `explain (analyze, costs off, timing off, summary off) select (select max(queue_round) from jobs where status <> 'queued') as serving`,
+    );
+    const text = plan.map((row) => row['QUERY PLAN']).join(' ');
+    // Whether it reads the index backwards or aggregates it, only started jobs are in it.
+    expect(text).toMatch(/Scan( Backward)? using jobs_started_round_idx/);
+    expect(text).not.toMatch(/Rows Removed by Filter|Seq Scan/);
+    const { rows: served } = await database.executeSql(
+      `select max(queue_round) as round from jobs where status <> 'queued'`,
+    );
+    expect(Number(served[0]?.round)).toBe(3);
+    await database.executeSql(`delete from "user" where id = 'served-round'`);
   });
 });

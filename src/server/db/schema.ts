@@ -219,8 +219,10 @@ export const jobs = pgTable(
     index('jobs_status_idx').on(t.status),
     // The tool-run queue (decision 037): the waiting jobs in the order a worker takes them.
     index('jobs_queue_order_idx').on(t.queueRound, t.createdAt, t.id).where(sql`${t.status} = 'queued'`),
-    // The round being served (highest round started) and each user's last round.
-    index('jobs_queue_round_idx').on(t.queueRound),
+    // The round being served (the highest round started): only started jobs, so a deep queue of
+    // waiting ones is not scanned past on every charge (fair-queue.ts), and a waiting job writes no entry.
+    index('jobs_started_round_idx').on(t.queueRound).where(sql`${t.status} <> 'queued'`),
+    // Each user's last round.
     index('jobs_user_queue_round_idx').on(t.userId, t.queueRound),
     // Almost every job has none of these three: indexed only where set, a job's three row versions
     // (queued, running, finished) write no index entries for them (decision 032).
