@@ -42,6 +42,15 @@ describe('the benches', () => {
         );
   }, 180_000);
 
+  it('measure a user\'s next requests against the length of their history', () => {
+    const output = runBench('user-history.ts', ['--sizes', '0,50', '--calls', '3']);
+    for (const size of [0, 50])
+      for (const request of ['POST /api/generate-image', 'GET /api/creations', 'GET /api/creations/usage'])
+        expect(output, `${request} at ${size}`).toMatch(
+          new RegExp(`history\\s+${size} jobs\\s+${request}\\s+PGlite\\s+[\\d.]+ ms a request\\s+x[\\d.]+`),
+        );
+  }, 180_000);
+
   it('measure a tool call against a health request, and split the thread time of each', () => {
     const output = runBench('tool-overhead.ts', ['--seconds', '1', '--concurrency', '2']);
     for (const endpoint of ['GET /api/health', 'POST /api/generate-image'])

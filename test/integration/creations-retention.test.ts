@@ -87,6 +87,34 @@ describe('usage and quota', () => {
     expect(usage.body.usedBytes).toBeGreaterThan(0);
   });
 
+  it('counts every file a user gains and loses: a tool call, the retention sweep, a deleted creation', async () => {
+    const first = await verifiedUser(backend);
+    const second = await verifiedUser(backend);
+    const storedBytes = async (userId: string) => {
+      const rows = await backend.database.db.select().from(files).where(eq(files.userId, userId));
+      return rows.reduce((total, f) => total + f.size, 0);
+    };
+    const usedBytes = async (client: TestClient) =>
+      (await client.get<CreationUsage>('/api/creations/usage')).body.usedBytes;
+
+    const jobId = await upscale(first.client);
+    await upscale(second.client);
+    const both = await storedBytes(first.id);
+    expect(both).toBeGreaterThan(0);
+    expect(await usedBytes(first.client)).toBe(both);
+
+    await age(jobId, 'input', 30);
+    expect(await sweepExpiredFiles(backend.database.db, backend.storage, retention)).toBeGreaterThanOrEqual(1);
+    const outputOnly = await storedBytes(first.id);
+    expect(outputOnly).toBeGreaterThan(0);
+    expect(outputOnly).toBeLessThan(both);
+    expect(await usedBytes(first.client)).toBe(outputOnly);
+
+    expect((await first.client.request('DELETE', `/api/creations/${jobId}`)).status).toBe(204);
+    expect(await usedBytes(first.client)).toBe(0);
+    expect(await usedBytes(second.client)).toBe(await storedBytes(second.id));
+  });
+
   it('refuses a tool call at the quota with a clear message (409), nothing charged', async () => {
     const { client, id } = await verifiedUser(backend);
     await backend.database.db.insert(files).values({

@@ -1,7 +1,7 @@
 // My Creations through the API (issue 17): the owner's jobs newest first, page by page and by
 // tool, with cost, settings and images; deleting one removes its files (on the filesystem and on
 // S3) and keeps the ledger's rows.
-import { and, eq } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Creation, CreationList } from '../../src/contract/creations';
@@ -114,6 +114,36 @@ describe.each(['fs', 's3'] as const)('My Creations on %s storage', (kind) => {
       cursor = page.body.next ?? '';
     } while (cursor);
     expect(seen.sort()).toEqual(rows.map((r) => r.id).sort());
+  });
+
+  it("pages through jobs made within one millisecond in order, each once, and takes an earlier build's cursor", async () => {
+    const { client, id: userId } = await verifiedUser(backend);
+    // created_at is kept to the microsecond: a cursor to the millisecond would skip the other two.
+    const made = [1, 2, 3].map((us) => ({
+      userId,
+      tool: 'colorizer',
+      cost: 6,
+      charged: 0,
+      input: {},
+      provider: 'demo',
+      requestHash: 'x',
+      status: 'failed' as const,
+      createdAt: sql`'2026-01-02T03:04:05.678Z'::timestamptz + make_interval(secs => ${us / 1e6})`,
+    }));
+    const rows = await backend.database.db.insert(jobs).values(made).returning();
+    const seen: string[] = [];
+    let cursor = '';
+    do {
+      const page = await list(client, `?limit=1${cursor ? `&cursor=${cursor}` : ''}`);
+      seen.push(...page.body.creations.map((c) => c.id));
+      cursor = page.body.next ?? '';
+    } while (cursor);
+    expect(seen).toEqual(rows.map((r) => r.id).reverse());
+
+    const earlier = Buffer.from(`2026-01-02T03:04:05.679Z|${rows[0]?.id}`).toString('base64url');
+    expect((await list(client, `?cursor=${earlier}`)).body.creations.map((c) => c.id)).toEqual(
+      rows.map((r) => r.id).reverse(),
+    );
   });
 
   it('answers 400 for an unknown tool, a made-up cursor or a limit out of 1..100, and 401 signed out', async () => {

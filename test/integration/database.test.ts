@@ -1,8 +1,12 @@
 import { sql } from 'drizzle-orm';
+import { PgDialect } from 'drizzle-orm/pg-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { creationPageQuery } from '../../src/server/creations/creations-repository';
 import { migrateDatabase } from '../../src/server/db/client';
 import { ensureInstance } from '../../src/server/db/instance';
 import { appInstance, jobs } from '../../src/server/db/schema';
+import { activeJobsOf } from '../../src/server/jobs/fair-queue';
+import { medianRunQuery } from '../../src/server/jobs/jobs-repository';
 import { createTestDatabase, type TestDatabase } from '../support/test-backend';
 
 describe('database', () => {
@@ -60,6 +64,8 @@ describe('database', () => {
       'jobs_queue_order_idx',
       'jobs_share_token_unique',
       'jobs_started_round_idx',
+      'jobs_succeeded_idx',
+      'jobs_user_active_idx',
       'jobs_user_idempotency_key_unique',
     ]);
   });
@@ -76,6 +82,62 @@ describe('database', () => {
     });
     expect(plan).toMatch(/Index Scan using jobs_queue_order_idx/);
     expect(plan).not.toMatch(/Sort/);
+  });
+
+  it("reads a page of My Creations from the user's newest jobs through an index, with no sort", async () => {
+    // However many creations a user has, a page reads its own rows and one more (creations-repository.ts).
+    await database.executeSql(`
+      with u as (insert into "user" (id, name, email) values ('long-history', 'L', 'long-history@example.com') returning id)
+      insert into jobs (user_id, tool, cost, charged, input, provider, request_hash, status, created_at)
+        select id, 'colorizer', 1, 1, '{}'::jsonb, 'demo', 'h', 'succeeded', now() - make_interval(secs => i)
+        from u, generate_series(1, 2000) as i`);
+    await database.executeSql('analyze jobs');
+    const cursor = { createdAtUs: BigInt(Date.now() - 100_000) * 1000n, id: '00000000-0000-4000-8000-000000000000' };
+    for (const options of [
+      { tool: null, cursor: null, limit: 21 },
+      { tool: null, cursor, limit: 21 },
+    ]) {
+      const query = creationPageQuery(database.db, 'long-history', options).toSQL();
+      const { rows } = await database.executeSql(
+        `explain (analyze, costs off, timing off, summary off) ${query.sql}`,
+        query.params,
+      );
+      const plan = rows.map((row) => row['QUERY PLAN']).join(' ');
+      expect(plan).toMatch(/Index Scan Backward using jobs_user_created_idx/);
+      expect(plan).not.toMatch(/Sort|Rows Removed by Filter/);
+    }
+    await database.executeSql(`delete from "user" where id = 'long-history'`);
+  });
+
+  it("counts a user's jobs in progress and finds a tool's latest good runs without reading the rest", async () => {
+    // Every charge counts the user's jobs in progress (the cap, fair-queue.ts); a waiting user is
+    // told the median of a tool's last 20 good runs (jobs-repository.ts medianRunQuery). A long
+    // history of finished jobs must not be read for either.
+    await database.executeSql(`
+      with u as (insert into "user" (id, name, email) values ('many-jobs', 'M', 'many-jobs@example.com') returning id),
+      finished as (insert into jobs (user_id, tool, cost, charged, input, provider, request_hash, status, started_at, finished_at)
+        select id, (array['colorizer', 'image-upscaler'])[1 + i % 2], 1, 1, '{}'::jsonb, 'replicate', 'h', 'succeeded',
+          now() - make_interval(secs => i + 3), now() - make_interval(secs => i)
+        from u, generate_series(1, 2000) as i),
+      waiting as (insert into jobs (user_id, tool, cost, charged, input, provider, request_hash)
+        select id, 'colorizer', 1, 1, '{}'::jsonb, 'replicate', 'h' from u)
+      select 1`);
+    await database.executeSql('analyze jobs');
+    const planOf = async (query: { sql: string; params: unknown[] }) => {
+      const { rows } = await database.executeSql(
+        `explain (analyze, costs off, timing off, summary off) ${query.sql}`,
+        query.params,
+      );
+      return rows.map((row) => row['QUERY PLAN']).join(' ');
+    };
+    const countPlan = await planOf(new PgDialect().sqlToQuery(sql`select ${activeJobsOf('many-jobs')} as active`));
+    expect(countPlan).toMatch(/Scan using jobs_user_active_idx/);
+    expect(countPlan).not.toMatch(/Rows Removed by Filter|Seq Scan/);
+
+    const medianPlan = await planOf(medianRunQuery(database.db, 'colorizer', 'replicate', 20).toSQL());
+    expect(medianPlan).toMatch(/Index Scan Backward using jobs_succeeded_idx/);
+    expect(medianPlan).not.toMatch(/Sort|Rows Removed by Filter|Seq Scan/);
+    await database.executeSql(`delete from "user" where id = 'many-jobs'`);
   });
 
   it('finds the round being served without reading past the waiting jobs', async () => {

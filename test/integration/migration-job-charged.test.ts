@@ -1,30 +1,18 @@
 // Migration 0007 (jobs.charged): jobs queued before it were all charged their full cost, and keep
 // saying so; a free preview (charged 0) is allowed, more than the cost is not.
-import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { migrate } from 'drizzle-orm/pglite/migrator';
 import { afterAll, describe, expect, it } from 'vitest';
 import { MIGRATIONS_DIR, openPglite } from '../../src/server/db/client';
+import { migrationsBefore } from '../support/migrations';
 
-const before0007 = mkdtempSync(path.join(os.tmpdir(), 'pp-migrations-'));
-afterAll(() => rmSync(before0007, { recursive: true, force: true }));
-
-/** The migrations folder as it was before 0007. */
-function migrationsBefore0007(): string {
-  cpSync(MIGRATIONS_DIR, before0007, { recursive: true });
-  const journalPath = path.join(before0007, 'meta/_journal.json');
-  const journal = JSON.parse(readFileSync(journalPath, 'utf8')) as { entries: { idx: number }[] };
-  journal.entries = journal.entries.filter((entry) => entry.idx < 7);
-  writeFileSync(journalPath, JSON.stringify(journal));
-  return before0007;
-}
+const before0007 = migrationsBefore(7);
+afterAll(() => before0007.remove());
 
 describe('migration 0007: jobs.charged', () => {
   it('marks earlier jobs charged their cost, and allows 0 up to the cost', async () => {
     const database = await openPglite();
     try {
-      await migrate(database.db as never, { migrationsFolder: migrationsBefore0007() });
+      await migrate(database.db as never, { migrationsFolder: before0007.folder });
       await database.executeSql(
         `insert into "user" (id, name, email, updated_at) values ('u1', 'U', 'u1@example.com', now())`,
       );

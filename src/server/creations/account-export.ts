@@ -8,14 +8,14 @@ import type { AppDb } from '../db/client';
 import { payments } from '../db/schema';
 import type { FileStorage } from '../storage/storage';
 import { viewCreation } from './creation-view';
-import { chargesOfJobs, filesOfJobs, listCreationJobs } from './creations-repository';
+import { chargesOfJobs, filesOfJobs, listCreationJobs, type PageCursor } from './creations-repository';
 
 const EXTENSIONS: Record<string, string> = { 'image/png': 'png', 'image/jpeg': 'jpg', 'image/webp': 'webp' };
 const PAGE = 100;
 
 /** All the user's creations, newest first, with each output's storage key. */
 async function* allCreations(db: AppDb, userId: string) {
-  let cursor: { createdAt: Date; id: string } | null = null;
+  let cursor: PageCursor | null = null;
   for (;;) {
     const page = await listCreationJobs(db, userId, { tool: null, cursor, limit: PAGE });
     const ids = page.map((j) => j.id);
@@ -26,7 +26,7 @@ async function* allCreations(db: AppDb, userId: string) {
     }
     const last = page.at(-1);
     if (page.length < PAGE || !last) return;
-    cursor = { createdAt: last.createdAt, id: last.id };
+    cursor = last.cursor;
   }
 }
 

@@ -1,29 +1,46 @@
 // The SQL of My Creations: a user's jobs page by page with their files and ledger rows, and the
-// removal of a job's files. Pages are ordered by (created_at to the millisecond, id), the cursor's
-// own precision, so that no job is skipped or repeated between pages.
-import { type AnyColumn, and, desc, eq, inArray, or, type SQL, sql, sum } from 'drizzle-orm';
+// removal of a job's files. Pages are ordered by (created_at, id) and read through
+// jobs_user_created_idx, so a page costs the same however many creations the user has; the cursor
+// carries created_at to the microsecond, its own precision, so that no job is skipped or repeated
+// between pages.
+import { and, desc, eq, getTableColumns, inArray, or, type SQL, sql } from 'drizzle-orm';
 import type { AppDb } from '../db/client';
-import { files, jobs, ledger } from '../db/schema';
+import { files, jobs, ledger, profiles } from '../db/schema';
 import type { FileRow, JobRow } from '../jobs/jobs-repository';
 
-export type PageCursor = { createdAt: Date; id: string };
+/** Where a page starts: after this job, by its created_at in microseconds since 1970 (a whole number) and its id. */
+export type PageCursor = { createdAtUs: bigint; id: string };
 
-const createdMs = sql`date_trunc('milliseconds', ${jobs.createdAt})`;
+/** A job of a page, with the cursor that starts the page after it. */
+export type PageJob = JobRow & { cursor: PageCursor };
 
 /** The user's jobs, newest first, after `cursor`, optionally of one tool. */
-export function listCreationJobs(
+export async function listCreationJobs(
   db: AppDb,
   userId: string,
   options: { tool: string | null; cursor: PageCursor | null; limit: number },
-): Promise<JobRow[]> {
+): Promise<PageJob[]> {
+  const rows = await creationPageQuery(db, userId, options);
+  return rows.map(({ createdAtUs, ...job }) => ({ ...job, cursor: { createdAtUs: BigInt(createdAtUs), id: job.id } }));
+}
+
+/** listCreationJobs' statement, not yet run (its plan is tested: an index read, no sort). */
+export function creationPageQuery(
+  db: AppDb,
+  userId: string,
+  options: { tool: string | null; cursor: PageCursor | null; limit: number },
+) {
   const after: SQL | undefined = options.cursor
-    ? sql`(${createdMs}, ${jobs.id}) < (${options.cursor.createdAt.toISOString()}::timestamptz, ${options.cursor.id}::uuid)`
+    ? sql`(${jobs.createdAt}, ${jobs.id}) < (timestamptz 'epoch' + ${String(options.cursor.createdAtUs)}::bigint * interval '1 microsecond', ${options.cursor.id}::uuid)`
     : undefined;
   return db
-    .select()
+    .select({
+      ...getTableColumns(jobs),
+      createdAtUs: sql<string>`(extract(epoch from ${jobs.createdAt}) * 1000000)::bigint::text`,
+    })
     .from(jobs)
     .where(and(eq(jobs.userId, userId), options.tool ? eq(jobs.tool, options.tool) : undefined, after))
-    .orderBy(desc(createdMs), desc(jobs.id))
+    .orderBy(desc(jobs.createdAt), desc(jobs.id))
     .limit(options.limit);
 }
 
@@ -77,15 +94,11 @@ export async function deleteFinishedJob(
   });
 }
 
-/** Bytes of the user's stored images (inputs and outputs; thumbnails are small and not counted). */
+/**
+ * Bytes of the user's stored images (inputs and outputs; thumbnails are small and not counted):
+ * profiles.storage_used, which triggers on `files` keep equal to the sum of their sizes.
+ */
 export async function storageUsedBy(db: AppDb, userId: string): Promise<number> {
-  const [row] = await db
-    .select({ used: sum(files.size) })
-    .from(files)
-    .where(eq(files.userId, userId));
+  const [row] = await db.select({ used: profiles.storageUsed }).from(profiles).where(eq(profiles.userId, userId));
   return Number(row?.used ?? 0);
 }
-
-/** storageUsedBy as a subquery of another statement, for the user in `userId` (a column or expression; null: none). */
-export const storageUsedSql = (userId: AnyColumn | SQL) =>
-  sql<string | null>`(select sum(${files.size}) from ${files} where ${files.userId} = ${userId})`;

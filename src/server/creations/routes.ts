@@ -35,15 +35,16 @@ export type CreationRoutesDeps = {
 
 const TOOL_IDS = new Set<string>(TOOLS.map((t) => t.id));
 
-/** The cursor is opaque to clients: the last job's creation time and id. */
-export const encodeCursor = (c: PageCursor) =>
-  Buffer.from(`${c.createdAt.toISOString()}|${c.id}`).toString('base64url');
+/** The cursor is opaque to clients: the last job's creation time (in microseconds) and id. */
+export const encodeCursor = (c: PageCursor) => Buffer.from(`${c.createdAtUs}|${c.id}`).toString('base64url');
 
 function decodeCursor(raw: string): PageCursor | null {
-  const [time, id] = Buffer.from(raw, 'base64url').toString().split('|');
-  const createdAt = new Date(time ?? '');
-  if (!id || !isUuid(id) || Number.isNaN(createdAt.getTime())) return null;
-  return { createdAt, id };
+  const [time = '', id] = Buffer.from(raw, 'base64url').toString().split('|');
+  if (!id || !isUuid(id)) return null;
+  if (/^\d{1,16}$/.test(time)) return { createdAtUs: BigInt(time), id };
+  // A cursor of an earlier build: an ISO time, to the millisecond.
+  const ms = /^\d{4}-\d{2}-\d{2}T/.test(time) ? new Date(time).getTime() : Number.NaN;
+  return Number.isNaN(ms) ? null : { createdAtUs: BigInt(ms) * 1000n, id };
 }
 
 export function creationRoutes(deps: CreationRoutesDeps) {
@@ -77,7 +78,7 @@ export function creationRoutes(deps: CreationRoutesDeps) {
           job.shareToken ? shareUrl(deps.appUrl, job.shareToken) : null,
         ),
       ),
-      next: rows.length > limit && last ? encodeCursor({ createdAt: last.createdAt, id: last.id }) : null,
+      next: rows.length > limit && last ? encodeCursor(last.cursor) : null,
     } satisfies CreationList);
   });
 

@@ -125,6 +125,12 @@ export const profiles = pgTable(
     tokens: integer('tokens').notNull().default(0),
     isDispute: boolean('is_dispute').notNull().default(false),
     isFraudulent: boolean('is_fraudulent').notNull().default(false),
+    /**
+     * Bytes the user's stored images take (the sum of their `files` sizes), kept by triggers on
+     * `files` (migration 0013) so that every insert and delete, cascades included, counts; a tool
+     * call reads it for the storage quota instead of summing every file the user ever made.
+     */
+    storageUsed: bigint('storage_used', { mode: 'number' }).notNull().default(0),
     /** When the last verification mail went out: the server's 60-second resend cooldown. */
     verificationEmailSentAt: timestamp('verification_email_sent_at', { withTimezone: true }),
     createdAt: createdAt(),
@@ -215,8 +221,13 @@ export const jobs = pgTable(
     finishedAt: timestamp('finished_at', { withTimezone: true }),
   },
   (t) => [
-    index('jobs_user_created_idx').on(t.userId, t.createdAt),
-    index('jobs_status_idx').on(t.status),
+    // A user's jobs newest first (My Creations' pages, GET /api/jobs), ties broken by id.
+    index('jobs_user_created_idx').on(t.userId, t.createdAt, t.id),
+    // Each user's jobs in progress (the cap on them, counted by every charge): only those are in it.
+    index('jobs_user_active_idx').on(t.userId).where(sql`${t.status} in ('queued', 'running')`),
+    // The newest good runs of a tool on a provider (the waiting user's "usually about"): read from
+    // the end, 20 rows, however many jobs have ever run.
+    index('jobs_succeeded_idx').on(t.tool, t.provider, t.finishedAt).where(sql`${t.status} = 'succeeded'`),
     // The tool-run queue (decision 037): the waiting jobs in the order a worker takes them.
     index('jobs_queue_order_idx').on(t.queueRound, t.createdAt, t.id).where(sql`${t.status} = 'queued'`),
     // The round being served (the highest round started): only started jobs, so a deep queue of
@@ -269,8 +280,7 @@ export const files = pgTable(
   },
   (t) => [
     index('files_job_idx').on(t.jobId),
-    // The bytes a user's files take are summed on every tool call (the storage quota): read from
-    // this index alone instead of every user's files.
+    // A user's files: the account deletion's and the storage_used triggers' backfill (migration 0013).
     index('files_user_size_idx').on(t.userId, t.size),
   ],
 );

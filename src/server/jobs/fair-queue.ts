@@ -16,8 +16,8 @@ export class TooManyJobsError extends Error {
   }
 }
 
-/** How many of the user's jobs are queued or running (a scalar subquery). */
-const activeJobsOf = (userId: string) =>
+/** How many of the user's jobs are queued or running (a scalar subquery; read from jobs_user_active_idx). */
+export const activeJobsOf = (userId: string) =>
   sql`(select count(*) from ${jobs} where ${jobs.userId} = ${userId} and ${jobs.status} in ('queued', 'running'))`;
 
 async function firstRow(db: DbOrTx, query: SQL): Promise<Record<string, unknown>> {

@@ -5,7 +5,6 @@ import { randomUUID } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import { type ProfileWithStorage, readOrCreateProfileWithStorage, withStorageUsed } from '../accounts/profiles';
 import { type SessionReader, type SessionRow, type SessionUser, sessionWithUserSql } from '../auth/session';
-import { storageUsedSql } from '../creations/creations-repository';
 import { type AppDb, executePrepared } from '../db/client';
 
 export const TOOL_CALL_WINDOW_SECONDS = 60;
@@ -46,7 +45,7 @@ export async function readSessionAndCountCall(
         returning count, last_request)
       select sess.*, counted.count, counted.last_request as window_start,
         p.user_id is not null as has_profile, p.tokens, p.is_dispute, p.is_fraudulent, p.stripe_customer_id,
-        ${storageUsedSql(sql`sess.id`)} as storage_used
+        p.storage_used
       from sess cross join counted left join profiles p on p.user_id = sess.id`,
     );
     return (rows[0] as CountedRow | undefined) ?? null;
