@@ -42,7 +42,7 @@ describe('the benches', () => {
         );
   }, 180_000);
 
-  it('measure a user\'s next requests against the length of their history', () => {
+  it("measure a user's next requests against the length of their history", () => {
     const output = runBench('user-history.ts', ['--sizes', '0,50', '--calls', '3']);
     for (const size of [0, 50])
       for (const request of ['POST /api/generate-image', 'GET /api/creations', 'GET /api/creations/usage'])

@@ -1,7 +1,7 @@
 // My Creations through the API (issue 17): the owner's jobs newest first, page by page and by
 // tool, with cost, settings and images; deleting one removes its files (on the filesystem and on
 // S3) and keeps the ledger's rows.
-import { and, eq, sql } from 'drizzle-orm';
+import { and, eq, type SQL, sql } from 'drizzle-orm';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Creation, CreationList } from '../../src/contract/creations';
@@ -87,13 +87,12 @@ describe.each(['fs', 's3'] as const)('My Creations on %s storage', (kind) => {
     expect(await status(other, `/api/files/${page2.body.creations[0]?.inputs[0]?.id}/thumbnail`)).toBe(404);
   });
 
-  it('pages through jobs created in the same instant without skipping or repeating one', async () => {
-    const { client, id: userId } = await verifiedUser(backend);
-    const createdAt = new Date('2026-01-02T03:04:05.678Z');
-    const rows = await backend.database.db
+  /** Three failed colorizer jobs of the user, created at `createdAt(1..3)`. */
+  const threeJobs = (userId: string, createdAt: (n: number) => Date | SQL) =>
+    backend.database.db
       .insert(jobs)
       .values(
-        [1, 2, 3].map(() => ({
+        [1, 2, 3].map((n) => ({
           userId,
           tool: 'colorizer',
           cost: 6,
@@ -102,10 +101,13 @@ describe.each(['fs', 's3'] as const)('My Creations on %s storage', (kind) => {
           provider: 'demo',
           requestHash: 'x',
           status: 'failed' as const,
-          createdAt,
+          createdAt: createdAt(n),
         })),
       )
       .returning();
+
+  /** Every creation's id, one page at a time, following the server's cursor. */
+  async function pageThrough(client: TestClient) {
     const seen: string[] = [];
     let cursor = '';
     do {
@@ -113,32 +115,23 @@ describe.each(['fs', 's3'] as const)('My Creations on %s storage', (kind) => {
       seen.push(...page.body.creations.map((c) => c.id));
       cursor = page.body.next ?? '';
     } while (cursor);
-    expect(seen.sort()).toEqual(rows.map((r) => r.id).sort());
+    return seen;
+  }
+
+  it('pages through jobs created in the same instant without skipping or repeating one', async () => {
+    const { client, id: userId } = await verifiedUser(backend);
+    const rows = await threeJobs(userId, () => new Date('2026-01-02T03:04:05.678Z'));
+    expect((await pageThrough(client)).sort()).toEqual(rows.map((r) => r.id).sort());
   });
 
   it("pages through jobs made within one millisecond in order, each once, and takes an earlier build's cursor", async () => {
     const { client, id: userId } = await verifiedUser(backend);
     // created_at is kept to the microsecond: a cursor to the millisecond would skip the other two.
-    const made = [1, 2, 3].map((us) => ({
+    const rows = await threeJobs(
       userId,
-      tool: 'colorizer',
-      cost: 6,
-      charged: 0,
-      input: {},
-      provider: 'demo',
-      requestHash: 'x',
-      status: 'failed' as const,
-      createdAt: sql`'2026-01-02T03:04:05.678Z'::timestamptz + make_interval(secs => ${us / 1e6})`,
-    }));
-    const rows = await backend.database.db.insert(jobs).values(made).returning();
-    const seen: string[] = [];
-    let cursor = '';
-    do {
-      const page = await list(client, `?limit=1${cursor ? `&cursor=${cursor}` : ''}`);
-      seen.push(...page.body.creations.map((c) => c.id));
-      cursor = page.body.next ?? '';
-    } while (cursor);
-    expect(seen).toEqual(rows.map((r) => r.id).reverse());
+      (us) => sql`'2026-01-02T03:04:05.678Z'::timestamptz + make_interval(secs => ${us / 1e6})`,
+    );
+    expect(await pageThrough(client)).toEqual(rows.map((r) => r.id).reverse());
 
     const earlier = Buffer.from(`2026-01-02T03:04:05.679Z|${rows[0]?.id}`).toString('base64url');
     expect((await list(client, `?cursor=${earlier}`)).body.creations.map((c) => c.id)).toEqual(
