@@ -147,6 +147,26 @@ describe('a body refused as too large, over a real socket', () => {
     });
   }
 
+  it('refuses a chunked body (no Content-Length) once it is counted past the limit', async () => {
+    const answer = await new Promise<string>((resolve, reject) => {
+      const socket = connect(port, '127.0.0.1');
+      let received = '';
+      socket.on('data', (chunk) => {
+        received += chunk.toString('latin1');
+      });
+      socket.on('error', reject);
+      socket.on('close', () => resolve(received));
+      const chunk = `{"email":"${'x'.repeat(1024 * 1024)}"}`;
+      socket.write(
+        `POST /api/auth/sign-in/email HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nOrigin: ${backend.config.appUrl}\r\n` +
+          `Content-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n${chunk.length.toString(16)}\r\n${chunk}\r\n`,
+      );
+      setTimeout(() => socket.destroy(), 5_000).unref();
+    });
+    expect(answer).toMatch(/^HTTP\/1\.1 413/);
+    expect(answer).toContain('the request is too large');
+  });
+
   it('says Connection: close, so a browser never reuses the socket the server is closing', async () => {
     for (const [path, size] of [
       ['/api/auth/sign-in/email', 1024 * 1024 + 10],

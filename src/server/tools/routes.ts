@@ -2,7 +2,6 @@
 // produce, over HTTP: signed in (401), calls per minute (429), a JSON object (400); the rules and
 // the money are the tool-call service's (tool-call-service.ts); then the call waits for its job.
 import { type Context, Hono } from 'hono';
-import { bodyLimit } from 'hono/body-limit';
 import type {
   JobDetail,
   JobList,
@@ -22,7 +21,7 @@ import { type JobView, queuePosition, viewJob, waitForJob } from '../jobs/job-vi
 import { findOwnFile, findOwnJob, listOwnJobs } from '../jobs/jobs-repository';
 import { createTypicalRunTime } from '../jobs/typical-run-time';
 import { balanceOf } from '../ledger/ledger';
-import { bodyTooLarge } from '../security/body-limit';
+import { bodyTooLarge, limitBody } from '../security/body-limit';
 import { readSessionAndCountCall } from './tool-call-limit';
 import { callTool, type ToolCallServiceDeps } from './tool-call-service';
 
@@ -75,7 +74,7 @@ export function toolRoutes(deps: ToolRoutesDeps) {
   for (const tool of TOOLS) {
     app.post(
       tool.apiPath,
-      bodyLimit({ maxSize: TOOL_BODY_LIMIT, onError: (c) => bodyTooLarge(c, { success: false }) }),
+      limitBody(TOOL_BODY_LIMIT, (c) => bodyTooLarge(c, { success: false })),
       async (c) => {
         const counted = await readSessionAndCountCall(auth, db, c.req.raw.headers, deps.callsPerMinute);
         if (!counted) return c.json({ success: false, error: TOOL_MESSAGES.signInRequired } satisfies ToolRefusal, 401);
