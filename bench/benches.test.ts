@@ -40,6 +40,8 @@ describe('the benches', () => {
         expect(output, `${variant} at ${depth}`).toMatch(
           new RegExp(`PGlite\\s+${variant}\\s+depth\\s+${depth}\\s+\\d+ ops/s`),
         );
+    // A waiting page's read of its place, behind the whole backlog.
+    expect(output).toMatch(/PGlite\s+position\s+depth\s+20\s+[\d.]+ ms a read of the last job's place \(21\)/);
   }, 180_000);
 
   it("measure a user's next requests against the length of their history", () => {

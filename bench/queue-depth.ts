@@ -10,7 +10,8 @@ import { randomUUID } from 'node:crypto';
 import { type SQL, sql } from 'drizzle-orm';
 import pg from 'pg';
 import { type Database, migrateDatabase, openPglite, openPostgres } from '../src/server/db/client';
-import { markSucceeded, takeNextJob } from '../src/server/jobs/jobs-repository';
+import { queuePosition } from '../src/server/jobs/job-view';
+import { findJob, markSucceeded, takeNextJob } from '../src/server/jobs/jobs-repository';
 import { QUEUE_NAMES, QUEUE_ORDER_INDEX, type Queue, startQueue, stopQueue } from '../src/server/jobs/queue';
 import { quietLogger } from '../src/server/log';
 
@@ -115,6 +116,25 @@ const withJobsQueue = (database: Database) => async (_boss: Queue, round: number
   await markSucceeded(database.db, taken.job, change, { run: { attempt: taken.job.attempts } });
 };
 
+/**
+ * What a waiting user's page costs at this depth: it asks every 1.5 s, and each answer counts the
+ * jobs ahead (job-view.ts queuePosition, at most QUEUE_AHEAD_COUNTED_UP_TO). Times the count for
+ * a job behind the whole backlog.
+ */
+async function positionOfLast(database: Database): Promise<{ position: number | null; ms: number }> {
+  const id = randomUUID();
+  await database.db.execute(
+    sql`insert into jobs ${jobColumns} values (${queuedJobRow(sql`${id}::uuid`, sql`${ROUNDS}::int`)})`,
+  );
+  const job = await findJob(database.db, id);
+  if (!job) throw new Error('the job was not inserted');
+  let position: number | null = null;
+  const started = performance.now();
+  for (let i = 0; i < POSITION_READS; i++) position = await queuePosition(database.db, job);
+  return { position, ms: (performance.now() - started) / POSITION_READS };
+}
+const POSITION_READS = 50;
+
 type Backend = { name: string; open: () => Promise<Database & { dispose?: () => Promise<void> }> };
 
 function pgliteBackend(): Backend {
@@ -163,6 +183,12 @@ async function run(backend: Backend, variant: 'as shipped' | 'order index' | 'jo
       console.log(
         `${backend.name.padEnd(11)} ${variant.padEnd(12)} depth ${String(depth).padStart(6)}  ${rate.toFixed(0).padStart(5)} ops/s   empty/this ${ratio.toFixed(2)}x`,
       );
+      if (variant === 'jobs table') {
+        const { position, ms } = await positionOfLast(database);
+        console.log(
+          `${backend.name.padEnd(11)} ${'position'.padEnd(12)} depth ${String(depth).padStart(6)}  ${ms.toFixed(2).padStart(5)} ms a read of the last job's place (${position})`,
+        );
+      }
     } finally {
       await (database.dispose?.() ?? database.close());
     }

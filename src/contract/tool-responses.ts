@@ -41,6 +41,14 @@ export type JobView = {
  */
 type Expectation = { typicalSeconds: number | null };
 
+/**
+ * Jobs ahead of a waiting one are counted up to this many: every count reads the jobs it counts,
+ * and a waiting page asks again every 1.5 s, so with a deep queue each user's wait would cost a
+ * read of the whole line. A queue position of QUEUE_AHEAD_COUNTED_UP_TO + 1 says "at least this many
+ * ahead".
+ */
+export const QUEUE_AHEAD_COUNTED_UP_TO = 1000;
+
 /** GET /api/jobs/:id: the job and, while it waits, its place in the line (1: next; null once it runs). */
 export type JobDetail = JobView & { queuePosition: number | null } & Expectation;
 

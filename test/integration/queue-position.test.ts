@@ -1,8 +1,11 @@
 // A job that waits for a busy worker says where it stands: the web asks for a short wait
 // (Prefer: wait=N), gets 202 with the job id, and follows the job's status and queue position.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { QUEUE_AHEAD_COUNTED_UP_TO } from '../../src/contract/tool-responses';
+import { queuePosition } from '../../src/server/jobs/job-view';
+import { findJob } from '../../src/server/jobs/jobs-repository';
 import { waitMsFor } from '../../src/server/tools/routes';
-import { createTestBackend, type TestBackend } from '../support/test-backend';
+import { createTestBackend, createTestDatabase, type TestBackend } from '../support/test-backend';
 import { instantProvider, routerWith, verifiedUser } from '../support/tool-fixtures';
 
 type Answer = { success: boolean; pending?: boolean; jobId: string; status: string; queuePosition: number | null };
@@ -40,6 +43,31 @@ describe('queue position', () => {
     for (const id of ids) {
       await expect.poll(async () => (await view(id)).status, { timeout: 15_000 }).toBe('succeeded');
       expect((await view(id)).queuePosition).toBeNull();
+    }
+  });
+
+  it('counts at most 1,000 jobs ahead in a deep queue, reading no further', async () => {
+    const database = await createTestDatabase();
+    try {
+      // 1,200 jobs of 100 users wait in earlier rounds; then the last one's, and one in the middle.
+      await database.executeSql(`
+        insert into "user" (id, name, email) select 'deep-' || i, 'D', 'deep-' || i || '@example.com' from generate_series(0, 99) as i;
+        insert into jobs (user_id, tool, cost, charged, input, provider, request_hash, queue_round, created_at)
+          select 'deep-' || (i % 100), 'text-to-pic', 1, 1, '{}'::jsonb, 'replicate', 'h', i / 100,
+            now() - interval '1 hour' + make_interval(secs => i)
+          from generate_series(0, 1200) as i`);
+      const jobAt = async (order: string) => {
+        const { rows } = await database.executeSql(`select id from jobs ${order} limit 1`);
+        const job = await findJob(database.db, String(rows[0]?.id));
+        if (!job) throw new Error('no job');
+        return job;
+      };
+      const last = await jobAt('order by queue_round desc, created_at desc');
+      const middle = await jobAt('order by queue_round, created_at offset 500');
+      expect(await queuePosition(database.db, middle)).toBe(501);
+      expect(await queuePosition(database.db, last)).toBe(QUEUE_AHEAD_COUNTED_UP_TO + 1);
+    } finally {
+      await database.drop();
     }
   });
 

@@ -1,6 +1,6 @@
 // What the API shows of a job: the contract's job view, its place in the queue, and the wait of a
 // tool call for its job to finish.
-import type { JobView } from '../../contract/tool-responses';
+import { type JobView, QUEUE_AHEAD_COUNTED_UP_TO } from '../../contract/tool-responses';
 import type { ToolId } from '../../contract/tools';
 import type { AppDb } from '../db/client';
 import { isFreePreview } from './free-preview';
@@ -32,11 +32,12 @@ export function viewJob(job: JobRow): JobView {
 
 /**
  * Where a queued job stands: 1 + the queued jobs of the same provider that the queue takes before it
- * (round by round, oldest first within a round: fair-queue.ts). Null once it runs or has finished.
+ * (round by round, oldest first within a round: fair-queue.ts), counted up to
+ * QUEUE_AHEAD_COUNTED_UP_TO. Null once it runs or has finished.
  */
 export async function queuePosition(db: AppDb, job: JobRow): Promise<number | null> {
   if (job.status !== 'queued') return null;
-  return 1 + (await countQueuedAhead(db, job));
+  return 1 + (await countQueuedAhead(db, job, QUEUE_AHEAD_COUNTED_UP_TO));
 }
 
 /**

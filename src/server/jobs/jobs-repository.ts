@@ -343,12 +343,18 @@ export async function markSucceeded(
   return { finished, next: takenFromRow(row) };
 }
 
-/** Queued jobs of the same provider that the queue takes before this one (fair-queue.ts order). */
-export async function countQueuedAhead(db: AppDb, job: JobRow): Promise<number> {
-  const [row] = await db
-    .select({ ahead: count() })
+/**
+ * Queued jobs of the same provider that the queue takes before this one (fair-queue.ts order),
+ * counted up to `atMost`: the count reads each job it counts, from jobs_queue_order_idx.
+ */
+export async function countQueuedAhead(db: AppDb, job: JobRow, atMost: number): Promise<number> {
+  const ahead = db
+    .select({ one: sql`1` })
     .from(jobs)
-    .where(and(eq(jobs.status, 'queued'), eq(jobs.provider, job.provider), servedBefore(job.id)));
+    .where(and(eq(jobs.status, 'queued'), eq(jobs.provider, job.provider), servedBefore(job.id)))
+    .limit(atMost)
+    .as('ahead');
+  const [row] = await db.select({ ahead: count() }).from(ahead);
   return Number(row?.ahead ?? 0);
 }
 

@@ -11,6 +11,13 @@ describe('a running job', () => {
     expect(progressText({ phase: 'running', startedAt: 0, status: 'queued', queuePosition: 2 })).toBe(
       'Queued: 1 job ahead of yours…',
     );
+    expect(progressText({ phase: 'running', startedAt: 0, status: 'queued', queuePosition: 1000 })).toBe(
+      'Queued: 999 jobs ahead of yours…',
+    );
+    // The server counts 1,000 ahead at most.
+    expect(progressText({ phase: 'running', startedAt: 0, status: 'queued', queuePosition: 1001 })).toBe(
+      'Queued: at least 1,000 jobs ahead of yours…',
+    );
     expect(progressText({ phase: 'running', startedAt: 0, status: 'queued', queuePosition: 5 })).toBe(
       'Queued: 4 jobs ahead of yours…',
     );

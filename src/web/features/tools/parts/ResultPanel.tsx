@@ -1,5 +1,6 @@
 import { Download, LoaderCircle, type LucideIcon } from 'lucide-react';
 import { type ReactNode, useEffect, useId, useRef } from 'react';
+import { QUEUE_AHEAD_COUNTED_UP_TO } from '../../../../contract/tool-responses';
 import { FormMessage } from '../../../components/FormMessage';
 import { PlaceholderPanel } from '../../../components/PlaceholderPanel';
 import { useDownloads } from '../downloads';
@@ -21,6 +22,9 @@ export function progressText(job: Extract<JobState, { phase: 'running' }>): stri
   if (job.status !== 'queued' || !position) return PROGRESS_TEXT[job.status];
   if (position === 1) return 'Queued: yours is next…';
   const ahead = position - 1;
+  // The server counts no further than this: beyond it, it says "at least".
+  if (ahead >= QUEUE_AHEAD_COUNTED_UP_TO)
+    return `Queued: at least ${QUEUE_AHEAD_COUNTED_UP_TO.toLocaleString('en-US')} jobs ahead of yours…`;
   return `Queued: ${ahead} ${ahead === 1 ? 'job' : 'jobs'} ahead of yours…`;
 }
 
