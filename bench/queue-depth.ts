@@ -92,18 +92,28 @@ const queuedJobRow = (id: SQL, round: SQL) =>
   sql`${id}, ${BENCH_USER}, 'text-to-pic', 1, 1, '{"prompt":"bench"}'::jsonb, 'demo', 'h', ${round}`;
 const jobColumns = sql.raw('(id, user_id, tool, cost, charged, input, provider, request_hash, queue_round)');
 
-/** The backlog in `jobs` (decision 037): queued tool jobs of one user, spread over the rounds. */
+/**
+ * The backlog in `jobs` (decision 037), spread over the rounds. A user may have at most
+ * MAX_ACTIVE_JOBS_PER_USER (10) jobs queued or running, so a backlog of N is N / 10 users' at least:
+ * the bench's own loop is one more user's.
+ */
 async function fillJobs(database: Database, depth: number): Promise<void> {
   await migrateDatabase(database);
   await database.db.execute(
     sql`insert into "user" (id, name, email) values (${BENCH_USER}, 'Bench', 'bench-queue@example.com')`,
   );
   await database.db.execute(
-    sql`insert into jobs ${jobColumns} select ${queuedJobRow(sql`gen_random_uuid()`, sql`(i % ${ROUNDS})::int`)}
-      from generate_series(1, ${depth}) as i`,
+    sql`insert into "user" (id, name, email) select 'waiting-' || u, 'W', 'waiting-' || u || '@example.com'
+      from generate_series(0, ${Math.ceil(depth / BACKLOG_JOBS_PER_USER)}) as u`,
+  );
+  await database.db.execute(
+    sql`insert into jobs ${jobColumns} select gen_random_uuid(), 'waiting-' || (i / ${BACKLOG_JOBS_PER_USER}),
+        'text-to-pic', 1, 1, '{"prompt":"bench"}'::jsonb, 'demo', 'h', (i % ${ROUNDS})::int
+      from generate_series(0, ${depth - 1}) as i`,
   );
   await database.db.execute(sql`analyze jobs`);
 }
+const BACKLOG_JOBS_PER_USER = 10;
 
 /** The tool jobs' queue (decision 037): a job queued (the charge's insert), taken and claimed, finished. */
 const withJobsQueue = (database: Database) => async (_boss: Queue, round: number) => {

@@ -6,7 +6,7 @@ import { migrateDatabase } from '../../src/server/db/client';
 import { ensureInstance } from '../../src/server/db/instance';
 import { appInstance, jobs } from '../../src/server/db/schema';
 import { activeJobsOf } from '../../src/server/jobs/fair-queue';
-import { medianRunQuery } from '../../src/server/jobs/jobs-repository';
+import { finishStatement, medianRunQuery } from '../../src/server/jobs/jobs-repository';
 import { createTestDatabase, type TestDatabase } from '../support/test-backend';
 
 describe('database', () => {
@@ -138,6 +138,30 @@ describe('database', () => {
     expect(medianPlan).toMatch(/Index Scan Backward using jobs_succeeded_idx/);
     expect(medianPlan).not.toMatch(/Sort|Rows Removed by Filter|Seq Scan/);
     await database.executeSql(`delete from "user" where id = 'many-jobs'`);
+  });
+
+  it('finishes a job by reading its primary key, in the plan kept for every later finish', async () => {
+    // A named statement is planned once for any values (a generic plan) when the tables are small;
+    // the finish must not choose to scan a partial index that grows with every job ever run.
+    const statement = new PgDialect().sqlToQuery(
+      finishStatement(
+        { id: '00000000-0000-4000-8000-000000000001' },
+        { result: { files: [] }, provider: 'demo', outputs: [] },
+        { run: { attempt: 1 } },
+      ),
+    );
+    const literal = (value: unknown) =>
+      typeof value === 'number' ? String(value) : `'${String(value).replaceAll("'", "''")}'`;
+    const plan = await database.db.transaction(async (tx) => {
+      await tx.execute(sql`set local plan_cache_mode = force_generic_plan`);
+      await tx.execute(sql.raw(`prepare finish_plan as ${statement.sql}`));
+      const { rows } = (await tx.execute(
+        sql.raw(`explain execute finish_plan(${statement.params.map(literal).join(', ')})`),
+      )) as unknown as { rows: Record<string, string>[] };
+      await tx.execute(sql`deallocate finish_plan`);
+      return rows.map((row) => row['QUERY PLAN']).join(' ');
+    });
+    expect(plan).toMatch(/Update on jobs[\s\S]*Index Scan using jobs_pkey on jobs/);
   });
 
   it('finds the round being served without reading past the waiting jobs', async () => {

@@ -317,7 +317,25 @@ export async function markSucceeded(
   change: { result: unknown; provider: string; outputs: NewFile[] },
   { run, takeNextFor = null }: { run: JobRun; takeNextFor?: { workerId: string | null } | null },
 ): Promise<{ finished: { finishedAt: Date; balance: number } | null; next: TakenJob | null }> {
-  const held = run ? sql` and status = 'running' and attempts = ${run.attempt}` : sql``;
+  const { rows } = await executePrepared(db, finishStatement(job, change, { run, takeNextFor }));
+  const [row] = rows;
+  const finished =
+    row?.finished_ms != null ? { finishedAt: new Date(Number(row.finished_ms)), balance: Number(row.balance) } : null;
+  return { finished, next: takenFromRow(row) };
+}
+
+/** markSucceeded's one statement (its plan is tested: the finished job read by its primary key). */
+export function finishStatement(
+  job: { id: string },
+  change: { result: unknown; provider: string; outputs: NewFile[] },
+  { run, takeNextFor = null }: { run: JobRun; takeNextFor?: { workerId: string | null } | null },
+): SQL {
+  // 'running' bound as a parameter, not written as a literal: from a literal the planner proves the
+  // row is in the partial indexes of started jobs (jobs_started_round_idx) and of active ones, and a
+  // generic plan made while they were small scanned one of them, every finished job, instead of
+  // reading the primary key.
+  const running = sql`${'running'}`;
+  const held = run ? sql` and attempts = ${run.attempt}` : sql``;
   const insertOutputs =
     change.outputs.length === 0
       ? sql``
@@ -326,21 +344,14 @@ export async function markSucceeded(
           select * from (values ${fileValues(change.outputs)}) as v where exists (select 1 from done))`;
   // The job it takes cannot be the one it finishes: that one is running, not queued, in the statement's snapshot.
   const take = takeNextFor ? takeAndClaim(takeNextFor.workerId) : null;
-  const { rows } = await executePrepared(
-    db,
-    sql`
+  return sql`
     with done as (
       update jobs set status = 'succeeded', result = ${JSON.stringify(change.result)}::jsonb,
         provider = ${change.provider}, finished_at = now(), error = null
-      where id = ${job.id} and status = 'running'${held}
+      where id = ${job.id} and status = ${running}${held}
       returning id, user_id, finished_at)${insertOutputs}${take ? sql`, ${take.ctes}` : sql``}
     select (select (extract(epoch from finished_at) * 1000)::float8 from done) as finished_ms,
-      (select tokens from profiles where user_id = (select user_id from done)) as balance${take ? sql`, ${take.columns}` : sql``}`,
-  );
-  const [row] = rows;
-  const finished =
-    row?.finished_ms != null ? { finishedAt: new Date(Number(row.finished_ms)), balance: Number(row.balance) } : null;
-  return { finished, next: takenFromRow(row) };
+      (select tokens from profiles where user_id = (select user_id from done)) as balance${take ? sql`, ${take.columns}` : sql``}`;
 }
 
 /**
