@@ -140,18 +140,18 @@ describe('database', () => {
     await database.executeSql(`delete from "user" where id = 'many-jobs'`);
   });
 
-  it('finishes a job by reading its primary key, in the plan kept for every later finish', async () => {
+  it('finishes a job and claims the next by their primary key, in the plan kept for every later finish', async () => {
     // A named statement is planned once for any values (a generic plan) when the tables are small;
     // the finish must not choose to scan a partial index that grows with every job ever run.
     const statement = new PgDialect().sqlToQuery(
       finishStatement(
         { id: '00000000-0000-4000-8000-000000000001' },
         { result: { files: [] }, provider: 'demo', outputs: [] },
-        { run: { attempt: 1 } },
+        { run: { attempt: 1 }, takeNextFor: { workerId: null } },
       ),
     );
     const literal = (value: unknown) =>
-      typeof value === 'number' ? String(value) : `'${String(value).replaceAll("'", "''")}'`;
+      value === null ? 'null' : typeof value === 'number' ? String(value) : `'${String(value).replaceAll("'", "''")}'`;
     const plan = await database.db.transaction(async (tx) => {
       await tx.execute(sql`set local plan_cache_mode = force_generic_plan`);
       await tx.execute(sql.raw(`prepare finish_plan as ${statement.sql}`));
@@ -161,7 +161,10 @@ describe('database', () => {
       await tx.execute(sql`deallocate finish_plan`);
       return rows.map((row) => row['QUERY PLAN']).join(' ');
     });
-    expect(plan).toMatch(/Update on jobs[\s\S]*Index Scan using jobs_pkey on jobs/);
+    // Both updates (the finished job, the claimed one) read jobs_pkey; only the take's choice of
+    // row reads the index of waiting jobs.
+    expect(plan.match(/Update on jobs/g)).toHaveLength(2);
+    expect(plan.match(/Index (Only )?Scan using jobs_pkey on jobs/g)).toHaveLength(2);
   });
 
   it('finds the round being served without reading past the waiting jobs', async () => {

@@ -198,7 +198,9 @@ export type TakenJob = {
  * CTEs `next_in_queue` (the first due job in the fair queue's order: round, then the oldest; a row
  * another worker is taking is skipped) and `claimed` (that row claimed for this worker: running,
  * one more attempt, its lease), and the columns that answer them (`takenFromRow` reads them). Read
- * through jobs_queue_order_idx, which holds only queued rows: a deep queue costs no sort.
+ * through jobs_queue_order_idx, which holds only queued rows: a deep queue costs no sort. The claim
+ * binds 'queued' as a parameter: with the literal, a plan made while the queue was empty read the
+ * claimed row by scanning that whole index instead of the primary key (see finishStatement).
  */
 function takeAndClaim(workerId: string | null): { ctes: SQL; columns: SQL } {
   return {
@@ -212,7 +214,7 @@ function takeAndClaim(workerId: string | null): { ctes: SQL; columns: SQL } {
       update jobs set status = 'running', started_at = now(), attempts = attempts + 1, worker_id = ${workerId}::uuid,
         run_after = null
       from next_in_queue
-      where jobs.id = next_in_queue.id and jobs.status = 'queued'
+      where jobs.id = next_in_queue.id and jobs.status = ${'queued'}
       returning jobs.*)`,
     columns: sql`(select to_jsonb(claimed) from claimed) as job,
       (select ${toolRunsDue(sql`claimed.id`)} from claimed) as more_waiting`,
