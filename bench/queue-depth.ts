@@ -88,8 +88,8 @@ async function withPgBoss(boss: Queue, round: number): Promise<void> {
 const BENCH_USER = 'bench-queue-user';
 
 /** A tool job waiting in the queue, as the charge leaves it (the columns the queue reads). */
-const queuedJobRow = (id: SQL, round: SQL) =>
-  sql`${id}, ${BENCH_USER}, 'text-to-pic', 1, 1, '{"prompt":"bench"}'::jsonb, 'demo', 'h', ${round}`;
+const queuedJobRow = (id: SQL, round: SQL, user: SQL = sql`${BENCH_USER}`) =>
+  sql`${id}, ${user}, 'text-to-pic', 1, 1, '{"prompt":"bench"}'::jsonb, 'demo', 'h', ${round}`;
 const jobColumns = sql.raw('(id, user_id, tool, cost, charged, input, provider, request_hash, queue_round)');
 
 /**
@@ -107,8 +107,8 @@ async function fillJobs(database: Database, depth: number): Promise<void> {
       from generate_series(0, ${Math.ceil(depth / BACKLOG_JOBS_PER_USER)}) as u`,
   );
   await database.db.execute(
-    sql`insert into jobs ${jobColumns} select gen_random_uuid(), 'waiting-' || (i / ${BACKLOG_JOBS_PER_USER}),
-        'text-to-pic', 1, 1, '{"prompt":"bench"}'::jsonb, 'demo', 'h', (i % ${ROUNDS})::int
+    sql`insert into jobs ${jobColumns}
+      select ${queuedJobRow(sql`gen_random_uuid()`, sql`(i % ${ROUNDS})::int`, sql`'waiting-' || (i / ${BACKLOG_JOBS_PER_USER})`)}
       from generate_series(0, ${depth - 1}) as i`,
   );
   await database.db.execute(sql`analyze jobs`);

@@ -47,7 +47,7 @@ export async function readOrCreateProfile(db: AppDb, userId: string): Promise<Pr
 
 export type ProfileWithStorage = Profile & { storageUsedBytes: number };
 
-/** A profile with the bytes its files take (storageUsedSql's sum: null without files, a string from some drivers). */
+/** A profile with the bytes its files take (profiles.storage_used: a bigint, which some drivers answer as a string). */
 export const withStorageUsed = (profile: Profile, storageUsed: string | number | null): ProfileWithStorage => ({
   ...profile,
   storageUsedBytes: Number(storageUsed ?? 0),
