@@ -5,6 +5,7 @@ import { and, eq, type SQL, sql } from 'drizzle-orm';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Creation, CreationList } from '../../src/contract/creations';
+import type { JobList } from '../../src/contract/tool-responses';
 import { thumbnailKey } from '../../src/server/creations/thumbnails';
 import { files, jobs, ledger } from '../../src/server/db/schema';
 import { type FakeS3, startFakeS3 } from '../support/fake-s3';
@@ -137,6 +138,33 @@ describe.each(['fs', 's3'] as const)('My Creations on %s storage', (kind) => {
     expect((await list(client, `?cursor=${earlier}`)).body.creations.map((c) => c.id)).toEqual(
       rows.map((r) => r.id).reverse(),
     );
+  });
+
+  it("pages GET /api/jobs the same way, each job once, and takes an earlier build's `before` time", async () => {
+    const { client, id: userId } = await verifiedUser(backend);
+    const rows = await threeJobs(
+      userId,
+      (us) => sql`'2026-01-02T03:04:05.678Z'::timestamptz + make_interval(secs => ${us / 1e6})`,
+    );
+    const history = (query: string) => client.get<JobList>(`/api/jobs${query}`);
+    const seen: string[] = [];
+    let before = '';
+    do {
+      const page = await history(`?limit=1${before ? `&before=${before}` : ''}`);
+      expect(page.status).toBe(200);
+      seen.push(...page.body.jobs.map((j) => j.id));
+      before = page.body.next ?? '';
+    } while (before && seen.length < 10);
+    expect(seen).toEqual(rows.map((r) => r.id).reverse());
+
+    // An earlier build answered the last job's time to the millisecond: the jobs strictly before it.
+    expect((await history('?before=2026-01-02T03:04:05.679Z')).body.jobs.map((j) => j.id)).toEqual(
+      rows.map((r) => r.id).reverse(),
+    );
+    expect((await history('?before=2026-01-02T03:04:05.678Z')).body.jobs).toEqual([]);
+    const madeUp = await history('?before=yesterday');
+    expect(madeUp.status).toBe(400);
+    expect(madeUp.body).toEqual({ error: 'before: must be the next value of a previous page' });
   });
 
   it('answers 400 for an unknown tool, a made-up cursor or a limit out of 1..100, and 401 signed out', async () => {

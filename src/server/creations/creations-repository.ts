@@ -5,11 +5,36 @@
 // between pages.
 import { and, desc, eq, getTableColumns, inArray, or, type SQL, sql } from 'drizzle-orm';
 import type { AppDb } from '../db/client';
+import { isUuid } from '../db/ids';
 import { files, jobs, ledger, profiles } from '../db/schema';
 import type { FileRow, JobRow } from '../jobs/jobs-repository';
 
 /** Where a page starts: after this job, by its created_at in microseconds since 1970 (a whole number) and its id. */
 export type PageCursor = { createdAtUs: bigint; id: string };
+
+/** The cursor is opaque to clients: the last job's creation time (in microseconds) and id. */
+export const encodePageCursor = (c: PageCursor) => Buffer.from(`${c.createdAtUs}|${c.id}`).toString('base64url');
+
+/** A cursor from encodePageCursor (or an earlier build's, to the millisecond); null if it is none. */
+export function decodePageCursor(raw: string): PageCursor | null {
+  const [time = '', id] = Buffer.from(raw, 'base64url').toString().split('|');
+  if (!id || !isUuid(id)) return null;
+  if (/^\d{1,16}$/.test(time)) return { createdAtUs: BigInt(time), id };
+  // A cursor of an earlier build: an ISO time, to the millisecond.
+  return timeCursor(time, id);
+}
+
+/** The smallest id: a cursor with it starts at the jobs created strictly before its time. */
+const NO_ID = '00000000-0000-0000-0000-000000000000';
+
+/**
+ * A cursor at an ISO time, to the millisecond (what an earlier build answered as `next`: GET /api/jobs
+ * alone, or with an id in My Creations); without an id, the page starts strictly before that time.
+ */
+export function timeCursor(iso: string, id = NO_ID): PageCursor | null {
+  const ms = /^\d{4}-\d{2}-\d{2}T/.test(iso) ? new Date(iso).getTime() : Number.NaN;
+  return Number.isNaN(ms) ? null : { createdAtUs: BigInt(ms) * 1000n, id };
+}
 
 /** A job of a page, with the cursor that starts the page after it. */
 export type PageJob = JobRow & { cursor: PageCursor };

@@ -15,10 +15,11 @@ import { exportAccount } from './account-export';
 import { viewCreation } from './creation-view';
 import {
   chargesOfJobs,
+  decodePageCursor,
   deleteFinishedJob,
+  encodePageCursor,
   filesOfJobs,
   listCreationJobs,
-  type PageCursor,
 } from './creations-repository';
 import { findSharedJob, sharedFileUrl, shareJob, shareUrl, unshareJob } from './sharing';
 import { thumbnailKey, thumbnailOf } from './thumbnails';
@@ -35,18 +36,6 @@ export type CreationRoutesDeps = {
 
 const TOOL_IDS = new Set<string>(TOOLS.map((t) => t.id));
 
-/** The cursor is opaque to clients: the last job's creation time (in microseconds) and id. */
-export const encodeCursor = (c: PageCursor) => Buffer.from(`${c.createdAtUs}|${c.id}`).toString('base64url');
-
-function decodeCursor(raw: string): PageCursor | null {
-  const [time = '', id] = Buffer.from(raw, 'base64url').toString().split('|');
-  if (!id || !isUuid(id)) return null;
-  if (/^\d{1,16}$/.test(time)) return { createdAtUs: BigInt(time), id };
-  // A cursor of an earlier build: an ISO time, to the millisecond.
-  const ms = /^\d{4}-\d{2}-\d{2}T/.test(time) ? new Date(time).getTime() : Number.NaN;
-  return Number.isNaN(ms) ? null : { createdAtUs: BigInt(ms) * 1000n, id };
-}
-
 export function creationRoutes(deps: CreationRoutesDeps) {
   const { db, auth, storage } = deps;
   const app = new Hono();
@@ -57,7 +46,7 @@ export function creationRoutes(deps: CreationRoutesDeps) {
     const tool = c.req.query('tool') || null;
     if (tool && !TOOL_IDS.has(tool)) return c.json({ error: `tool: must be one of ${[...TOOL_IDS].join(', ')}` }, 400);
     const rawCursor = c.req.query('cursor');
-    const cursor = rawCursor ? decodeCursor(rawCursor) : null;
+    const cursor = rawCursor ? decodePageCursor(rawCursor) : null;
     if (rawCursor && !cursor) return c.json({ error: 'cursor: must be the next value of a previous page' }, 400);
     const rawLimit = c.req.query('limit');
     const limit = rawLimit === undefined ? 20 : Number(rawLimit);
@@ -78,7 +67,7 @@ export function creationRoutes(deps: CreationRoutesDeps) {
           job.shareToken ? shareUrl(deps.appUrl, job.shareToken) : null,
         ),
       ),
-      next: rows.length > limit && last ? encodeCursor(last.cursor) : null,
+      next: rows.length > limit && last ? encodePageCursor(last.cursor) : null,
     } satisfies CreationList);
   });
 

@@ -2,7 +2,7 @@
 // worker and the views call these and never build a query on the job tables themselves (the fair
 // queue's rounds and the orphan sweep keep their few queries beside their own logic).
 import { randomUUID } from 'node:crypto';
-import { and, count, desc, eq, getTableColumns, isNull, lt, notInArray, type SQL, sql } from 'drizzle-orm';
+import { and, count, desc, eq, getTableColumns, isNull, notInArray, type SQL, sql } from 'drizzle-orm';
 import { type AppDb, executePrepared, postgresClientOf } from '../db/client';
 import { executePipelined } from '../db/pipeline';
 import { files, jobs } from '../db/schema';
@@ -57,16 +57,6 @@ export async function findJobByIdempotencyKey(db: AppDb, userId: string, key: st
     .from(jobs)
     .where(and(eq(jobs.userId, userId), eq(jobs.idempotencyKey, key)));
   return row ?? null;
-}
-
-/** The user's jobs, newest first, `limit` of them created before `before` (a cursor). */
-export function listOwnJobs(db: AppDb, userId: string, options: { before: Date | null; limit: number }) {
-  return db
-    .select()
-    .from(jobs)
-    .where(and(eq(jobs.userId, userId), options.before ? lt(jobs.createdAt, options.before) : undefined))
-    .orderBy(desc(jobs.createdAt), desc(jobs.id))
-    .limit(options.limit);
 }
 
 /**

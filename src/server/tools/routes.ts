@@ -15,10 +15,11 @@ import type {
 import { TOOL_MESSAGES, TOOLS, type ToolDefinition } from '../../contract/tools';
 import type { Auth } from '../auth/auth';
 import { sessionUser } from '../auth/session';
+import { decodePageCursor, encodePageCursor, listCreationJobs, timeCursor } from '../creations/creations-repository';
 import { isUuid } from '../db/ids';
 import type { InferenceRouter } from '../inference/routing';
 import { type JobView, queuePosition, viewJob, waitForJob } from '../jobs/job-view';
-import { findOwnFile, findOwnJob, listOwnJobs } from '../jobs/jobs-repository';
+import { findOwnFile, findOwnJob } from '../jobs/jobs-repository';
 import { createTypicalRunTime } from '../jobs/typical-run-time';
 import { balanceOf } from '../ledger/ledger';
 import { bodyTooLarge, limitBody } from '../security/body-limit';
@@ -156,14 +157,16 @@ export function toolRoutes(deps: ToolRoutesDeps) {
     const user = await sessionUser(auth, c.req.raw.headers);
     if (!user) return c.json({ error: TOOL_MESSAGES.signInRequired }, 401);
     const limit = Math.min(Math.max(Number(c.req.query('limit') ?? 20) || 20, 1), 100);
+    // Paged as My Creations is (a job's time to the microsecond and its id): a millisecond time
+    // skipped the jobs made within the same millisecond as a page's last one.
     const before = c.req.query('before');
-    const beforeDate = before ? new Date(before) : null;
-    if (beforeDate && Number.isNaN(beforeDate.getTime())) return c.json({ error: 'before: must be a date' }, 400);
-    const rows = await listOwnJobs(db, user.id, { before: beforeDate, limit: limit + 1 });
-    const page = rows.slice(0, limit).map(viewJob);
+    const cursor = before ? (decodePageCursor(before) ?? timeCursor(before)) : null;
+    if (before && !cursor) return c.json({ error: 'before: must be the next value of a previous page' }, 400);
+    const rows = await listCreationJobs(db, user.id, { tool: null, cursor, limit: limit + 1 });
+    const last = rows.length > limit ? rows[limit - 1] : undefined;
     return c.json({
-      jobs: page,
-      next: rows.length > limit ? (page.at(-1)?.createdAt ?? null) : null,
+      jobs: rows.slice(0, limit).map(viewJob),
+      next: last ? encodePageCursor(last.cursor) : null,
     } satisfies JobList);
   });
 
