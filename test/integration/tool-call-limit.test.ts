@@ -2,14 +2,19 @@
 // calls are valid, refused or unaffordable. Counted in the database (shared by every web process).
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SIGNUP_TOKENS } from '../../src/contract/accounts';
 import { TOOL_MESSAGES } from '../../src/contract/tools';
 import { session } from '../../src/server/db/schema';
 import { createTestBackend, type TestBackend } from '../support/test-backend';
-import { tokensOf, verifiedUser } from '../support/tool-fixtures';
+import { paidLookalikeOfDemo, routerWith, tokensOf, verifiedUser } from '../support/tool-fixtures';
 
 let backend: TestBackend;
 beforeAll(async () => {
-  backend = await createTestBackend({ env: { TOOL_CALLS_PER_MINUTE: '3' } });
+  // A provider that charges (a demo is free), so that a charge shows.
+  backend = await createTestBackend({
+    env: { TOOL_CALLS_PER_MINUTE: '3' },
+    inference: routerWith(paidLookalikeOfDemo()),
+  });
 });
 afterAll(() => backend.stop());
 
@@ -97,5 +102,20 @@ describe('tool calls per minute', () => {
     const statuses = answers.map((a) => a.status).sort();
     expect(statuses.filter((s) => s === 200)).toHaveLength(3);
     expect(statuses.filter((s) => s === 429)).toHaveLength(5);
+  });
+});
+
+describe('a caller without a profile row (its creation at sign-up failed)', () => {
+  it('has it made by the tool call, with the sign-up tokens, charges it and counts its output’s bytes', async () => {
+    const { client, id } = await verifiedUser(backend);
+    await backend.database.executeSql('delete from ledger where user_id = $1', [id]);
+    await backend.database.executeSql('delete from profiles where user_id = $1', [id]);
+    const call = await client.post<{ balance: number }>('/api/generate-image', { prompt: 'a profile made late' });
+    expect(call.status).toBe(200);
+    expect(call.body.balance).toBe(SIGNUP_TOKENS - 1);
+    expect(await tokensOf(client)).toBe(SIGNUP_TOKENS - 1);
+    const [profile] = (await backend.database.executeSql('select storage_used from profiles where user_id = $1', [id]))
+      .rows;
+    expect(Number(profile?.storage_used)).toBeGreaterThan(0);
   });
 });

@@ -2,7 +2,6 @@
 // session user only. Nothing here changes tokens except through the ledger.
 import { eq } from 'drizzle-orm';
 import { type Profile, SIGNUP_TOKENS } from '../../contract/accounts';
-import { storageUsedBy } from '../creations/creations-repository';
 import type { AppDb } from '../db/client';
 import { profiles, user } from '../db/schema';
 import { applyLedgerEntry } from '../ledger/ledger';
@@ -28,21 +27,29 @@ export const PROFILE_FIELDS = {
   stripeCustomerId: profiles.stripeCustomerId,
 };
 
-export async function readProfile(db: AppDb, userId: string): Promise<Profile | null> {
+/** A profile's row with the bytes its files take (profiles.storage_used, kept by triggers on files). */
+async function profileRow(db: AppDb, userId: string) {
   const [row] = await db
-    .select(PROFILE_FIELDS)
+    .select({ ...PROFILE_FIELDS, storageUsed: profiles.storageUsed })
     .from(profiles)
     .innerJoin(user, eq(user.id, profiles.userId))
     .where(eq(profiles.userId, userId));
   return row ?? null;
 }
 
+export async function readProfile(db: AppDb, userId: string): Promise<Profile | null> {
+  const row = await profileRow(db, userId);
+  if (!row) return null;
+  const { storageUsed: _, ...profile } = row;
+  return profile;
+}
+
 /** The profile of a signed-in user, created on the spot if its creation at sign-up failed. */
 export async function readOrCreateProfile(db: AppDb, userId: string): Promise<Profile | null> {
-  const existing = await readProfile(db, userId);
-  if (existing) return existing;
-  await ensureProfile(db, userId);
-  return readProfile(db, userId);
+  const withStorage = await readOrCreateProfileWithStorage(db, userId);
+  if (!withStorage) return null;
+  const { storageUsedBytes: _, ...profile } = withStorage;
+  return profile;
 }
 
 export type ProfileWithStorage = Profile & { storageUsedBytes: number };
@@ -54,10 +61,17 @@ export const withStorageUsed = (profile: Profile, storageUsed: string | number |
 });
 
 /**
- * readOrCreateProfile with the bytes the user's files take. A tool call reads both in its rate-limit
- * statement (tools/tool-call-limit.ts); this is the rare way round, for a user without a profile row.
+ * The profile with the bytes the user's files take, in one statement; created on the spot if its
+ * creation at sign-up failed. A tool call reads both in its rate-limit statement
+ * (tools/tool-call-limit.ts) and comes here only for a user without a profile row.
  */
 export async function readOrCreateProfileWithStorage(db: AppDb, userId: string): Promise<ProfileWithStorage | null> {
-  const profile = await readOrCreateProfile(db, userId);
-  return profile && withStorageUsed(profile, await storageUsedBy(db, userId));
+  let row = await profileRow(db, userId);
+  if (!row) {
+    await ensureProfile(db, userId);
+    row = await profileRow(db, userId);
+  }
+  if (!row) return null;
+  const { storageUsed, ...profile } = row;
+  return withStorageUsed(profile, storageUsed);
 }
