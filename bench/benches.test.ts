@@ -64,5 +64,9 @@ describe('the benches', () => {
     expect(tool).toBeGreaterThan(health ?? Number.POSITIVE_INFINITY);
     expect(output).toMatch(/ratio tool\/health: throughput [\d.]+x, p50 [\d.]+x/);
     expect(output).toMatch(/floor \(.*\) [\d.]+x/);
+    // And by statement: the tool call's three, each about once a call, named by their SQL.
+    const byStatement = output.slice(output.indexOf('PGlite per tool call, by statement:'));
+    expect([...byStatement.matchAll(/^ {2}[\d.]+ ms {2}(0\.9\d|1\.0\d) runs {2}\S/gm)]).toHaveLength(3);
+    expect(byStatement).toContain('with sess as');
   }, 180_000);
 });

@@ -35,10 +35,21 @@ type Run = {
   seconds: number;
   threadMs: number;
   databaseMs: number;
+  statements: ReturnType<typeof statementsSince>;
 };
 
 /** Milliseconds PGlite has spent running statements (its wasm, on this thread), counted by `timeDatabase`. */
 let databaseMs = 0;
+/** The same by named statement (pglite-statements.ts names them), with how many times each ran. */
+const statementMs = new Map<string, { runs: number; ms: number }>();
+
+/** The statement a protocol message runs: the name a Bind ('B') carries, or null (an unnamed or other message). */
+function boundStatement(message: Uint8Array): string | null {
+  if (message[0] !== 0x42) return null;
+  const portalEnd = message.indexOf(0, 5); // after the type byte and the length
+  const nameEnd = portalEnd < 0 ? -1 : message.indexOf(0, portalEnd + 1);
+  return nameEnd > portalEnd + 1 ? Buffer.from(message.subarray(portalEnd + 1, nameEnd)).toString() : null;
+}
 
 /** Counts the time of every statement PGlite runs: its protocol calls are synchronous wasm. */
 function timeDatabase(pglite: object) {
@@ -49,9 +60,26 @@ function timeDatabase(pglite: object) {
     try {
       return run(message);
     } finally {
-      databaseMs += performance.now() - started;
+      const ms = performance.now() - started;
+      databaseMs += ms;
+      const name = boundStatement(message) ?? '(unnamed)';
+      const entry = statementMs.get(name) ?? { runs: 0, ms: 0 };
+      entry.runs++;
+      entry.ms += ms;
+      statementMs.set(name, entry);
     }
   };
+}
+
+/** What each statement cost a request in a phase: the counts since `before` (a copy taken at its start). */
+function statementsSince(before: Map<string, { runs: number; ms: number }>, requests: number) {
+  return [...statementMs]
+    .map(([name, now]) => {
+      const then = before.get(name) ?? { runs: 0, ms: 0 };
+      return { name, runsPerRequest: (now.runs - then.runs) / requests, msPerRequest: (now.ms - then.ms) / requests };
+    })
+    .filter((s) => s.runsPerRequest > 0)
+    .sort((a, b) => b.msPerRequest - a.msPerRequest);
 }
 
 async function load(send: () => Promise<Response>): Promise<Run> {
@@ -61,6 +89,7 @@ async function load(send: () => Promise<Response>): Promise<Run> {
   const started = performance.now();
   const utilization = performance.eventLoopUtilization();
   const databaseBefore = databaseMs;
+  const statementsBefore = new Map([...statementMs].map(([name, entry]) => [name, { ...entry }]));
   await Promise.all(
     Array.from({ length: CONCURRENCY }, async () => {
       while (Date.now() < end) {
@@ -79,6 +108,7 @@ async function load(send: () => Promise<Response>): Promise<Run> {
     seconds: (performance.now() - started) / 1000,
     threadMs: performance.eventLoopUtilization(utilization).active,
     databaseMs: databaseMs - databaseBefore,
+    statements: statementsSince(statementsBefore, latencies.length),
   };
 }
 
@@ -130,10 +160,8 @@ async function main() {
     `tool-overhead: ${CONCURRENCY} concurrent clients, ${SECONDS} s each, PGlite in memory, instant provider`,
   );
   const health = summary('GET /api/health', await load(() => fetch(`${base}/api/health`)));
-  const tool = summary(
-    'POST /api/generate-image',
-    await load(() => fetch(`${base}/api/generate-image`, { method: 'POST', headers, body })),
-  );
+  const toolRun = await load(() => fetch(`${base}/api/generate-image`, { method: 'POST', headers, body }));
+  const tool = summary('POST /api/generate-image', toolRun);
   console.log(
     `ratio tool/health: throughput ${(tool.rps / health.rps).toFixed(3)}x, p50 ${(tool.p50 / health.p50).toFixed(1)}x, p99 ${(tool.p99 / health.p99).toFixed(1)}x`,
   );
@@ -144,6 +172,18 @@ async function main() {
   console.log(
     `thread time tool/health ${(tool.thread / health.thread).toFixed(1)}x; floor (the tool call's statements + a health request's time outside PGlite) ${floor.toFixed(1)}x`,
   );
+  // Which statements the tool call's PGlite time went to (those run at least once per 10 calls).
+  const texts = await database.pglite.query<{ name: string; statement: string }>(
+    'select name, statement from pg_prepared_statements',
+  );
+  const textOf = new Map(texts.rows.map((r) => [r.name, r.statement.replace(/\s+/g, ' ').trim()]));
+  console.log('PGlite per tool call, by statement:');
+  for (const s of toolRun.statements.filter((s) => s.runsPerRequest >= 0.1)) {
+    const text = textOf.get(s.name) ?? s.name;
+    console.log(
+      `  ${s.msPerRequest.toFixed(3)} ms  ${s.runsPerRequest.toFixed(2)} runs  ${text.length > 90 ? `${text.slice(0, 87)}...` : text}`,
+    );
+  }
 
   server.close();
   await backend.stop();
