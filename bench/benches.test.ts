@@ -47,7 +47,12 @@ describe('the benches', () => {
   it("measure a user's next requests against the length of their history", () => {
     const output = runBench('user-history.ts', ['--sizes', '0,50', '--calls', '3']);
     for (const size of [0, 50])
-      for (const request of ['POST /api/generate-image', 'GET /api/creations', 'GET /api/creations/usage'])
+      for (const request of [
+        'POST /api/generate-image',
+        'GET /api/creations',
+        'GET /api/creations/usage',
+        'GET /api/creations by tool',
+      ])
         expect(output, `${request} at ${size}`).toMatch(
           new RegExp(`history\\s+${size} jobs\\s+${request}\\s+PGlite\\s+[\\d.]+ ms a request\\s+x[\\d.]+`),
         );

@@ -1,7 +1,8 @@
 // bench/user-history: what a user's past costs their next requests. For each history size (jobs a
 // user already made, each with an input and an output file), a fresh PGlite in memory, that user
 // seeded, then sequential requests by them: a tool call with an instant provider, My Creations'
-// first page and the storage usage. Prints the PGlite time per request (every statement on its one
+// first page, the storage usage, and a page filtered by a tool they never used (the filter's worst
+// case: every past job is passed over; it grows with the history, docs/performance.md). Prints the PGlite time per request (every statement on its one
 // thread) and each size's ratio to an empty history: a request that reads the user's whole past
 // grows with it; one that reads what it needs does not.
 //   npm run bench:history -- [--sizes 0,1000,20000] [--calls 200]
@@ -71,6 +72,8 @@ async function measure(historySize: number): Promise<Figures> {
     'POST /api/generate-image': () => client.post('/api/generate-image', { prompt: 'history', numOutputs: 1 }),
     'GET /api/creations': () => client.get('/api/creations'),
     'GET /api/creations/usage': () => client.get('/api/creations/usage'),
+    // A tool the user has never used: the worst case of the filter (every past job passed over).
+    'GET /api/creations by tool': () => client.get('/api/creations?tool=colorizer'),
   };
   const figures: Figures = {};
   for (const [name, send] of Object.entries(requests)) {
