@@ -37,13 +37,6 @@ async function profileRow(db: AppDb, userId: string) {
   return row ?? null;
 }
 
-export async function readProfile(db: AppDb, userId: string): Promise<Profile | null> {
-  const row = await profileRow(db, userId);
-  if (!row) return null;
-  const { storageUsed: _, ...profile } = row;
-  return profile;
-}
-
 /** The profile of a signed-in user, created on the spot if its creation at sign-up failed. */
 export async function readOrCreateProfile(db: AppDb, userId: string): Promise<Profile | null> {
   const withStorage = await readOrCreateProfileWithStorage(db, userId);
