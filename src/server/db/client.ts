@@ -3,7 +3,7 @@
 import { createHash } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { PGlite } from '@electric-sql/pglite';
+import { PGlite, types } from '@electric-sql/pglite';
 import { type SQL, sql } from 'drizzle-orm';
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
@@ -200,6 +200,7 @@ export function postgresClientOf(db: Pick<AppDb, '_'>): pg.Pool | pg.Client | nu
 export async function executePrepared(db: Pick<AppDb, '_'>, query: SQL): Promise<SqlRows> {
   const session = db._.session as unknown as {
     dialect: PgDialect;
+    client: unknown;
     prepareQuery(
       query: { sql: string; params: unknown[] },
       fields: undefined,
@@ -208,11 +209,31 @@ export async function executePrepared(db: Pick<AppDb, '_'>, query: SQL): Promise
     ): { execute(): Promise<unknown> };
   };
   const compiled = session.dialect.sqlToQuery(query);
-  // PGlite's own statements are named by pglite-statements.ts; a name here would only be looked up.
-  const name = postgresClientOf(db) ? preparedName(compiled.sql) : undefined;
+  const postgres = postgresClientOf(db);
+  if (!postgres) {
+    // PGlite (or its transaction) names its own statements (pglite-statements.ts). Asked directly,
+    // with the row parsers drizzle's PGlite session uses: the same rows, without the prepared
+    // query drizzle builds for each call (two objects of nine closures each, issue 20).
+    const { client } = session as unknown as { client: Pick<PGlite, 'query'> };
+    const result = await client.query<Record<string, unknown>>(compiled.sql, compiled.params, PGLITE_RAW_ROWS);
+    return { rows: result.rows };
+  }
+  const name = preparedName(compiled.sql);
   const result = (await session.prepareQuery(compiled, undefined, name, false).execute()) as SqlRows;
   return { rows: result.rows ?? [] };
 }
+
+/** drizzle-orm/pglite's raw query options: dates, times and numeric arrays stay text, as everywhere else. */
+const keepText = (value: string) => value;
+const PGLITE_RAW_ROWS = {
+  rowMode: 'object',
+  parsers: Object.fromEntries(
+    [types.TIMESTAMP, types.TIMESTAMPTZ, types.INTERVAL, types.DATE, 1231, 1115, 1185, 1187, 1182].map((type) => [
+      type,
+      keepText,
+    ]),
+  ),
+} as const;
 
 export type DatabaseLocation = { kind: 'pglite'; dir: string } | { kind: 'postgres'; url: string };
 

@@ -1,8 +1,9 @@
 // PGlite's queries with parameters run as named statements: parsed once, answered as PGlite's own
 // unnamed path answers, errors included, and never more statements kept than the limit.
 import { PGlite } from '@electric-sql/pglite';
+import { sql } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { openPglite } from './client';
+import { executePrepared, openPglite, type SqlRows } from './client';
 import { nameStatementsOf } from './pglite-statements';
 
 let named: PGlite;
@@ -109,6 +110,27 @@ describe('named statements on PGlite', () => {
     try {
       await database.executeSql('select $1::int as one', [1]);
       expect(await preparedTexts(database.pglite)).toEqual(['select $1::int as one']);
+    } finally {
+      await database.close();
+    }
+  });
+});
+
+describe('executePrepared on PGlite', () => {
+  it("answers the rows drizzle's own execute does, outside and inside a transaction", async () => {
+    const database = await openPglite();
+    try {
+      const { db } = database;
+      await db.execute(sql`create table item (id int primary key, made timestamptz not null, day date, meta jsonb)`);
+      await db.execute(sql`insert into item values (1, '2026-01-02T03:04:05Z', '2026-01-02', '{"k":[1,2]}')`);
+      const query = () => sql`select id, made, day, meta, made + interval '1 hour' as later from item where id = ${1}`;
+      const drizzles = ((await db.execute(query())) as unknown as SqlRows).rows;
+      expect(drizzles[0]?.made).toEqual(expect.any(String)); // drizzle keeps times as text on PGlite
+      // Twice: the second call meets the statement already named and its parsers already merged.
+      expect((await executePrepared(db, query())).rows).toEqual(drizzles);
+      expect((await executePrepared(db, query())).rows).toEqual(drizzles);
+      const inTransaction = await db.transaction((tx) => executePrepared(tx, query()));
+      expect(inTransaction.rows).toEqual(drizzles);
     } finally {
       await database.close();
     }

@@ -1,4 +1,11 @@
-import { type PGlite, parse, protocol, type QueryOptions, type Results } from '@electric-sql/pglite';
+import {
+  type ParserOptions,
+  type PGlite,
+  parse,
+  protocol,
+  type QueryOptions,
+  type Results,
+} from '@electric-sql/pglite';
 
 /**
  * Named (prepared) statements for PGlite, whose own `query` parses and plans every statement anew
@@ -37,6 +44,20 @@ export function nameStatementsOf(pglite: PGlite, { max = 200 } = {}): void {
     return { name, parameterTypes: parse.parseDescribeStatementResults(replies) };
   }
 
+  // PGlite merges a caller's parsers into its own by spreading all ~320 of them, per statement
+  // (80 µs; drizzle passes some with every query): here the caller's few sit over PGlite's instead,
+  // made once for each set a caller passes again and again (db/client.ts's executePrepared).
+  type Parsers = PGlite['parsers'];
+  const merged = new WeakMap<ParserOptions, Parsers>();
+  function parsersFor(own: ParserOptions | undefined): Parsers {
+    if (!own) return pglite.parsers;
+    const known = merged.get(own);
+    if (known) return known;
+    const parsers = Object.assign(Object.create(pglite.parsers), own) as Parsers;
+    merged.set(own, parsers);
+    return parsers;
+  }
+
   async function run(text: string, params: unknown[], options: QueryOptions | undefined): Promise<Results> {
     let statement = statements.get(text);
     if (statement) statements.delete(text);
@@ -58,10 +79,7 @@ export function nameStatementsOf(pglite: PGlite, { max = 200 } = {}): void {
       { syncToFs: false },
     );
     await pglite.syncToFs();
-    // PGlite merges a caller's parsers into its own by spreading all ~320 of them, per statement
-    // (80 µs; drizzle passes some with every query): here the caller's few sit over PGlite's instead.
-    const parsers = options?.parsers ? Object.assign(Object.create(pglite.parsers), options.parsers) : pglite.parsers;
-    return parse.parseResults(replies, parsers, { rowMode: options?.rowMode })[0] as Results;
+    return parse.parseResults(replies, parsersFor(options?.parsers), { rowMode: options?.rowMode })[0] as Results;
   }
 
   pglite.query = (async <T>(text: string, params?: unknown[], options?: QueryOptions): Promise<Results<T>> => {
