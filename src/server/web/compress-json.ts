@@ -14,7 +14,7 @@ type Body = (text: string, arg?: ResponseInit | number, headers?: HeaderRecord) 
 
 /**
  * `c.json` that also sets Content-Length. Reading an answer back to size it cost every API request
- * a web stream and a second Response (~3% of a tool call's thread time, issue 20).
+ * a web stream and a second Response (a sixth of a health request's thread time, issue 20).
  */
 function jsonWithLength(c: Context) {
   const body = c.body as Body;
