@@ -2,9 +2,10 @@
 // user already made, each with an input and an output file), a fresh PGlite in memory, that user
 // seeded, then sequential requests by them: a tool call with an instant provider, My Creations'
 // first page, the storage usage, and a page filtered by a tool they never used (the filter's worst
-// case: every past job is passed over; it grows with the history, docs/performance.md). Prints the PGlite time per request (every statement on its one
-// thread) and each size's ratio to an empty history: a request that reads the user's whole past
-// grows with it; one that reads what it needs does not.
+// case: every past job is passed over; it grows with the history, docs/performance.md). Prints the
+// PGlite time per request (every statement on its one thread) and each size's ratio to an empty
+// history: a request that reads the user's whole past grows with it; one that reads what it needs
+// does not.
 //   npm run bench:history -- [--sizes 0,1000,20000] [--calls 200]
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';

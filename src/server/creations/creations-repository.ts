@@ -49,6 +49,21 @@ export async function listCreationJobs(
   return rows.map(({ createdAtUs, ...job }) => ({ ...job, cursor: { createdAtUs: BigInt(createdAtUs), id: job.id } }));
 }
 
+/**
+ * One page for a client: up to `limit` jobs and the cursor of the next page (null on the last).
+ * One more job than shown is read to know whether a next page exists.
+ */
+export async function listCreationPage(
+  db: AppDb,
+  userId: string,
+  options: { tool: string | null; cursor: PageCursor | null; limit: number },
+): Promise<{ jobs: PageJob[]; next: string | null }> {
+  const rows = await listCreationJobs(db, userId, { ...options, limit: options.limit + 1 });
+  const shown = rows.slice(0, options.limit);
+  const last = shown.at(-1);
+  return { jobs: shown, next: rows.length > options.limit && last ? encodePageCursor(last.cursor) : null };
+}
+
 /** listCreationJobs' statement, not yet run (its plan is tested: an index read, no sort). */
 export function creationPageQuery(
   db: AppDb,

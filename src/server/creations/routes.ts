@@ -17,9 +17,8 @@ import {
   chargesOfJobs,
   decodePageCursor,
   deleteFinishedJob,
-  encodePageCursor,
   filesOfJobs,
-  listCreationJobs,
+  listCreationPage,
 } from './creations-repository';
 import { findSharedJob, sharedFileUrl, shareJob, shareUrl, unshareJob } from './sharing';
 import { thumbnailKey, thumbnailOf } from './thumbnails';
@@ -53,11 +52,9 @@ export function creationRoutes(deps: CreationRoutesDeps) {
     if (!Number.isInteger(limit) || limit < 1 || limit > 100)
       return c.json({ error: 'limit: must be a whole number from 1 to 100' }, 400);
 
-    const rows = await listCreationJobs(db, user.id, { tool, cursor, limit: limit + 1 });
-    const page = rows.slice(0, limit);
+    const { jobs: page, next } = await listCreationPage(db, user.id, { tool, cursor, limit });
     const ids = page.map((j) => j.id);
     const [jobFiles, charges] = await Promise.all([filesOfJobs(db, ids), chargesOfJobs(db, ids)]);
-    const last = page.at(-1);
     return c.json({
       creations: page.map((job) =>
         viewCreation(
@@ -67,7 +64,7 @@ export function creationRoutes(deps: CreationRoutesDeps) {
           job.shareToken ? shareUrl(deps.appUrl, job.shareToken) : null,
         ),
       ),
-      next: rows.length > limit && last ? encodePageCursor(last.cursor) : null,
+      next,
     } satisfies CreationList);
   });
 

@@ -15,7 +15,7 @@ import type {
 import { TOOL_MESSAGES, TOOLS, type ToolDefinition } from '../../contract/tools';
 import type { Auth } from '../auth/auth';
 import { sessionUser } from '../auth/session';
-import { decodePageCursor, encodePageCursor, listCreationJobs, timeCursor } from '../creations/creations-repository';
+import { decodePageCursor, listCreationPage, timeCursor } from '../creations/creations-repository';
 import { isUuid } from '../db/ids';
 import type { InferenceRouter } from '../inference/routing';
 import { type JobView, queuePosition, viewJob, waitForJob } from '../jobs/job-view';
@@ -162,12 +162,8 @@ export function toolRoutes(deps: ToolRoutesDeps) {
     const before = c.req.query('before');
     const cursor = before ? (decodePageCursor(before) ?? timeCursor(before)) : null;
     if (before && !cursor) return c.json({ error: 'before: must be the next value of a previous page' }, 400);
-    const rows = await listCreationJobs(db, user.id, { tool: null, cursor, limit: limit + 1 });
-    const last = rows.length > limit ? rows[limit - 1] : undefined;
-    return c.json({
-      jobs: rows.slice(0, limit).map(viewJob),
-      next: last ? encodePageCursor(last.cursor) : null,
-    } satisfies JobList);
+    const page = await listCreationPage(db, user.id, { tool: null, cursor, limit });
+    return c.json({ jobs: page.jobs.map(viewJob), next: page.next } satisfies JobList);
   });
 
   app.get('/files/:id', async (c) => {
