@@ -32,6 +32,11 @@ export interface InferenceProvider {
   /** Runs one job; rejects with ProviderError (or any error) when it fails. Honours `signal`. */
   run(input: ToolInput, signal: AbortSignal): Promise<ToolResult>;
   /**
+   * A refusal this provider can foresee, made before the charge: rejects with a ProviderError whose
+   * userMessage is shown (nothing charged); resolves when the input can be served.
+   */
+  precheck?(input: ToolInput, signal: AbortSignal): Promise<void>;
+  /**
    * For providers that answer `pending`: the result of a finished task from its terminal payload
    * (a webhook's body or what `check` returned), at most `imagesWanted` images; rejects with
    * ProviderError when the task failed.

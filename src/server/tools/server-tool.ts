@@ -25,6 +25,13 @@ export type PreparedTool<I extends ToolInputBase = ToolInputBase> = {
 /** A tool's own local engine: loaded on its first job (the model stays loaded), then run per job. */
 export type LocalEngine<I> = (input: I, signal: AbortSignal) => Promise<ToolResult>;
 
+/**
+ * A refusal the local engine can foresee (no face, a face too small), checked before the charge:
+ * resolves when the engine can serve the input, rejects with a ProviderError whose userMessage says
+ * why not and what to try.
+ */
+export type LocalPrecheck<I> = (input: I, signal: AbortSignal) => Promise<void>;
+
 export interface ServerTool<I extends ToolInputBase = ToolInputBase> {
   id: I['tool'];
   /** Validates a request body; throws InputError (with the field) on the first problem. */
@@ -35,6 +42,8 @@ export interface ServerTool<I extends ToolInputBase = ToolInputBase> {
   demo(input: I): Promise<ToolResult>;
   /** The engine on this machine, imported on first use; none: the demo stands in locally. */
   local?(options: LocalEngineOptions): Promise<LocalEngine<I>>;
+  /** The local engine's cheap check of an input before the charge (LocalPrecheck); none: nothing to foresee. */
+  localPrecheck?(options: LocalEngineOptions): Promise<LocalPrecheck<I>>;
 }
 
 /** Helps TypeScript keep each tool's own input type (a plain annotation would widen it). */

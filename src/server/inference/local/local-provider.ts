@@ -4,7 +4,7 @@
 // imported on first use, so a server that never runs a tool never loads its model.
 import type { ToolId } from '../../../contract/tools';
 import { serverTool } from '../../tools/registry';
-import type { LocalEngine } from '../../tools/server-tool';
+import type { LocalEngine, LocalPrecheck } from '../../tools/server-tool';
 import type { InferenceProvider, ToolInput } from '../provider';
 import { setRealEsrganCacheDir } from './upscale/real-esrgan-files';
 
@@ -27,6 +27,12 @@ export function createLocalProvider(options = DEFAULT_OPTIONS): InferenceProvide
       if (!load) throw new Error(`the local engine does not serve ${input.tool}`);
       const engine: LocalEngine<ToolInput> = await load(options);
       return engine(input, signal);
+    },
+    async precheck(input: ToolInput, signal) {
+      const load = serverTool(input.tool).localPrecheck;
+      if (!load) return;
+      const check: LocalPrecheck<ToolInput> = await load(options);
+      await check(input, signal);
     },
   };
 }
