@@ -6,6 +6,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { serve } from '@hono/node-server';
+import { TOOL_IDS, type ToolId } from '../contract/tools';
 import {
   enqueueAccountSetup,
   enqueueUnfinishedAccountSetups,
@@ -25,10 +26,11 @@ import { startPgliteAutovacuum } from './db/pglite-autovacuum';
 import { createImageModeration, type NsfwClassifier } from './images/moderation/image-moderation';
 import { createNsfwjsClassifier } from './images/moderation/nsfw-classifier';
 import { createDemoProvider } from './inference/demo/demo-provider';
-import { createLocalProvider } from './inference/local/local-provider';
+import { createEngineProcessProvider } from './inference/local/engine-host/engine-host';
 import { realEsrganAvailable } from './inference/local/upscale/real-esrgan-files';
 import { createReplicateProvider } from './inference/replicate/replicate-provider';
 import { createInferenceRouter, type InferenceRouter } from './inference/routing';
+import { isFreePreview } from './jobs/free-preview';
 import type { ToolJobDeps } from './jobs/job-runner';
 import { JobSignals } from './jobs/job-signals';
 import { startOrphanedJobSweep } from './jobs/orphaned-jobs';
@@ -125,12 +127,18 @@ export async function startBackend(
     const mailer = createMailer(config, database, logger);
     const storage =
       options.storage ?? (config.s3 ? createS3Storage(config.s3) : createFsStorage(path.join(config.dataDir, 'files')));
+    // The local models run in a process of their own, started on the first local run (engine-host.ts).
+    const localEngine = () => {
+      const engine = createEngineProcessProvider({ ...config.local, modelDir: path.join(config.dataDir, 'models') });
+      stops.add(engine.close);
+      return engine;
+    };
     const inference =
       options.inference ??
       createInferenceRouter(
         config.inference,
         {
-          local: createLocalProvider({ ...config.local, modelDir: path.join(config.dataDir, 'models') }),
+          local: localEngine(),
           ...(config.replicate
             ? {
                 replicate: createReplicateProvider({
@@ -244,16 +252,15 @@ export type RunningSystem = Backend & { port: number | null };
 
 /**
  * What serves each tool, for the operator (the pages only say "labelled sample" or "local engine"):
- * the tools left to the demo provider, and the variable that gives them real models.
+ * the tools that give free previews (the demo's, or a local engine's stamped result), and the
+ * variable that gives them real models.
  */
-function logInferenceSetUp(routing: Record<string, string>, logger: Logger) {
-  const demo = Object.entries(routing)
-    .filter(([, provider]) => provider === 'demo')
-    .map(([tool]) => tool);
+function logInferenceSetUp(routing: Record<ToolId, string>, logger: Logger) {
+  const previews = TOOL_IDS.filter((tool) => isFreePreview(tool, routing[tool]));
   logger.info('inference providers', { tools: routing });
-  if (demo.length > 0) {
-    logger.warn('these tools answer with labelled demo samples; set REPLICATE_API_TOKEN for real models', {
-      tools: demo,
+  if (previews.length > 0) {
+    logger.warn('these tools answer with labelled samples as free previews; set REPLICATE_API_TOKEN for real models', {
+      tools: previews,
     });
   }
 }

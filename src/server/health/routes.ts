@@ -10,6 +10,7 @@ import type { Database } from '../db/client';
 import type { InstanceInfo } from '../db/instance';
 import type { InferenceRouter } from '../inference/routing';
 import { QUEUE_NAMES, QUEUE_SCHEMA } from '../jobs/queue';
+import { eventLoopDelays } from './event-loop';
 
 export type HealthDeps = {
   config: Config;
@@ -84,6 +85,7 @@ async function waitingJobs(database: Database): Promise<Record<string, number>> 
 
 export function healthRoutes(deps: HealthDeps) {
   const { config, database, instance } = deps;
+  const eventLoop = eventLoopDelays();
   return new Hono().get('/', async (c) => {
     // One statement either way: it reaches the database and the queue's tables (they share it).
     if (!mayReadHealthDetails(config, c.req.raw.headers)) {
@@ -99,7 +101,7 @@ export function healthRoutes(deps: HealthDeps) {
         status: healthy ? 'ok' : 'degraded',
         version: deps.version,
         uptimeSeconds: Math.round((Date.now() - deps.startedAt.getTime()) / 1000),
-        process: { pid: process.pid, web: config.role.web, worker: config.role.worker },
+        process: { pid: process.pid, web: config.role.web, worker: config.role.worker, eventLoop: eventLoop.recent() },
         database: {
           ...check,
           dialect: database.dialect,

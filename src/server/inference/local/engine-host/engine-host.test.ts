@@ -1,0 +1,86 @@
+import { monitorEventLoopDelay } from 'node:perf_hooks';
+import sharp from 'sharp';
+import { afterAll, describe, expect, it } from 'vitest';
+import { ProviderError } from '../../provider';
+import { fixtureImage, imageInputFrom } from '../faces/fixture-image';
+import { createEngineProcessProvider } from './engine-host';
+
+const provider = createEngineProcessProvider({ backgroundModel: 'medium' });
+afterAll(() => provider.close());
+const signal = () => new AbortController().signal;
+
+describe('the local engine in its own process', () => {
+  it('runs the models without ever holding up this thread for a second (issue 35)', async () => {
+    // Both blocked the server's thread when they ran in it: the analyzer 1.3 s on this portrait
+    // (its models' set-up and pixel loops), the upscaler's tiling and mixing 0.7 s; on a loaded
+    // machine, several seconds.
+    const portrait = await fixtureImage('grace_hopper.jpg');
+    const photo = await imageInputFrom(
+      await sharp((await fixtureImage('hubble_deep_field.jpg')).bytes)
+        .resize(500)
+        .jpeg()
+        .toBuffer(),
+    );
+    const delay = monitorEventLoopDelay({ resolution: 10 });
+    delay.enable();
+    const [analysis, upscaled] = await Promise.all([
+      provider.run({ tool: 'image-analyzer', image: portrait }, signal()),
+      provider.run({ tool: 'image-upscaler', image: photo, scale: 2 }, signal()),
+    ]);
+    delay.disable();
+
+    expect(provider.pid).toBeGreaterThan(0);
+    expect(provider.pid).not.toBe(process.pid);
+    if (analysis.kind !== 'analysis') throw new Error(`expected an analysis, got ${analysis.kind}`);
+    expect(analysis.keywords.map((k) => k.keyword)).toContain('face');
+    if (upscaled.kind !== 'images') throw new Error(`expected images, got ${upscaled.kind}`);
+    const [output] = upscaled.images;
+    expect(Buffer.isBuffer(output?.bytes)).toBe(true);
+    expect(await sharp(output?.bytes).metadata()).toMatchObject({ format: 'webp', width: 1000, height: 872 });
+    expect(delay.max / 1e6).toBeLessThan(1000);
+  }, 180_000);
+
+  it("brings a failure's message for the user back from the engine process", async () => {
+    const portrait = await fixtureImage('grace_hopper.jpg');
+    // Dimensions past 6x's limit: the engine refuses before decoding.
+    const tooLarge = { ...portrait, width: 6000, height: 6000 };
+    const failure = await provider.run({ tool: 'image-upscaler', image: tooLarge, scale: 6 }, signal()).catch((e) => e);
+    expect(failure).toBeInstanceOf(ProviderError);
+    expect((failure as ProviderError).options.userMessage).toMatch(/too large for 6x/);
+  }, 60_000);
+
+  it('stops waiting at once when the job is cancelled, and stays usable', async () => {
+    const photo = await fixtureImage('hubble_deep_field.jpg');
+    const controller = new AbortController();
+    const run = provider.run({ tool: 'image-upscaler', image: photo, scale: 4 }, controller.signal);
+    setTimeout(() => controller.abort(new Error('the user left')), 200);
+    const started = Date.now();
+    await expect(run).rejects.toThrow('the user left');
+    expect(Date.now() - started).toBeLessThan(1000);
+
+    const small = await imageInputFrom(await sharp(photo.bytes).resize(64, 64).png().toBuffer());
+    const again = await provider.run({ tool: 'image-upscaler', image: small, scale: 2 }, signal());
+    expect(again.kind).toBe('images');
+  }, 120_000);
+
+  it('fails a run as retryable when the engine process dies, and starts a new one for the next', async () => {
+    const photo = await fixtureImage('hubble_deep_field.jpg');
+    const run = provider.run({ tool: 'image-upscaler', image: photo, scale: 4 }, signal());
+    const pid = await waitForPid();
+    process.kill(pid, 'SIGKILL');
+    const failure = await run.catch((e) => e);
+    expect(failure).toBeInstanceOf(ProviderError);
+    expect((failure as ProviderError).options.retryable).toBe(true);
+
+    const small = await imageInputFrom(await sharp(photo.bytes).resize(64, 64).png().toBuffer());
+    const again = await provider.run({ tool: 'image-upscaler', image: small, scale: 2 }, signal());
+    expect(again.kind).toBe('images');
+    expect(provider.pid).not.toBe(pid);
+  }, 120_000);
+});
+
+async function waitForPid(): Promise<number> {
+  for (let i = 0; i < 100 && !provider.pid; i++) await new Promise((r) => setTimeout(r, 20));
+  if (!provider.pid) throw new Error('no engine process');
+  return provider.pid;
+}
