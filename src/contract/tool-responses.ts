@@ -19,11 +19,14 @@ export type JobView = {
   id: string;
   tool: ToolId;
   status: JobStatus;
-  /** The tool's price for the request. */
+  /** The request's price on the provider that serves it (also for a free preview). */
   cost: number;
   /** Tokens taken when the job was created: the cost, or 0 for a free preview. */
   charged: number;
-  /** True when the labelled demo served it (or, while queued, will): a free preview, not AI. */
+  /**
+   * True for a free preview: its result is (or, while queued, will be) a labelled placeholder (the
+   * demo's, or a local engine's stamped one), not a result to use elsewhere.
+   */
   demo: boolean;
   /** ISO 8601. */
   createdAt: string;
@@ -55,8 +58,11 @@ export type JobDetail = JobView & { queuePosition: number | null } & Expectation
 /** GET /api/jobs: newest first; `next` is the `before` cursor of the next page, or null. */
 export type JobList = { jobs: JobView[]; next: string | null };
 
-/** What every answer about a job that was charged carries. */
-type Charged = { jobId: string; balance: number };
+/**
+ * What every answer about a job carries: the balance after it, the tokens it took and whether it is
+ * a free preview (JobView's `charged` and `demo`).
+ */
+type Charged = Pick<JobView, 'charged' | 'demo'> & { jobId: string; balance: number };
 
 /** 200, an image tool: the list of URLs, or one URL for the one-image tools. */
 export type ToolImageSuccess = Charged & { success: true; output: string[] | string | null };
@@ -94,5 +100,17 @@ export const isPending = (answer: ToolAnswer): answer is ToolPending => 'pending
 
 export const isSuccess = (answer: ToolAnswer): answer is ToolImageSuccess | ToolAnalysisSuccess => answer.success;
 
-/** `GET /api/tools`: which provider serves each tool on this server (also in a prerendered page). */
-export type ToolsInfo = { tools: { id: ToolId; provider: string; demo: boolean }[] };
+/** One tool on this server: what serves it and what a call of it takes. */
+export type ToolInfo = {
+  id: ToolId;
+  provider: string;
+  /** The labelled demo serves it. */
+  demo: boolean;
+  /** Its results here are labelled placeholders (the demo's, or a local engine's stamped ones): nothing is taken. */
+  freePreview: boolean;
+  /** Tokens a call takes per unit (image or use, the contract's `costPer`): 0 for a free preview. */
+  price: number;
+};
+
+/** `GET /api/tools`: which provider serves each tool on this server and its price (also in a prerendered page). */
+export type ToolsInfo = { tools: ToolInfo[] };

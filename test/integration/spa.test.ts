@@ -145,7 +145,7 @@ describe('serving prerendered pages (decision 021)', () => {
     );
     (globalThis as { __ppRendered?: string[] }).__ppRendered = rendered;
     app = spaRoutes(dist, 'http://127.0.0.1', {
-      tools: () => ({ tools: [{ id: 'text-to-pic', provider: 'demo', demo: true }] }),
+      tools: () => ({ tools: [{ id: 'text-to-pic', provider: 'demo', demo: true, freePreview: true, price: 0 }] }),
       onRenderError: () => {},
     });
   });
@@ -162,7 +162,7 @@ describe('serving prerendered pages (decision 021)', () => {
     expect(response.headers.get('vary')).toBe('Accept-Encoding, Cookie');
     const html = await response.text();
     expect(html).toContain(
-      '<div id="root" data-prerendered data-signed-in="false" data-tools="{&quot;tools&quot;:[{&quot;id&quot;:&quot;text-to-pic&quot;,&quot;provider&quot;:&quot;demo&quot;,&quot;demo&quot;:true}]}"><main><h1>/text-to-pic</h1><p>false demo</p>',
+      '<div id="root" data-prerendered data-signed-in="false" data-tools="{&quot;tools&quot;:[{&quot;id&quot;:&quot;text-to-pic&quot;,&quot;provider&quot;:&quot;demo&quot;,&quot;demo&quot;:true,&quot;freePreview&quot;:true,&quot;price&quot;:0}]}"><main><h1>/text-to-pic</h1><p>false demo</p>',
     );
     expect(html).toContain('</main></div><script src="/a.js"></script>');
     // The page's own title, before any script runs (escaped like any text in the markup).

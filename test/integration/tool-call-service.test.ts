@@ -93,7 +93,7 @@ describe('callTool', () => {
     expect(debits.filter((row) => row.reason === 'job').map((row) => row.delta)).toEqual([-1]);
   });
 
-  it('queues a free preview where the demo serves the tool, yet refuses a balance below the price (decision 020)', async () => {
+  it('queues a free preview where the demo serves the tool, also on an empty balance (decision 039)', async () => {
     const demoOnly = createInferenceRouter({ default: 'demo', perTool: {} }, {}, createDemoProvider());
     const onDemo = { ...deps, inference: demoOnly };
     const rich = await verifiedUser(backend, 20);
@@ -110,15 +110,18 @@ describe('callTool', () => {
     const rows = await backend.database.db.select().from(ledger).where(eq(ledger.userId, rich.id));
     expect(rows.filter((row) => row.reason === 'job')).toEqual([]);
 
+    // A free preview takes nothing, so a balance below the price does not stand in its way.
     const broke = await verifiedUser(backend, 0);
     expect(
       await callTool(onDemo, {
         user: { id: broke.id, emailVerified: true },
         caller: await callerOf(broke.id),
         tool: textToPic,
-        body: { prompt: 'a fox' },
-        rawBody: '{"prompt":"a fox"}',
+        body: { prompt: 'a fox', numOutputs: 4 },
+        rawBody: '{"prompt":"a fox","numOutputs":4}',
       }),
-    ).toEqual({ kind: 'refused', status: 402, error: TOOL_MESSAGES.notEnoughTokens, balance: 0 });
+    ).toMatchObject({ kind: 'job', isNew: true });
+    const [brokeJob] = await backend.database.db.select().from(jobs).where(eq(jobs.userId, broke.id));
+    expect(brokeJob).toMatchObject({ cost: 4, charged: 0, provider: 'demo' });
   });
 });

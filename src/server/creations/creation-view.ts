@@ -38,7 +38,6 @@ export function viewCreation(
     ...view,
     charged: charges?.charged ?? 0,
     refunded: charges?.refunded ?? 0,
-    demo: job.provider === 'demo',
     settings: settingsOf(job.input),
     inputs: jobFiles.filter((f) => f.kind === 'input').map(imageOf),
     // In the result's order; a file already removed is left out.

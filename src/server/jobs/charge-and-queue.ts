@@ -51,7 +51,7 @@ export type CreateJobInput = {
   userId: string;
   tool: ToolId;
   prepared: PreparedTool;
-  /** The tool's price for the request; charged unless the provider gives free previews. */
+  /** The request's price on `provider` (costOf); charged unless the job is a free preview there. */
   cost: number;
   provider: string;
   idempotencyKey?: string;
@@ -75,7 +75,7 @@ export async function chargeAndQueue(
   const { db, storage } = deps;
   const { userId, idempotencyKey } = request;
   const jobId = randomUUID();
-  const charged = chargeFor(request.provider, request.cost);
+  const charged = chargeFor(request.tool, request.provider, request.cost);
   const { stored: input, images } = toStoredInput(request.prepared.input);
   // Input images go to storage first (the worker may be another process); their rows commit with
   // the job, and the bytes are removed again if the charge does not go through.

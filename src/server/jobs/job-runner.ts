@@ -1,10 +1,11 @@
 // The worker side of a tool job: run the tool's provider, then finish the job exactly once:
 // outputs stored and the job marked succeeded (a per-image tool that got fewer images refunds the
-// missing ones), or the job failed and refunded in one transaction. A paid job the demo served
-// (free-preview.ts) is refunded as it succeeds. The ledger's unique (reason, reference) makes the
-// refund happen at most once per job id. A provider may answer `pending`
-// instead (Replicate's webhook mode): the job keeps running with its provider_ref and is finished
-// later by completeToolJob, from the webhook or from the backstop (pending-jobs.ts).
+// missing ones), or the job failed and refunded in one transaction. A paid job that a free preview
+// or a cheaper provider served (free-preview.ts) is refunded the difference as it succeeds. The
+// ledger's unique (reason, reference) makes the refund happen at most once per job id. A provider
+// may answer `pending` instead (Replicate's webhook mode): the job keeps running with its
+// provider_ref and is finished later by completeToolJob, from the webhook or from the backstop
+// (pending-jobs.ts).
 import { type ToolId, toolById } from '../../contract/tools';
 import type { AppDb } from '../db/client';
 import { untilDatabaseAnswers } from '../db/connection-errors';
@@ -14,7 +15,7 @@ import { ProviderError } from '../inference/provider';
 import { applyLedgerEntry, type LedgerEntry } from '../ledger/ledger';
 import type { Logger } from '../log';
 import type { FileStorage } from '../storage/storage';
-import { isFreePreview } from './free-preview';
+import { chargeFor, listPrice } from './free-preview';
 import { loadInputImages, removeFiles, storeOutputs } from './job-files';
 import type { FinishedJob, JobSignals } from './job-signals';
 import {
@@ -267,23 +268,26 @@ async function storeResult(
 }
 
 /**
- * What a success gives back: all of it for a job queued for a paid provider but served by the demo
- * (the routing changed meanwhile: a free preview), the missing ones when a per-image tool got fewer
- * images than paid for (a model's safety filter may drop some); else nothing.
+ * What a success gives back: what the provider that served it asks less than the job was charged
+ * (the routing changed between queueing and running: all of it for a paid job a free preview
+ * served), the missing ones when a per-image tool got fewer images than paid for (a model's safety
+ * filter may drop some); else nothing.
  */
 function refundOnSuccess(job: JobRow, result: FinalResult, servedBy: string): LedgerEntry | null {
   if (job.charged === 0) return null;
-  if (isFreePreview(servedBy)) {
+  const tool = job.tool as ToolId;
+  const asked = imagesAsked(job.input);
+  const perImage = toolById(tool).costPer === 'image';
+  const owed = chargeFor(tool, servedBy, listPrice(tool, servedBy) * (perImage ? asked : 1));
+  if (owed < job.charged) {
     return {
       userId: job.userId,
-      delta: job.charged,
+      delta: job.charged - owed,
       reason: 'refund',
       reference: job.id,
-      note: 'served by the demo: a free preview',
+      note: owed === 0 ? `served by ${servedBy}: a free preview` : `served by ${servedBy} for ${owed} tokens`,
     };
   }
-  const asked = imagesAsked(job.input);
-  const perImage = toolById(job.tool as ToolId).costPer === 'image';
   if (result.kind !== 'images' || !perImage || result.images.length >= asked) return null;
   const missing = asked - result.images.length;
   return {

@@ -20,7 +20,7 @@ export function viewJob(job: JobRow): JobView {
     status: job.status,
     cost: job.cost,
     charged: job.charged,
-    demo: isFreePreview(job.provider),
+    demo: isFreePreview(job.tool as ToolId, job.provider),
     createdAt: job.createdAt.toISOString(),
     finishedAt: job.finishedAt?.toISOString() ?? null,
     error: job.error,

@@ -18,6 +18,7 @@ import { sessionUser } from '../auth/session';
 import { decodePageCursor, listCreationPage, timeCursor } from '../creations/creations-repository';
 import { isUuid } from '../db/ids';
 import type { InferenceRouter } from '../inference/routing';
+import { isFreePreview, unitPrice } from '../jobs/free-preview';
 import { type JobView, queuePosition, viewJob, waitForJob } from '../jobs/job-view';
 import { findOwnFile, findOwnJob } from '../jobs/jobs-repository';
 import { createTypicalRunTime } from '../jobs/typical-run-time';
@@ -50,7 +51,7 @@ function parseObject(raw: string): Record<string, unknown> | string {
 
 /** The spec's response for a finished job: success and output (list or one URL), or the analysis. */
 function toolResponse(tool: ToolDefinition, view: JobView, balance: number): ToolResult {
-  const common = { jobId: view.id, balance };
+  const common = { jobId: view.id, balance, charged: view.charged, demo: view.demo };
   if (view.status === 'failed')
     return { success: false, error: view.error ?? tool.failureMessage, refunded: true, ...common };
   if (tool.response === 'analysis') return { success: true, keywords: view.keywords, colors: view.colors, ...common };
@@ -133,6 +134,8 @@ export function toolRoutes(deps: ToolRoutesDeps) {
         queuePosition: position,
         typicalSeconds: await typicalRunTime(job),
         balance,
+        charged: view.charged,
+        demo: view.demo,
       };
       return c.json(answer, 202);
     }
@@ -188,8 +191,16 @@ export function toolRoutes(deps: ToolRoutesDeps) {
   return app;
 }
 
-/** `GET /api/tools`: which provider serves each tool here (prerendered pages carry it too). */
+/** `GET /api/tools`: which provider serves each tool here and what it takes (prerendered pages carry it too). */
 export function toolsInfoOf(inference: InferenceRouter): ToolsInfo {
   const routing = inference.describe();
-  return { tools: TOOLS.map((t) => ({ id: t.id, provider: routing[t.id], demo: routing[t.id] === 'demo' })) };
+  return {
+    tools: TOOLS.map(({ id }) => ({
+      id,
+      provider: routing[id],
+      demo: routing[id] === 'demo',
+      freePreview: isFreePreview(id, routing[id]),
+      price: unitPrice(id, routing[id]),
+    })),
+  };
 }

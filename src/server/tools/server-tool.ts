@@ -44,6 +44,17 @@ export interface ServerTool<I extends ToolInputBase = ToolInputBase> {
   local?(options: LocalEngineOptions): Promise<LocalEngine<I>>;
   /** The local engine's cheap check of an input before the charge (LocalPrecheck); none: nothing to foresee. */
   localPrecheck?(options: LocalEngineOptions): Promise<LocalPrecheck<I>>;
+  /**
+   * 'preview': the local engine's result carries a labelled placeholder (Background Swap's drawn,
+   * DEMO-stamped backgrounds), so it is a free preview like the demo's (jobs/free-preview.ts).
+   * None: the local result is real and charged.
+   */
+  localResult?: 'preview';
+  /**
+   * Tokens per unit on the local engine, where its result is worth less than the spec's model's
+   * (decision 039); none: the contract's price.
+   */
+  localPrice?: number;
 }
 
 /** Helps TypeScript keep each tool's own input type (a plain annotation would widen it). */

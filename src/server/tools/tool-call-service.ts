@@ -16,6 +16,7 @@ import { EXPLICIT_IMAGE_MESSAGE, type ImageModeration } from '../images/moderati
 import type { InferenceRouter } from '../inference/routing';
 import { chargeAndQueue, earlierJobFor, IdempotencyConflictError } from '../jobs/charge-and-queue';
 import { hasRoomForJob, TooManyJobsError } from '../jobs/fair-queue';
+import { chargeFor } from '../jobs/free-preview';
 import type { JobSignals } from '../jobs/job-signals';
 import type { Queue } from '../jobs/queue';
 import { balanceOf, InsufficientTokensError } from '../ledger/ledger';
@@ -94,8 +95,11 @@ export async function callTool(deps: ToolCallServiceDeps, request: ToolCallReque
     if (earlier) return { kind: 'job', jobId: earlier.id, isNew: false, handedOver: false };
 
     const prepared = prepareTool(tool.id, await withStoredImages(deps, user.id, body));
-    const cost = costOf(tool.id, prepared);
-    if (profile.tokens < cost) return refuse(402, TOOL_MESSAGES.notEnoughTokens, { balance: profile.tokens });
+    // The price and the charge are the serving provider's: a free preview takes nothing (decision 039).
+    const provider = deps.inference.providerFor(tool.id).name;
+    const cost = costOf(tool.id, prepared, provider);
+    if (profile.tokens < chargeFor(tool.id, provider, cost))
+      return refuse(402, TOOL_MESSAGES.notEnoughTokens, { balance: profile.tokens });
     // At the cap, say so before the costly image checks (a call without images has none: the
     // charge's own check under the lock is enough).
     const atCap = prepared.images.length > 0 && !(await hasRoomForJob(db, user.id, deps.maxActiveJobsPerUser));
@@ -110,7 +114,7 @@ export async function callTool(deps: ToolCallServiceDeps, request: ToolCallReque
       tool: tool.id,
       prepared,
       cost,
-      provider: deps.inference.providerFor(tool.id).name,
+      provider,
       idempotencyKey,
       requestHash,
     });

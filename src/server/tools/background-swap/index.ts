@@ -34,6 +34,8 @@ export const backgroundSwap = defineServerTool<BackgroundSwapInput>({
       title: 'Background Swap',
       quality: 80,
     }),
+  // The cut-out is real, the backgrounds are labelled drawings: a free preview, not a result to pay for.
+  localResult: 'preview',
   local: async ({ backgroundModel }) =>
     (await import('../../inference/local/background/background-engines')).createBackgroundSwapEngine(backgroundModel),
 });

@@ -1,5 +1,7 @@
 // Creative Upscaler: 2x with invented detail (clarity-upscaler on Replicate; locally Real-ESRGAN's
-// large x4plus network, which redraws texture, said so on the page).
+// large x4plus network, which redraws texture, said so on the page, and priced like the Image
+// Upscaler, whose results it only roughly matches: decision 039).
+import { toolById } from '../../../contract/tools';
 import { resizedUpload } from '../../inference/demo/demo-images';
 import type { ImageInput } from '../../inference/provider';
 import { ANY_FORM_IMAGE, prepareOneImage, upscaleInputRules } from '../request-checks';
@@ -20,5 +22,6 @@ export const creativeUpscaler = defineServerTool<CreativeUpscalerInput>({
     buildInput: (r, image) => ({ image, scale_factor: r.scale }),
   },
   demo: (input) => resizedUpload(input.image, input.scale),
+  localPrice: toolById('image-upscaler').cost,
   local: async () => (await import('../../inference/local/upscale/upscale-engines')).creativeUpscalerEngine,
 });
