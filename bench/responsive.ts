@@ -108,7 +108,12 @@ async function runTool(base: string, cookie: string, tool: (typeof TOOLS)[number
   return { seconds: (performance.now() - started) / 1000, status };
 }
 
-type Servers = { web: ServerProcess; all: ServerProcess[]; grant: (email: string, tokens: number) => Promise<void> };
+type Servers = {
+  web: ServerProcess;
+  all: ServerProcess[];
+  grant: (email: string, tokens: number) => Promise<void>;
+  stopDatabase?: () => void;
+};
 
 async function oneProcess(): Promise<Servers> {
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'pp-responsive-'));
@@ -128,7 +133,7 @@ async function oneProcess(): Promise<Servers> {
   return servers;
 }
 
-async function workerSplit(): Promise<Servers & { stopDatabase: () => void }> {
+async function workerSplit(): Promise<Servers> {
   let url = process.env.BENCH_DATABASE_URL;
   let stopDatabase = () => {};
   if (!url) {
@@ -237,7 +242,7 @@ async function main() {
     console.log(`\n${allGood ? 'Every tool within the figures.' : 'Some tool missed the figures (SLOW above).'}`);
   } finally {
     await Promise.all(servers.all.map((server) => server.stop()));
-    if ('stopDatabase' in servers) servers.stopDatabase();
+    servers.stopDatabase?.();
   }
 }
 

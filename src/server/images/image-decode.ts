@@ -5,21 +5,26 @@
 // moderation step or a failed (refunded) job later. libvips decodes off the main thread.
 import sharp from 'sharp';
 import type { ImageInput } from '../inference/provider';
+import { decodeSlots } from './decode-slots';
 import { InputError } from './image-input';
 
 /** The longest side of the decoded copy handed on to the explicit-content check (its model takes 224). */
 const SAMPLE_SIDE = 448;
 
 export const DAMAGED_IMAGE_REASON = 'the image file is damaged and cannot be read';
+export const SLOW_IMAGE_REASON = 'the image takes too long to read: please save it again as a standard JPEG or as PNG';
+/** A decode of an accepted upload (40 megapixels at most) takes about a second; past this it is refused. */
+export const DECODE_TIME_LIMIT_SECONDS = 8;
 
 /**
  * Decodes each image in full; throws InputError (`field: ...`) for one that cannot be read.
  * Answers each image's sample: its decoded pixels upright and reduced to at most SAMPLE_SIDE (never
  * enlarged), as a PNG, so that the explicit-content check does not decode the upload again.
  */
-export async function inspectImages(images: ImageInput[], field = 'image'): Promise<ImageInput[]> {
+/** `owner`: whose request it is (the user id): one owner's decodes run one at a time (decode-slots.ts). */
+export async function inspectImages(images: ImageInput[], field = 'image', owner = ''): Promise<ImageInput[]> {
   const samples: ImageInput[] = [];
-  for (const image of images) samples.push(await decodeSample(image, field));
+  for (const image of images) samples.push(await decodeSlots.run(owner, () => decodeSample(image, field)));
   return samples;
 }
 
@@ -38,9 +43,11 @@ async function decodeSample(image: ImageInput, field: string): Promise<ImageInpu
       .rotate()
       .resize(SAMPLE_SIDE, SAMPLE_SIDE, { fit: 'inside', withoutEnlargement: true })
       .png({ compressionLevel: 1 })
+      .timeout({ seconds: DECODE_TIME_LIMIT_SECONDS })
       .toBuffer({ resolveWithObject: true });
     return { bytes: data, mime: 'image/png', width: info.width, height: info.height };
-  } catch {
-    throw new InputError(field, DAMAGED_IMAGE_REASON);
+  } catch (error) {
+    const timedOut = error instanceof Error && /timeout/i.test(error.message);
+    throw new InputError(field, timedOut ? SLOW_IMAGE_REASON : DAMAGED_IMAGE_REASON);
   }
 }

@@ -2,8 +2,9 @@
 // the real format read from the bytes (PNG, JPEG, WEBP only: an SVG or anything else is refused
 // whatever it claims to be), the byte size, the dimensions from the header and the pixel count
 // (a 50000x50000 header is refused before any decoder sees it), the shape the tool's models can
-// take, and that the file is complete.
+// take, that the file is complete, and that a JPEG's scans are few enough to decode (jpeg-scans.ts).
 import type { ImageInput, ImageMime } from '../inference/provider';
+import { countJpegScans, MAX_JPEG_SCANS } from './jpeg-scans';
 
 export class InputError extends Error {
   override name = 'InputError';
@@ -38,6 +39,8 @@ const MB = 1024 * 1024;
 export const DEFAULT_IMAGE_MAX_BYTES = 10 * MB;
 /** Our documented pixel limit: 40 megapixels (e.g. 8000 x 5000). */
 export const DEFAULT_MAX_PIXELS = 40_000_000;
+
+export const TOO_MANY_SCANS = `the JPEG is saved in more than ${MAX_JPEG_SCANS} progressive passes and cannot be read safely: please save it again as a standard JPEG or as PNG`;
 
 const DATA_URL = /^data:([^;,]*)(;base64)?,/;
 const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
@@ -92,6 +95,7 @@ export function decodeImageField(field: string, value: unknown, rules: ImageRule
     );
   }
   if (!isComplete(bytes, mime)) throw new InputError(field, 'the image file is incomplete (truncated)');
+  if (mime === 'image/jpeg' && countJpegScans(bytes) > MAX_JPEG_SCANS) throw new InputError(field, TOO_MANY_SCANS);
   return { bytes, mime, width: size.width, height: size.height };
 }
 
