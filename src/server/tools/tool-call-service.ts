@@ -4,7 +4,8 @@
 // the Idempotency-Key (400; a key already used answers its earlier job, or 422 for another body),
 // valid input (400/413), enough tokens (402), room in the user's share of the queue (429); then
 // the costly checks, off the event loop: every image decoded in full (400 if damaged) and the
-// explicit-content check (400); then the charge and the queue (jobs/charge-and-queue.ts).
+// explicit-content check (400); what the serving engine can foresee it will refuse (Fix a Face: no
+// face, 422); then the charge and the queue (jobs/charge-and-queue.ts).
 import { createHash } from 'node:crypto';
 import { TOOL_MESSAGES, type ToolDefinition } from '../../contract/tools';
 import type { ProfileWithStorage } from '../accounts/profiles';
@@ -13,6 +14,7 @@ import type { AppDb } from '../db/client';
 import { inspectImages } from '../images/image-decode';
 import { InputError } from '../images/image-input';
 import { EXPLICIT_IMAGE_MESSAGE, type ImageModeration } from '../images/moderation/image-moderation';
+import { ProviderError } from '../inference/provider';
 import type { InferenceRouter } from '../inference/routing';
 import { chargeAndQueue, earlierJobFor, IdempotencyConflictError } from '../jobs/charge-and-queue';
 import { hasRoomForJob, TooManyJobsError } from '../jobs/fair-queue';
@@ -26,6 +28,8 @@ import { costOf, type PreparedTool, prepareTool } from './definitions';
 import { withStoredImages } from './stored-images';
 
 const MAX_IDEMPOTENCY_KEY = 200;
+/** A provider's precheck that takes longer (an engine busy starting or loading) lets the call go on. */
+const PRECHECK_TIMEOUT_MS = 20_000;
 /** When a user at the job cap may try again: jobs take seconds to a minute. */
 const TOO_MANY_JOBS_RETRY_SECONDS = 15;
 
@@ -106,7 +110,7 @@ export async function callTool(deps: ToolCallServiceDeps, request: ToolCallReque
     if (atCap) return tooManyJobs(deps.maxActiveJobsPerUser);
     // Full storage: a clear refusal before the charge (decision 022: 409, the account's state, not the request).
     if (profile.storageUsedBytes >= deps.storageQuotaBytes) return refuse(409, STORAGE_QUOTA_REACHED);
-    const refusal = await costlyChecks(deps, request, prepared);
+    const refusal = (await costlyChecks(deps, request, prepared)) ?? (await foreseenRefusal(deps, request, prepared));
     if (refusal) return refusal;
 
     const created = await chargeAndQueue(deps, {
@@ -145,4 +149,29 @@ async function costlyChecks(
     score: verdict.explicitScore,
   });
   return refuse(400, EXPLICIT_IMAGE_MESSAGE);
+}
+
+/**
+ * The serving provider's own refusal, asked before the charge (the local engine's precheck: no face
+ * to fix): 422 with what it tells the user. A check that fails for any other reason refuses nothing:
+ * the job runs, and fails and is refunded if the engine cannot serve it.
+ */
+async function foreseenRefusal(
+  deps: ToolCallServiceDeps,
+  request: ToolCallRequest,
+  prepared: PreparedTool,
+): Promise<Refusal | null> {
+  const provider = deps.inference.providerFor(request.tool.id);
+  if (!provider.precheck) return null;
+  const timeout = AbortSignal.timeout(PRECHECK_TIMEOUT_MS);
+  try {
+    await provider.precheck(prepared.input, request.signal ? AbortSignal.any([request.signal, timeout]) : timeout);
+    return null;
+  } catch (error) {
+    const userMessage = error instanceof ProviderError ? error.options.userMessage : undefined;
+    if (userMessage) return refuse(422, userMessage);
+    if (request.signal?.aborted) throw error;
+    deps.logger.warn('provider precheck failed; the call goes on', { tool: request.tool.id, error });
+    return null;
+  }
 }

@@ -20,4 +20,6 @@ export const fixAFace = defineServerTool<FixAFaceInput>({
   },
   demo: (input) => resizedUpload(input.image, input.scale),
   local: async () => (await import('../../inference/local/faces/fix-a-face')).fixAFaceEngine,
+  // No face, or only faces too small to restore: refused before the charge (restorable-faces.ts).
+  localPrecheck: async () => (await import('../../inference/local/faces/restorable-faces')).fixAFacePrecheck,
 });

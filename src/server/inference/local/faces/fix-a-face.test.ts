@@ -111,7 +111,7 @@ describe('Fix a Face', { timeout: 60_000 }, () => {
       .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ProviderError);
     expect((error as ProviderError).options.userMessage).toBe(
-      'No face found in this image. Please try a photo with a clear, front-facing face.',
+      "We couldn't find a face in this photo. Try a photo where the face is clear and faces the camera.",
     );
   });
 

@@ -10,9 +10,8 @@ import { ProviderError } from '../../provider';
 import { decodeRgb, fromRaw, type RawImage } from '../raw-image';
 import { withFidelity } from '../upscale/fidelity';
 import { restore4x } from '../upscale/super-resolve';
-import { detectFaces, type FaceBox } from './detect-faces';
-
-const NO_FACE_MESSAGE = 'No face found in this image. Please try a photo with a clear, front-facing face.';
+import type { FaceBox } from './detect-faces';
+import { MIN_FACE_HEIGHT, restorableFaces } from './restorable-faces';
 
 const SCALE = 2 as const;
 /** The output's bound, as for the 2x upscaler (~16 megapixels); webp also stops at 16383 px a side. */
@@ -30,18 +29,22 @@ const FEATHER_START = 0.7;
 
 type Region = { x: number; y: number; width: number; height: number };
 
-/** The image enlarged 2x with every face super-resolved; rejects with NO_FACE_MESSAGE when there is none. */
-export async function fixFaces(image: RawImage, signal?: AbortSignal): Promise<RawImage> {
+/**
+ * The image enlarged 2x with every face super-resolved; rejects with the user's message when there
+ * is no face or none of at least `minFaceHeight` (restorable-faces.ts; the bench lowers it to measure).
+ */
+export async function fixFaces(
+  image: RawImage,
+  signal?: AbortSignal,
+  { minFaceHeight = MIN_FACE_HEIGHT } = {},
+): Promise<RawImage> {
   if (image.channels !== 3) throw new Error(`Fix a Face takes RGB pixels, got ${image.channels} channels`);
   if (exceedsUpscaleLimit(image.width, image.height, SCALE)) {
     throw new ProviderError(`input of ${image.width}x${image.height} is too large for 2x`, {
       userMessage: `This image is too large for Fix a Face: please use one of at most ${MAX_INPUT.label} pixels.`,
     });
   }
-  const faces = await detectFaces(image, signal);
-  if (faces.length === 0) {
-    throw new ProviderError('no face detected', { userMessage: NO_FACE_MESSAGE });
-  }
+  const faces = await restorableFaces(image, signal, minFaceHeight);
   const { data, info } = await fromRaw(image)
     .resize(image.width * SCALE, image.height * SCALE, { kernel: 'lanczos3', fit: 'fill' })
     .raw()
