@@ -101,6 +101,7 @@ export function buildApp(deps: AppDeps) {
         mailer: deps.mailer,
         logger: deps.logger,
         storage: deps.storage,
+        payments: deps.payments,
       }),
     )
     .route(

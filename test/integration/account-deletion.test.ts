@@ -2,7 +2,7 @@
 // anonymised user, and the deleted user cannot sign in; a stale session must sign in again first.
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { files, jobs, ledger, session, user } from '../../src/server/db/schema';
+import { files, jobs, ledger, payments, session, user } from '../../src/server/db/schema';
 import { TestClient } from '../support/http-client';
 import { createTestBackend, type TestBackend } from '../support/test-backend';
 import { dataUrl, pngBytes, verifiedUser } from '../support/tool-fixtures';
@@ -36,6 +36,22 @@ describe('account deletion', () => {
     expect((await client.get('/api/profile')).status).toBe(401);
     const again = new TestClient(backend.app, backend.config.appUrl);
     expect((await again.signIn(email)).status).not.toBe(200);
+  });
+
+  it('ends the open checkouts of the local provider: none can be paid into the deleted account (issue 36)', async () => {
+    const { client, id } = await verifiedUser(backend);
+    const checkout = await client.post<{ id: string; url: string }>('/api/create-checkout-session', {
+      priceId: 'price_local_1100',
+    });
+    expect(checkout.status).toBe(200);
+    expect((await client.request('DELETE', '/api/account')).status).toBe(204);
+    const [payment] = await backend.database.db.select().from(payments).where(eq(payments.userId, id));
+    expect(payment?.status).toBe('expired');
+    const paid = await client.request('POST', `${checkout.body.url}/pay`);
+    expect(paid.status).toBe(404);
+    expect(
+      (await backend.database.db.select().from(ledger).where(eq(ledger.userId, id))).map((row) => row.reason),
+    ).toEqual(['signup']);
   });
 
   it('asks a session older than 10 minutes to sign in again, and changes nothing', async () => {

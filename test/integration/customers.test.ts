@@ -17,6 +17,8 @@ function countingProvider() {
     createCheckoutSession: async () => {
       throw new Error('not used');
     },
+    expireCheckoutSession: async () => {},
+    deleteCustomer: async () => {},
   };
   return { provider, made: () => made };
 }

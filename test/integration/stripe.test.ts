@@ -10,6 +10,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Profile } from '../../src/contract/accounts';
 import { PURCHASE_MESSAGES, TOKEN_PACKAGES } from '../../src/contract/packages';
 import { TOOL_MESSAGES } from '../../src/contract/tools';
+import { unrefundedPayments } from '../../src/server/billing/account-payments';
 import { ledger, payments, webhookEvents } from '../../src/server/db/schema';
 import { findLedgerMismatches } from '../../src/server/ledger/ledger';
 import { type FakeStripe, startFakeStripe } from '../support/fake-stripe';
@@ -292,6 +293,59 @@ describe('Stripe payments', () => {
     const unknown = await deliver(fake.event('customer.updated', { id: expired.customerId, object: 'customer' }));
     expect(unknown.status).toBe(200);
     expect(await unknown.json()).toMatchObject({ received: true, ignored: 'customer.updated' });
+  });
+
+  describe('account deletion (issue 36)', () => {
+    const purchaseRows = async (userId: string) =>
+      backend.database.db.select().from(ledger).where(eq(ledger.userId, userId));
+
+    it('expires the open checkouts at Stripe, deletes the customer, and refunds a payment that still arrives', async () => {
+      const open = await buyerWithCheckout(1100);
+      // Paid at Stripe just before the deletion; its webhook comes after.
+      const paidLate = await open.client.post<{ id: string }>('/api/create-checkout-session', { priceId: PRICES[500] });
+      fake.paySession(paidLate.body.id);
+
+      expect((await open.client.request('DELETE', '/api/account')).status).toBe(204);
+
+      expect(fake.session(open.sessionId).status).toBe('expired');
+      expect(() => fake.paySession(open.sessionId)).toThrow(/expired/);
+      expect((await paymentRow(open.sessionId))?.status).toBe('expired');
+      expect(fake.hasCustomer(open.customerId)).toBe(false);
+
+      const answer = await deliver(completed(paidLate.body.id));
+      expect(answer.status).toBe(200);
+      expect(await answer.json()).toMatchObject({ refunded: true });
+      expect(fake.refunds()).toContainEqual(
+        expect.objectContaining({ payment_intent: fake.session(paidLate.body.id).payment_intent, amount: 500 }),
+      );
+      expect((await paymentRow(paidLate.body.id))?.status).toBe('refunded');
+      expect((await purchaseRows(open.id)).filter((row) => row.reason === 'purchase')).toEqual([]);
+
+      // A repeat of the event refunds nothing more.
+      const refundsBefore = fake.refunds().length;
+      expect((await deliver(completed(paidLate.body.id))).status).toBe(200);
+      expect(fake.refunds()).toHaveLength(refundsBefore);
+    });
+
+    it("a refund that fails is an alert in health and the admin command until Stripe's retry refunds it", async () => {
+      const buyer = await buyerWithCheckout(500);
+      fake.paySession(buyer.sessionId);
+      expect((await buyer.client.request('DELETE', '/api/account')).status).toBe(204);
+
+      const payload = completed(buyer.sessionId, `evt_refund_${buyer.sessionId}`);
+      fake.failNext(1, '/v1/refunds');
+      expect((await deliver(payload)).status).toBe(500);
+      expect((await paymentRow(buyer.sessionId))?.status).toBe('refund_failed');
+      expect((await unrefundedPayments(backend.database.db)).map((p) => p.sessionId)).toEqual([buyer.sessionId]);
+      const health = await backend.app.request('/api/health');
+      expect(((await health.json()) as { alerts: unknown }).alerts).toEqual({ unrefundedPayments: 1 });
+      expect((await purchaseRows(buyer.id)).filter((row) => row.reason === 'purchase')).toEqual([]);
+
+      expect((await deliver(payload)).status).toBe(200);
+      expect((await paymentRow(buyer.sessionId))?.status).toBe('refunded');
+      expect(await unrefundedPayments(backend.database.db)).toEqual([]);
+      expect((await purchaseRows(buyer.id)).filter((row) => row.reason === 'purchase')).toEqual([]);
+    });
   });
 
   for (const [kind, type, object, field, toolMessage] of [

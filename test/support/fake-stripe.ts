@@ -1,5 +1,5 @@
 // A fake Stripe API on 127.0.0.1 for tests: the endpoints our server calls through the official SDK
-// (customers, Checkout Sessions, charges), form-encoded bodies parsed as Stripe does, bearer-key
+// (customers, Checkout Sessions, charges, refunds), form-encoded bodies parsed as Stripe does, bearer-key
 // auth, and every request recorded. Tests pay sessions, open disputes, and sign webhook events
 // with the SDK's own generateTestHeaderString, as Stripe would deliver them.
 import { randomBytes } from 'node:crypto';
@@ -43,9 +43,15 @@ export async function startFakeStripe(prices: Record<string, number>) {
   const customers = new Map<string, { id: string; email: string; metadata: Record<string, string> }>();
   const sessions = new Map<string, FakeSession>();
   const charges = new Map<string, { id: string; customer: string | null; amount: number }>();
+  const refunds = new Map<
+    string,
+    { id: string; payment_intent: string; amount: number; metadata: Record<string, string> }
+  >();
   const prices_ = new Map(Object.entries(prices));
   let url = '';
   let outages = 0;
+  /** When set, only requests to paths starting with this fail (an outage of one endpoint). */
+  let outagePath: string | null = null;
 
   const sessionView = (s: FakeSession, expandLineItems: boolean) => {
     const { line_items, ...rest } = s;
@@ -107,6 +113,35 @@ export async function startFakeStripe(prices: Record<string, number>) {
       sessions.set(sessionId, session);
       return [200, sessionView(session, false)];
     }
+    const customerPath = /^\/v1\/customers\/([^/]+)$/.exec(path);
+    if (method === 'DELETE' && customerPath) {
+      const customerId = customerPath[1] ?? '';
+      if (!customers.delete(customerId)) return [404, stripeError(`No such customer: '${customerId}'`, 'id')];
+      return [200, { id: customerId, object: 'customer', deleted: true }];
+    }
+    const expirePath = /^\/v1\/checkout\/sessions\/([^/]+)\/expire$/.exec(path);
+    if (method === 'POST' && expirePath) {
+      const session = sessions.get(expirePath[1] ?? '');
+      if (!session) return [404, stripeError(`No such checkout.session: '${expirePath[1]}'`, 'id')];
+      if (session.status !== 'open') {
+        return [400, stripeError('Only Checkout Sessions with a status in ["open"] can be expired.')];
+      }
+      session.status = 'expired';
+      return [200, sessionView(session, false)];
+    }
+    if (method === 'POST' && path === '/v1/refunds') {
+      const paymentIntent = String(body.payment_intent ?? '');
+      const paid = [...sessions.values()].find((s) => s.payment_intent === paymentIntent);
+      if (!paid) return [400, stripeError(`No such payment_intent: '${paymentIntent}'`, 'payment_intent')];
+      const refund = {
+        id: id('re'),
+        payment_intent: paymentIntent,
+        amount: paid.amount_total,
+        metadata: asStrings(body.metadata),
+      };
+      refunds.set(refund.id, refund);
+      return [200, { object: 'refund', status: 'succeeded', currency: 'usd', ...refund }];
+    }
     const sessionPath = /^\/v1\/checkout\/sessions\/([^/]+)$/.exec(path);
     if (method === 'GET' && sessionPath) {
       const session = sessions.get(sessionPath[1] ?? '');
@@ -136,7 +171,7 @@ export async function startFakeStripe(prices: Record<string, number>) {
     if (req.headers.authorization !== `Bearer ${secretKey}`) {
       return send(res, 401, stripeError('Invalid API Key provided', undefined, 'authentication_error'));
     }
-    if (outages > 0) {
+    if (outages > 0 && (outagePath === null || target.pathname.startsWith(outagePath))) {
       outages--;
       // Told not to retry, so that the failure reaches our server at once.
       return send(res, 500, stripeError('An unknown error occurred', undefined, 'api_error'), {
@@ -195,6 +230,7 @@ export async function startFakeStripe(prices: Record<string, number>) {
     /** The customer pays: the session completes as paid (or still processing) and a charge exists. */
     paySession(sessionId: string, paymentStatus: 'paid' | 'unpaid' = 'paid'): { chargeId: string } {
       const session = mustSession(sessionId);
+      if (session.status === 'expired') throw new Error(`fake Stripe: session ${sessionId} expired: it cannot be paid`);
       session.status = 'complete';
       session.payment_status = paymentStatus;
       session.payment_intent = id('pi');
@@ -223,13 +259,19 @@ export async function startFakeStripe(prices: Record<string, number>) {
         timestamp: options.timestamp ?? Math.floor(Date.now() / 1000),
       });
     },
-    /** The next `count` requests fail with Stripe's 500 (an outage). */
-    failNext(count = 1) {
+    /** The next `count` requests (to paths starting with `path`, if given) fail with Stripe's 500 (an outage). */
+    failNext(count = 1, path: string | null = null) {
       outages = count;
+      outagePath = path;
     },
+    /** Whether the customer still exists (account deletion deletes it). */
+    hasCustomer: (customerId: string) => customers.has(customerId),
+    /** The refunds made, oldest first. */
+    refunds: () => [...refunds.values()],
     reset() {
       requests.length = 0;
       outages = 0;
+      outagePath = null;
     },
     async stop() {
       server.closeAllConnections();

@@ -4,6 +4,8 @@ import { Hono } from 'hono';
 import { ACCOUNT_MESSAGES, type PublicConfig, VERIFICATION_RESEND_COOLDOWN_SECONDS } from '../../contract/accounts';
 import type { Auth } from '../auth/auth';
 import { sessionUser } from '../auth/session';
+import { deleteProviderCustomer, endOpenCheckouts } from '../billing/account-payments';
+import type { PaymentProvider } from '../billing/payment-provider';
 import type { Config } from '../config';
 import type { AppDb } from '../db/client';
 import type { Logger } from '../log';
@@ -20,6 +22,7 @@ export type AccountRoutesDeps = {
   mailer: Mailer;
   logger: Logger;
   storage: FileStorage;
+  payments: PaymentProvider;
 };
 
 export const DEV_MAIL_PATH = '/dev/mail';
@@ -42,7 +45,10 @@ export function accountRoutes(deps: AccountRoutesDeps) {
     if (!current) return c.json({ error: ACCOUNT_MESSAGES.signInRequired }, 401);
     if (Date.now() - new Date(current.session.createdAt).getTime() > FRESH_SESSION_MS)
       return c.json({ error: 'To delete your account, sign in again first (within the last 10 minutes).' }, 403);
+    // Checkouts first, so that none can still be paid into the deleted account.
+    const customerId = await endOpenCheckouts(deps, current.user.id);
     await deleteAccount(db, deps.storage, current.user.id);
+    await deleteProviderCustomer(deps, current.user.id, customerId);
     deps.logger.info('account deleted', { userId: current.user.id });
     return c.body(null, 204);
   });

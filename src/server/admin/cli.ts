@@ -3,6 +3,8 @@
 //   grant <email> <tokens> [note...]       add tokens (a ledger row of reason grant)
 //   flag <email> dispute|fraud on|off      set or clear a suspension flag
 //   ledger-check                           every user whose balance differs from their ledger
+//   alerts                                 what needs a hand: payments for deleted accounts not refunded
+import { unrefundedPayments } from '../billing/account-payments';
 import { ConfigError, loadConfig } from '../config';
 import { migrateDatabase, openDatabase } from '../db/client';
 import { DataDirInUseError } from '../db/data-dir-lock';
@@ -13,7 +15,8 @@ const USAGE = `Usage: npm run admin -- <command>
   lookup <email>
   grant <email> <tokens> [note...]
   flag <email> dispute|fraud on|off
-  ledger-check`;
+  ledger-check
+  alerts`;
 
 /** A usage mistake: thrown so that `finally` still closes the database, then reported below. */
 class UsageError extends Error {}
@@ -55,6 +58,13 @@ async function main(argv: string[]) {
         const mismatches = await findLedgerMismatches(db);
         result = { ok: mismatches.length === 0, mismatches };
         if (mismatches.length > 0) process.exitCode = 1;
+        break;
+      }
+      case 'alerts': {
+        // Refund these in Stripe's dashboard (the session id finds the payment).
+        const payments = await unrefundedPayments(db);
+        result = { ok: payments.length === 0, unrefundedPayments: payments };
+        if (payments.length > 0) process.exitCode = 1;
         break;
       }
       default:

@@ -1,17 +1,27 @@
 // Fulfilment, shared by every payment provider: a paid checkout session credits its package's
 // tokens once (ledger reason purchase, reference the session id), whatever repeats or races.
 import { and, eq, sql } from 'drizzle-orm';
+import { deletedEmail } from '../accounts/account-deletion';
 import type { AppDb } from '../db/client';
-import { payments } from '../db/schema';
+import { payments, user } from '../db/schema';
 import { applyLedgerEntry } from '../ledger/ledger';
 
-export type FulfilmentResult = { credited: boolean; tokens: number; userId: string } | null;
+export type FulfilmentResult =
+  | { credited: boolean; tokens: number; userId: string; accountDeleted?: false }
+  /** Paid after its account was deleted: nothing credited, the row left for the refund. */
+  | { credited: false; accountDeleted: true; userId: string }
+  | null;
 
 /** Marks the session paid and credits it; a session already paid (or unknown) changes nothing. */
 export async function fulfilPayment(db: AppDb, sessionId: string): Promise<FulfilmentResult> {
   return db.transaction(async (tx) => {
     const [payment] = await tx.select().from(payments).where(eq(payments.sessionId, sessionId));
     if (!payment) return null;
+    // Locked so that a deletion running now finishes first (or waits for this credit).
+    const [owner] = await tx.select({ email: user.email }).from(user).where(eq(user.id, payment.userId)).for('update');
+    if (owner?.email === deletedEmail(payment.userId)) {
+      return { credited: false, accountDeleted: true, userId: payment.userId };
+    }
     await tx
       .update(payments)
       .set({ status: 'paid', completedAt: sql`coalesce(${payments.completedAt}, now())` })

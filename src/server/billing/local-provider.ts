@@ -17,5 +17,8 @@ export function createLocalPaymentProvider(): PaymentProvider {
       const sessionId = `cs_local_${request.paymentId}`;
       return { sessionId, url: `${LOCAL_CHECKOUT_PATH}/${sessionId}` };
     },
+    // The local checkout's sessions and customers are only our own rows: closing those is enough.
+    async expireCheckoutSession() {},
+    async deleteCustomer() {},
   };
 }

@@ -19,4 +19,8 @@ export interface PaymentProvider {
   createCustomer(input: { userId: string; email: string }): Promise<{ customerId: string }>;
   /** Starts a hosted checkout; the browser is sent to `url`. */
   createCheckoutSession(request: CheckoutRequest): Promise<{ sessionId: string; url: string }>;
+  /** Ends an open checkout so that it can no longer be paid; throws for one already paid or ended. */
+  expireCheckoutSession(sessionId: string): Promise<void>;
+  /** Deletes the customer and the email the provider keeps with it (account deletion). */
+  deleteCustomer(customerId: string): Promise<void>;
 }

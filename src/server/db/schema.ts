@@ -302,8 +302,12 @@ export const webhookEvents = pgTable(
   ],
 );
 
-/** 'expired': the checkout's hour passed without payment (billing/checkout-expiry.ts). */
-export const PAYMENT_STATUSES = ['open', 'paid', 'failed', 'canceled', 'expired'] as const;
+/**
+ * 'expired': the checkout's hour passed without payment (billing/checkout-expiry.ts), or its account
+ * was deleted. 'refunded': paid after its account was deleted, so refunded instead of credited;
+ * 'refund_failed': such a payment whose refund failed, an alert for the operator until it succeeds.
+ */
+export const PAYMENT_STATUSES = ['open', 'paid', 'failed', 'canceled', 'expired', 'refunded', 'refund_failed'] as const;
 
 /** One checkout session: what was sold (from our own package table) and whether it was paid. */
 export const payments = pgTable(
@@ -325,7 +329,12 @@ export const payments = pgTable(
   },
   (t) => [
     index('payments_user_idx').on(t.userId, t.createdAt),
-    check('payments_status_known', sql`${t.status} in ('open', 'paid', 'failed', 'canceled', 'expired')`),
+    // Health and the admin's alerts read these on every call: kept small and found at once.
+    index('payments_refund_failed_idx').on(t.createdAt).where(sql`${t.status} = 'refund_failed'`),
+    check(
+      'payments_status_known',
+      sql`${t.status} in ('open', 'paid', 'failed', 'canceled', 'expired', 'refunded', 'refund_failed')`,
+    ),
     check('payments_tokens_positive', sql`${t.tokens} > 0`),
   ],
 );

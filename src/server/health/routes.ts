@@ -5,6 +5,7 @@
 import { timingSafeEqual } from 'node:crypto';
 import { Hono } from 'hono';
 import { CLIENT_IP_HEADER } from '../auth/client-ip';
+import { unrefundedPayments } from '../billing/account-payments';
 import type { Config } from '../config';
 import type { Database } from '../db/client';
 import type { InstanceInfo } from '../db/instance';
@@ -96,6 +97,7 @@ export function healthRoutes(deps: HealthDeps) {
     const waiting = await timed(() => waitingJobs(database));
     const healthy = waiting.status === 'ok';
     const { value: queued, ...check } = waiting;
+    const unrefunded = healthy ? (await unrefundedPayments(database.db)).length : null;
     return c.json(
       {
         status: healthy ? 'ok' : 'degraded',
@@ -109,6 +111,8 @@ export function healthRoutes(deps: HealthDeps) {
           createdAt: instance.createdAt.toISOString(),
         },
         queue: { ...check, waiting: queued ?? null },
+        // What an operator must do by hand (details: `npm run admin -- alerts`).
+        alerts: { unrefundedPayments: unrefunded },
         providers: {
           inference: {
             provider: config.providers.inference,

@@ -46,5 +46,11 @@ export function createStripePaymentProvider(stripe: Stripe): PaymentProvider {
       if (!session.url) throw new Error(`Stripe returned checkout session ${session.id} without a URL`);
       return { sessionId: session.id, url: session.url };
     },
+    async expireCheckoutSession(sessionId) {
+      await stripe.checkout.sessions.expire(sessionId);
+    },
+    async deleteCustomer(customerId) {
+      await stripe.customers.del(customerId);
+    },
   };
 }

@@ -3,7 +3,7 @@
 // (webhook_events), and only ids are taken from the payload: sessions and charges are re-read from
 // Stripe before anything is credited or flagged. A failure answers 500 and forgets the event, so
 // Stripe's retry is handled; a paid session is credited once however many events announce it.
-import { and, eq } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import { Hono } from 'hono';
 import type Stripe from 'stripe';
 import type { TokenPackage } from '../../../contract/packages';
@@ -40,7 +40,7 @@ function rejectFutureSignature(header: string, nowSeconds = Math.floor(Date.now(
 /** The event is Stripe's real one but cannot be honoured (e.g. a price we do not sell). */
 class RejectedEvent extends Error {}
 
-type Outcome = { credited?: boolean; ignored?: string; flagged?: string };
+type Outcome = { credited?: boolean; refunded?: boolean; ignored?: string; flagged?: string };
 
 export function stripeWebhookRoutes(deps: StripeWebhookDeps) {
   const { db, logger } = deps;
@@ -135,8 +135,45 @@ async function creditSession(deps: StripeWebhookDeps, stripe: Stripe, sessionId:
       `session ${session.id}: amount ${session.amount_subtotal} or payment id does not match package ${pack.id}`,
     );
   }
+  if (payment.status === 'refunded') return { refunded: true };
   const result = await fulfilPayment(deps.db, session.id);
+  if (result?.accountDeleted) return refundDeletedAccountPayment(deps, stripe, session);
   return { credited: result?.credited ?? false };
+}
+
+/**
+ * A payment for a deleted account (its checkout was opened before the deletion and paid after):
+ * refunded in full, never credited. A failed refund marks the row refund_failed, an alert in
+ * health and the admin's `alerts`, and answers 500 so that Stripe's retry refunds it again (the
+ * idempotency key makes every try the same refund).
+ */
+async function refundDeletedAccountPayment(
+  deps: StripeWebhookDeps,
+  stripe: Stripe,
+  session: Stripe.Checkout.Session,
+): Promise<Outcome> {
+  const paymentIntent =
+    typeof session.payment_intent === 'string' ? session.payment_intent : session.payment_intent?.id;
+  const setStatus = (status: 'refunded' | 'refund_failed') =>
+    deps.db.update(payments).set({ status, completedAt: sql`now()` }).where(eq(payments.sessionId, session.id));
+  try {
+    if (!paymentIntent) throw new Error('the paid session has no payment intent');
+    await stripe.refunds.create(
+      { payment_intent: paymentIntent, metadata: { reason: 'account deleted', sessionId: session.id } },
+      { idempotencyKey: `refund-${session.id}` },
+    );
+  } catch (error) {
+    await setStatus('refund_failed');
+    deps.logger.error('ALERT: a payment for a deleted account could not be refunded; Stripe will retry', {
+      sessionId: session.id,
+      paymentIntent,
+      error,
+    });
+    throw error;
+  }
+  await setStatus('refunded');
+  deps.logger.warn('a payment for a deleted account was refunded', { sessionId: session.id, paymentIntent });
+  return { refunded: true };
 }
 
 function chargeId(charge: string | Stripe.Charge | null): string | null {

@@ -1,0 +1,3 @@
+ALTER TABLE "payments" DROP CONSTRAINT "payments_status_known";--> statement-breakpoint
+CREATE INDEX "payments_refund_failed_idx" ON "payments" USING btree ("created_at") WHERE "payments"."status" = 'refund_failed';--> statement-breakpoint
+ALTER TABLE "payments" ADD CONSTRAINT "payments_status_known" CHECK ("payments"."status" in ('open', 'paid', 'failed', 'canceled', 'expired', 'refunded', 'refund_failed'));
