@@ -34,6 +34,15 @@ describe('files on disk', () => {
     expect(await storage.get('inputs/user-2/a.png')).toBeNull();
   });
 
+  it('takes writers of one key at the same time: each succeeds, one whole write stays (issue 36)', async () => {
+    const { root, storage } = storageInTemp();
+    const writes = Array.from({ length: 8 }, (_, i) => Buffer.alloc(64 * 1024, i));
+    await Promise.all(writes.map((bytes) => storage.put('thumbnails/one.webp', bytes, 'image/webp')));
+    const stored = await storage.get('thumbnails/one.webp');
+    expect(writes.some((bytes) => stored?.equals(bytes))).toBe(true);
+    expect(readdirSync(path.join(root, 'thumbnails'))).toEqual(['one.webp']);
+  });
+
   it('refuses a key that would leave its root, and writes nothing', async () => {
     const { root, storage } = storageInTemp();
     await expect(storage.put('../escape.png', Buffer.from('x'), 'image/png')).rejects.toThrow('invalid storage key');

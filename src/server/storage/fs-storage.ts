@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { FileStorage } from './storage';
@@ -17,8 +18,10 @@ export function createFsStorage(root: string): FileStorage {
     kind: 'fs',
     async put(key, bytes) {
       const target = resolve(key);
-      // Write aside, then rename: a crash never leaves a half-written file under the key.
-      const partial = `${target}.${process.pid}.partial`;
+      // Write aside, then rename: a crash never leaves a half-written file under the key. Each
+      // write has its own name aside: two writers of one key at once (two first requests for a
+      // thumbnail) must not rename the same file, or the second finds it gone (issue 36).
+      const partial = `${target}.${process.pid}.${randomBytes(6).toString('hex')}.partial`;
       try {
         await writeFile(partial, bytes);
       } catch (error) {
