@@ -174,6 +174,11 @@ describe.each(['fs', 's3'] as const)('My Creations on %s storage', (kind) => {
     expect((await list(client, '?limit=0')).status).toBe(400);
     expect((await list(client, '?limit=101')).status).toBe(400);
     expect((await list(client, '?limit=2.5')).body.error).toContain('limit');
+    // GET /api/jobs takes its limit by the same rule: a non-integer was a 500 (issue 36).
+    for (const limit of ['1.5', '0', '101', 'ten']) {
+      const jobs = await client.get<{ error: string }>(`/api/jobs?limit=${limit}`);
+      expect([jobs.status, jobs.body.error]).toEqual([400, 'limit: must be a whole number from 1 to 100']);
+    }
     const signedOut = await backend.app.request('/api/creations');
     expect(signedOut.status).toBe(401);
   });

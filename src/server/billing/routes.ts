@@ -15,6 +15,7 @@ import { escapeMarkup } from '../markup/escape-markup';
 import { htmlPage } from '../markup/html-page';
 import { originCheck } from '../security/origin-check';
 import { inlineStylePagePolicy } from '../security/security-headers';
+import { PRIVATE_JSON_CACHE } from '../web/private-cache';
 import { expireStaleCheckouts, isCheckoutExpired } from './checkout-expiry';
 import { ensureCustomer } from './customers';
 import { closePayment, fulfilPayment } from './fulfilment';
@@ -104,6 +105,7 @@ export function billingApiRoutes(deps: BillingDeps) {
       .where(eq(payments.userId, user.id))
       .orderBy(desc(payments.createdAt))
       .limit(50);
+    c.header('Cache-Control', PRIVATE_JSON_CACHE);
     return c.json({
       purchases: rows.map((p) => ({
         id: p.sessionId,

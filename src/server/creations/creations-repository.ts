@@ -36,6 +36,14 @@ export function timeCursor(iso: string, id = NO_ID): PageCursor | null {
   return Number.isNaN(ms) ? null : { createdAtUs: BigInt(ms) * 1000n, id };
 }
 
+export const PAGE_LIMIT_ERROR = 'limit: must be a whole number from 1 to 100';
+
+/** A page's size from the query (20 when absent); null, answered 400, unless a whole number from 1 to 100. */
+export function pageLimit(raw: string | undefined): number | null {
+  const limit = raw === undefined ? 20 : Number(raw);
+  return Number.isInteger(limit) && limit >= 1 && limit <= 100 ? limit : null;
+}
+
 /** A job of a page, with the cursor that starts the page after it. */
 export type PageJob = JobRow & { cursor: PageCursor };
 

@@ -11,6 +11,7 @@ import { removeFiles } from '../jobs/job-files';
 import { viewJob } from '../jobs/job-view';
 import { findOwnFile } from '../jobs/jobs-repository';
 import type { FileStorage } from '../storage/storage';
+import { fileEtag, PRIVATE_JSON_CACHE, sendPrivateImage } from '../web/private-cache';
 import { exportAccount } from './account-export';
 import { viewCreation } from './creation-view';
 import {
@@ -19,6 +20,8 @@ import {
   deleteFinishedJob,
   filesOfJobs,
   listCreationPage,
+  PAGE_LIMIT_ERROR,
+  pageLimit,
 } from './creations-repository';
 import { findSharedJob, sharedFileUrl, shareJob, shareUrl, unshareJob } from './sharing';
 import { thumbnailKey, thumbnailOf } from './thumbnails';
@@ -47,12 +50,11 @@ export function creationRoutes(deps: CreationRoutesDeps) {
     const rawCursor = c.req.query('cursor');
     const cursor = rawCursor ? decodePageCursor(rawCursor) : null;
     if (rawCursor && !cursor) return c.json({ error: 'cursor: must be the next value of a previous page' }, 400);
-    const rawLimit = c.req.query('limit');
-    const limit = rawLimit === undefined ? 20 : Number(rawLimit);
-    if (!Number.isInteger(limit) || limit < 1 || limit > 100)
-      return c.json({ error: 'limit: must be a whole number from 1 to 100' }, 400);
+    const limit = pageLimit(c.req.query('limit'));
+    if (limit === null) return c.json({ error: PAGE_LIMIT_ERROR }, 400);
 
     const { jobs: page, next } = await listCreationPage(db, user.id, { tool, cursor, limit });
+    c.header('Cache-Control', PRIVATE_JSON_CACHE);
     const ids = page.map((j) => j.id);
     const [jobFiles, charges] = await Promise.all([filesOfJobs(db, ids), chargesOfJobs(db, ids)]);
     return c.json({
@@ -93,13 +95,11 @@ export function creationRoutes(deps: CreationRoutesDeps) {
     if (!user) return c.json({ error: TOOL_MESSAGES.signInRequired }, 401);
     const id = c.req.param('id');
     const file = isUuid(id) ? await findOwnFile(db, id, user.id) : null;
-    const thumbnail = file ? await thumbnailOf(storage, file) : null;
-    if (!thumbnail) return c.json({ error: 'No such file' }, 404);
-    return c.body(new Uint8Array(thumbnail), 200, {
-      'Content-Type': 'image/webp',
-      'Content-Length': String(thumbnail.length),
-      'Cache-Control': 'private, max-age=86400, immutable',
-      'X-Content-Type-Options': 'nosniff',
+    if (!file) return c.json({ error: 'No such file' }, 404);
+    return sendPrivateImage(c, {
+      etag: fileEtag(file.id, 'thumbnail'),
+      contentType: 'image/webp',
+      read: () => thumbnailOf(storage, file),
     });
   });
 
@@ -140,6 +140,7 @@ export function creationRoutes(deps: CreationRoutesDeps) {
     const view = viewJob(job);
     const outputs = await filesOfJobs(db, [job.id]);
     const byId = new Map(outputs.map((f) => [f.id, f]));
+    c.header('Cache-Control', PRIVATE_JSON_CACHE);
     return c.json({
       tool: view.tool,
       createdAt: view.createdAt,
@@ -157,14 +158,12 @@ export function creationRoutes(deps: CreationRoutesDeps) {
     const ids = ((job?.result ?? {}) as { files?: string[] }).files ?? [];
     const fileId = ids[Number(c.req.param('index'))];
     const [file] = job && fileId ? (await filesOfJobs(db, [job.id])).filter((f) => f.id === fileId) : [];
-    const bytes = file ? await storage.get(file.storageKey) : null;
-    if (!file || !bytes) return c.json({ error: 'No such file' }, 404);
-    return c.body(new Uint8Array(bytes), 200, {
-      'Content-Type': file.contentType,
-      'Content-Length': String(bytes.length),
-      // Revocable: a shared image is not kept by caches once the link is turned off.
-      'Cache-Control': 'private, no-cache',
-      'X-Content-Type-Options': 'nosniff',
+    if (!file) return c.json({ error: 'No such file' }, 404);
+    // Revocable: asked about again on every view, so an image is gone once the link is turned off.
+    return sendPrivateImage(c, {
+      etag: fileEtag(file.id),
+      contentType: file.contentType,
+      read: () => storage.get(file.storageKey),
     });
   });
 

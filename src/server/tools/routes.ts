@@ -15,7 +15,13 @@ import type {
 import { TOOL_MESSAGES, TOOLS, type ToolDefinition } from '../../contract/tools';
 import type { Auth } from '../auth/auth';
 import { sessionUser } from '../auth/session';
-import { decodePageCursor, listCreationPage, timeCursor } from '../creations/creations-repository';
+import {
+  decodePageCursor,
+  listCreationPage,
+  PAGE_LIMIT_ERROR,
+  pageLimit,
+  timeCursor,
+} from '../creations/creations-repository';
 import { isUuid } from '../db/ids';
 import type { InferenceRouter } from '../inference/routing';
 import { isFreePreview, unitPrice } from '../jobs/free-preview';
@@ -24,6 +30,7 @@ import { findOwnFile, findOwnJob } from '../jobs/jobs-repository';
 import { createTypicalRunTime } from '../jobs/typical-run-time';
 import { balanceOf } from '../ledger/ledger';
 import { bodyTooLarge, limitBody } from '../security/body-limit';
+import { fileEtag, PRIVATE_JSON_CACHE, sendPrivateImage } from '../web/private-cache';
 import { readSessionAndCountCall } from './tool-call-limit';
 import { callTool, type ToolCallServiceDeps } from './tool-call-service';
 
@@ -149,6 +156,7 @@ export function toolRoutes(deps: ToolRoutesDeps) {
     if (!isUuid(id)) return c.json({ error: 'No such job' }, 404);
     const job = await findOwnJob(db, id, user.id);
     if (!job) return c.json({ error: 'No such job' }, 404);
+    c.header('Cache-Control', PRIVATE_JSON_CACHE);
     return c.json({
       ...viewJob(job),
       queuePosition: await queuePosition(db, job),
@@ -159,13 +167,15 @@ export function toolRoutes(deps: ToolRoutesDeps) {
   app.get('/jobs', async (c) => {
     const user = await sessionUser(auth, c.req.raw.headers);
     if (!user) return c.json({ error: TOOL_MESSAGES.signInRequired }, 401);
-    const limit = Math.min(Math.max(Number(c.req.query('limit') ?? 20) || 20, 1), 100);
+    const limit = pageLimit(c.req.query('limit'));
+    if (limit === null) return c.json({ error: PAGE_LIMIT_ERROR }, 400);
     // Paged as My Creations is (a job's time to the microsecond and its id): a millisecond time
     // skipped the jobs made within the same millisecond as a page's last one.
     const before = c.req.query('before');
     const cursor = before ? (decodePageCursor(before) ?? timeCursor(before)) : null;
     if (before && !cursor) return c.json({ error: 'before: must be the next value of a previous page' }, 400);
     const page = await listCreationPage(db, user.id, { tool: null, cursor, limit });
+    c.header('Cache-Control', PRIVATE_JSON_CACHE);
     return c.json({ jobs: page.jobs.map(viewJob), next: page.next } satisfies JobList);
   });
 
@@ -176,13 +186,11 @@ export function toolRoutes(deps: ToolRoutesDeps) {
     if (!isUuid(id)) return c.json({ error: 'No such file' }, 404);
     // Another user's file is answered exactly like a missing one.
     const file = await findOwnFile(db, id, user.id);
-    const bytes = file ? await deps.storage.get(file.storageKey) : null;
-    if (!file || !bytes) return c.json({ error: 'No such file' }, 404);
-    return c.body(new Uint8Array(bytes), 200, {
-      'Content-Type': file.contentType,
-      'Content-Length': String(bytes.length),
-      'Cache-Control': 'private, max-age=86400, immutable',
-      'X-Content-Type-Options': 'nosniff',
+    if (!file) return c.json({ error: 'No such file' }, 404);
+    return sendPrivateImage(c, {
+      etag: fileEtag(file.id),
+      contentType: file.contentType,
+      read: () => deps.storage.get(file.storageKey),
     });
   });
 
