@@ -14,7 +14,11 @@ import { findLedgerMismatches } from '../../src/server/ledger/ledger';
 import { createTestBackend, type TestBackend } from '../support/test-backend';
 import { dataUrl, instantProvider, pngBytes, routerWith, tokensOf, verifiedUser } from '../support/tool-fixtures';
 
-const swapBody = async () => ({ prompt: 'on a beach', image: (await pngBytes(40, 30)).toString('base64'), num_outputs: 2 });
+const swapBody = async () => ({
+  prompt: 'on a beach',
+  image: (await pngBytes(40, 30)).toString('base64'),
+  num_outputs: 2,
+});
 const creativeBody = async () => ({ image: dataUrl(await pngBytes(40, 30)), scale: 2 });
 
 const ledgerOf = async (backend: TestBackend, userId: string) =>

@@ -1,6 +1,7 @@
 // Helpers for the tool pages' tests: image files, choosing one, the server's answers, and a tool's checks.
 import { fireEvent, screen } from '@testing-library/react';
 import type { Profile } from '../../contract/accounts';
+import type { ToolId } from '../../contract/tools';
 import { type CheckContext, type CheckOutcome, firstFailingCheck } from '../features/tools/tool-rules';
 import type { WebTool } from '../features/tools/web-tool';
 import { PROFILE } from './fake-api';
@@ -21,9 +22,14 @@ export async function chooseImage(file: File = imageFile()): Promise<void> {
   await screen.findByRole('img', { name: `Your image: ${file.name}` });
 }
 
-/** A successful answer of an image tool. */
-export const imagesAnswer = (output: string[] | string, balance: number) => ({
-  body: { success: true, output, jobId: 'job-1', balance },
+/** A successful answer of an image tool (`demo`: a free preview, nothing taken). */
+export const imagesAnswer = (output: string[] | string, balance: number, demo = false) => ({
+  body: { success: true, output, jobId: 'job-1', balance, charged: demo ? 0 : 1, demo },
+});
+
+/** GET /api/tools naming what serves `id` and what it takes here (the contract's answer for one tool). */
+export const toolsInfoAnswer = (id: ToolId, provider: string, price: number, freePreview = provider === 'demo') => ({
+  body: { tools: [{ id, provider, demo: provider === 'demo', freePreview, price: freePreview ? 0 : price }] },
 });
 
 export const fileUrl = (n: number) => `/api/files/00000000-0000-4000-8000-00000000000${n}`;

@@ -9,10 +9,18 @@ import {
   signedInRoutes,
   signedOutRoutes,
 } from '../../test-support/fake-api';
-import { chooseFiles, chooseImage, fileUrl, imageFile, imagesAnswer } from '../../test-support/tool-fixtures';
+import {
+  chooseFiles,
+  chooseImage,
+  fileUrl,
+  imageFile,
+  imagesAnswer,
+  toolsInfoAnswer,
+} from '../../test-support/tool-fixtures';
 import {
   AFTER_A_RETRY,
   action,
+  nowHolds,
   open,
   sent,
   setUpToolPageTests,
@@ -121,6 +129,21 @@ describe('single-image tools', () => {
     fireEvent.click(await screen.findByRole('link', { name: 'Back to Image Upscaler' }));
     await screen.findByRole('img', { name: 'Your image: small.png' });
     expect((screen.getByRole('radio', { name: '4x' }) as HTMLInputElement).checked).toBe(true);
+  });
+
+  it('Creative Upscaler follows this server’s price: 1 token runs it, 0 keeps it off', async () => {
+    const tools = { 'GET /api/tools': toolsInfoAnswer('creative-upscaler', 'local', 1) };
+    const { api } = await open(
+      '/creative-upscale',
+      signedIn({ tokens: 1 }, { ...tools, 'POST /api/creative-upscale': imagesAnswer(fileUrl(1), 0) }),
+      'Creative Upscaler',
+    );
+    await waitFor(() => expect(action().textContent).toBe('Creative Upscale1 token'));
+    await chooseImage();
+    fireEvent.click(action());
+    await waitFor(() => expect(api.callsTo('POST /api/creative-upscale')).toHaveLength(1));
+    await nowHolds(api, 0);
+    expect(action().disabled).toBe(true);
   });
 
   it('Creative Upscaler is off outright at a balance of 0', async () => {

@@ -42,7 +42,7 @@ export function SingleImageTool<Id extends ToolId>({
   const runner = useToolRunner(webTool);
   const draft = useRestoredDraft(webTool.id);
   const upload = useUpload(runner, draft?.image ?? null);
-  const { tool, job, balance } = runner;
+  const { tool, job, balance, price } = runner;
   const { image } = upload;
   const resultName = resultTitle?.(job.phase === 'done' ? job.request : null) ?? tool.workspace.resultTitle;
   // The checks run first: the body is only built with an image in hand. Its fields are the page's own
@@ -54,12 +54,13 @@ export function SingleImageTool<Id extends ToolId>({
       runner={runner}
       action={action}
       request={{
-        cost: tool.cost,
+        cost: price,
         hasImage: image !== null,
         body,
         draft: () => ({ image: image ?? undefined, settings: fields }),
       }}
-      actionDisabled={!image || (balance !== null && balance === disabledAtBalance)}
+      // A free preview takes nothing: no balance switches it off.
+      actionDisabled={!image || (price > 0 && balance !== null && balance === disabledAtBalance)}
       upload={{ ...upload, label: 'Image', hint, problem: problem?.(upload.size) ?? null }}
       resultTitle={resultName}
       resultAlt={() => (image ? `${resultName} of ${image.name}` : resultName)}

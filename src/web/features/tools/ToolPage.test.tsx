@@ -3,6 +3,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { TOOLS } from '../../../contract/tools';
 import { renderApp, setViewportWidth } from '../../app/test-utils';
 import { installFakeApi, signedInRoutes, signedOutRoutes } from '../../test-support/fake-api';
+import { toolsInfoAnswer } from '../../test-support/tool-fixtures';
 import { forgetToolsInfo } from './tool-api';
 
 beforeEach(() => {
@@ -81,7 +82,7 @@ describe('tool page frame', () => {
   it('says nothing about the account when it may use the tool, and no demo notice for a real provider', async () => {
     installFakeApi({
       ...signedInRoutes(),
-      'GET /api/tools': { body: { tools: [{ id: 'colorizer', provider: 'replicate', demo: false }] } },
+      'GET /api/tools': toolsInfoAnswer('colorizer', 'replicate', 6),
     });
     await openTool('/colorizer', 'Colorizer');
     await waitFor(() => expect(screen.getByTestId('token-balance').textContent).toContain('20 tokens'));
@@ -93,7 +94,7 @@ describe('tool page frame', () => {
   it('says when the local engine serves the tool, and that Fix a Face there is not GFPGAN', async () => {
     installFakeApi({
       ...signedInRoutes(),
-      'GET /api/tools': { body: { tools: [{ id: 'fix-a-face', provider: 'local', demo: false }] } },
+      'GET /api/tools': toolsInfoAnswer('fix-a-face', 'local', 2),
     });
     await openTool('/face-fixer', 'Fix a Face');
     const notice = await screen.findByTestId('engine-notice');
@@ -103,16 +104,28 @@ describe('tool page frame', () => {
     expect(screen.queryByTestId('demo-notice')).toBeNull();
   });
 
-  it('says beside the button of a tool the demo serves that it is a free preview, not AI', async () => {
-    installFakeApi({
-      ...signedInRoutes(),
-      'GET /api/tools': { body: { tools: [{ id: 'colorizer', provider: 'demo', demo: true }] } },
-    });
+  it('says beside the button of a tool the demo serves that it is a free preview, not AI, and prices nothing', async () => {
+    installFakeApi({ ...signedInRoutes(), 'GET /api/tools': toolsInfoAnswer('colorizer', 'demo', 6) });
     await openTool('/colorizer', 'Colorizer');
     const notice = await screen.findByTestId('demo-notice');
     expect(notice.textContent).toBe('Free preview: a labelled sample, not AI. It takes no tokens.');
     expect(notice.closest('form')?.contains(screen.getByTestId('tool-action'))).toBe(true);
+    expect(screen.getByTestId('tool-action').textContent).toBe('ColorizeFree preview');
+    expect(screen.getByTestId('cost-chip').textContent).toBe('Free preview');
     expect(screen.queryByTestId('engine-notice')).toBeNull();
     expect(document.body.textContent).not.toContain('REPLICATE_API_TOKEN');
+  });
+
+  it('says what a tool takes on this server: the Creative Upscaler at the Image Upscaler’s price, and why', async () => {
+    installFakeApi({ ...signedInRoutes(), 'GET /api/tools': toolsInfoAnswer('creative-upscaler', 'local', 1) });
+    await openTool('/creative-upscale', 'Creative Upscaler');
+    await waitFor(() => expect(screen.getByTestId('cost-chip').textContent).toBe('1 token per use'));
+    expect(screen.getByTestId('tool-action').textContent).toBe('Creative Upscale1 token');
+    const note = screen.getByTestId('price-notice');
+    expect(note.textContent).toBe(
+      'Priced like the Image Upscaler here: its results on this server are close to the Image Upscaler’s, so it costs the same.',
+    );
+    expect(note.closest('form')?.contains(screen.getByTestId('tool-action'))).toBe(true);
+    expect(screen.queryByTestId('demo-notice')).toBeNull();
   });
 });

@@ -1,5 +1,5 @@
 import './tools.css';
-import { CircleAlert, Coins, Cpu, LogIn, MailWarning } from 'lucide-react';
+import { CircleAlert, Coins, Cpu, FlaskConical, LogIn, MailWarning } from 'lucide-react';
 import type { ReactNode } from 'react';
 import { ROUTES } from '../../../contract/routes';
 import { ICONS } from '../../components/icons';
@@ -10,8 +10,9 @@ import { useAuth } from '../../lib/session/auth-context';
 import { useSignedInHint } from '../../lib/session/signed-in-hint';
 import { SIGN_IN_LINK } from '../../lib/sign-in-link';
 import { useDocumentTitle } from '../../lib/use-document-title';
+import { FREE_PREVIEW_PRICE } from './parts/FreePreviewNotice';
 import { accessOf, accountProblem } from './tool-access';
-import { useProvider } from './use-provider';
+import { useToolPricing } from './use-tool-pricing';
 import type { WebTool } from './web-tool';
 
 /** The header line of a visitor (product-spec.md section 8: "Please log in to use the ..."). */
@@ -72,7 +73,7 @@ function AccountBanner({ title }: { title: string }) {
  * demo serves says so beside its button instead (FreePreviewNotice, in the workspace).
  */
 function EngineNotice({ tool }: { tool: WebTool }) {
-  const provider = useProvider(tool.id);
+  const { provider } = useToolPricing(tool);
   if (provider === 'local') {
     return (
       <p className="pp-notice pp-banner pp-banner--quiet" data-testid="engine-notice">
@@ -84,23 +85,24 @@ function EngineNotice({ tool }: { tool: WebTool }) {
   return null;
 }
 
+/** The header's price: what a unit takes on this server, or "Free preview" where the tool is given as one. */
+function PriceChip({ tool }: { tool: WebTool }) {
+  const { freePreview, price } = useToolPricing(tool);
+  return (
+    <span className="pp-cost-chip" data-testid="cost-chip">
+      {freePreview ? <FlaskConical size={16} aria-hidden="true" /> : <Coins size={16} aria-hidden="true" />}
+      <span className="pp-tabular">{freePreview ? FREE_PREVIEW_PRICE : formatCost({ ...tool, cost: price })}</span>
+    </span>
+  );
+}
+
 /** The frame of every tool page: title, summary and price, the account and engine notices, then the tool. */
 export function ToolPage({ tool, children }: { tool: WebTool; children: ReactNode }) {
   useDocumentTitle(tool.title);
 
   return (
     <div className="pp-page">
-      <PageHeader
-        icon={ICONS[tool.icon]}
-        title={tool.title}
-        summary={tool.summary}
-        aside={
-          <span className="pp-cost-chip" data-testid="cost-chip">
-            <Coins size={16} aria-hidden="true" />
-            <span className="pp-tabular">{formatCost(tool)}</span>
-          </span>
-        }
-      />
+      <PageHeader icon={ICONS[tool.icon]} title={tool.title} summary={tool.summary} aside={<PriceChip tool={tool} />} />
       <AccountBanner title={tool.title} />
       <EngineNotice tool={tool} />
       {children}

@@ -5,7 +5,7 @@ import { sentImageRef } from '../../lib/creations/send-to';
 import { useSearchParams } from '../../lib/router';
 import { DESKTOP_QUERY, useMediaQuery } from '../../lib/use-media-query';
 import { AnalysisResult } from './parts/AnalysisResult';
-import { FreePreviewNotice } from './parts/FreePreviewNotice';
+import { FreePreviewNotice, LowerPriceNotice } from './parts/FreePreviewNotice';
 import { ActionButton } from './parts/fields';
 import { ImageDropZone, type ImageSize, type PickedImage } from './parts/ImageDropZone';
 import { JobProgress } from './parts/JobProgress';
@@ -13,7 +13,6 @@ import { ImageResults, ResultPanel } from './parts/ResultPanel';
 import { sendTargetsFrom } from './send-targets';
 import { ToolPage } from './ToolPage';
 import { accountProblem } from './tool-access';
-import { useProvider } from './use-provider';
 import type { SubmitRequest, ToolBody, ToolRunner } from './use-tool-runner';
 import { UPLOAD_5MB_HINT } from './workspace';
 
@@ -64,7 +63,7 @@ type Props<Id extends ToolId> = {
   runner: ToolRunner<Id>;
   /** The action button's label. */
   action: string;
-  /** What a click asks for: its cost (shown on the button), whether there is an image, the body. */
+  /** What a click asks for: its cost (shown on the button unless free), whether there is an image, the body. */
   request: SubmitRequest<Id>;
   /** Off for reasons of this page only (Creative Upscaler at a balance of 0...). */
   actionDisabled?: boolean;
@@ -80,8 +79,8 @@ type Props<Id extends ToolId> = {
 
 /**
  * A whole tool page: the frame (title, price, account and engine notices), the form (image, inputs,
- * the free-preview notice where the demo serves the tool, priced action and its message line) and
- * the result panel.
+ * the free-preview notice where the tool is given as one or the reason for a price below the list
+ * price, priced action and its message line) and the result panel.
  */
 export function ToolWorkspace<Id extends ToolId>({
   runner,
@@ -101,7 +100,6 @@ export function ToolWorkspace<Id extends ToolId>({
   const off = runner.busy || (runner.locked && runner.access !== 'unknown');
   const isDesktop = useMediaQuery(DESKTOP_QUERY);
   const problem = upload?.image ? upload.problem : null;
-  const freePreview = useProvider(tool.id) === 'demo';
   // Metamorphose and Background Swap keep their controls on for a flagged account (section 6); the
   // form still says up front, where it is filled in, that the server will refuse it.
   const accountNote = tool.checksAccountFlags ? null : accountProblem(runner.access);
@@ -146,10 +144,15 @@ export function ToolWorkspace<Id extends ToolId>({
               {children}
             </fieldset>
           ) : null}
-          {freePreview ? <FreePreviewNotice /> : null}
+          {runner.freePreview ? (
+            <FreePreviewNotice notice={runner.provider === 'local' ? tool.localPreviewNotice : undefined} />
+          ) : tool.lowerPriceNote && runner.price < tool.cost ? (
+            <LowerPriceNotice note={tool.lowerPriceNote} />
+          ) : null}
           <ActionButton
             label={action}
             cost={request.cost}
+            freePreview={runner.freePreview}
             busy={runner.busy}
             busyLabel={runner.busyLabel}
             disabled={runner.locked || actionDisabled || Boolean(problem)}
@@ -181,7 +184,8 @@ export function ToolWorkspace<Id extends ToolId>({
               clickToDownload={tool.result.clickToDownload}
               before={tool.result.compare ? (upload?.image?.dataUrl ?? job.before) : null}
               cutout={tool.result.compare === 'cutout'}
-              sendTargets={sendTargetsFrom(tool.id)}
+              // A free preview is a labelled placeholder: nothing to carry on to another tool.
+              sendTargets={job.demo ? [] : sendTargetsFrom(tool.id)}
             />
           )}
         </ResultPanel>

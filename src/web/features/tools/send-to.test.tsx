@@ -2,6 +2,7 @@
 // tool as its image, without a download; the call names the stored file instead of carrying it.
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
+import { creation, creationList, storedImage } from '../../test-support/creation-fixtures';
 import { chooseImage, fileUrl, imagesAnswer } from '../../test-support/tool-fixtures';
 import { action, open, sent, setUpToolPageTests, signedIn, typePrompt } from '../../test-support/tool-page-harness';
 import { SENT_IMAGE_NAME } from './ToolWorkspace';
@@ -54,6 +55,26 @@ describe('send a result to another tool', () => {
     fireEvent.click(action());
     await waitFor(() => expect(api.callsTo('POST /api/background-swap')).toHaveLength(1));
     expect(sent(api, 'POST /api/background-swap').image).toBe(`/api/files/${FILE_ID}`);
+  });
+
+  it('offers nothing to send for a free preview’s result: a labelled placeholder', async () => {
+    await open(
+      '/colorizer',
+      signedIn({}, { 'POST /api/colorize-image': imagesAnswer(fileUrl(1), 20, true) }),
+      'Colorizer',
+    );
+    await chooseImage();
+    fireEvent.click(action());
+    await screen.findByRole('button', { name: 'Download' });
+    expect(screen.queryByRole('list', { name: 'Use this result in another tool' })).toBeNull();
+    expect(screen.queryByRole('link', { name: /^Send to/ })).toBeNull();
+  });
+
+  it('offers nothing to send for a free preview shown again when the page opens', async () => {
+    const preview = creation({ tool: 'background-swap', demo: true, charged: 0, cost: 25, outputs: [storedImage(2)] });
+    await open('/background-swap', signedIn({}, { 'GET /api/creations': creationList(preview) }), 'Background Swap');
+    await screen.findByRole('button', { name: 'Download' });
+    expect(screen.queryByRole('link', { name: /^Send to/ })).toBeNull();
   });
 
   it('does not offer a tool its own result, and an address that names no file id sets no image', async () => {

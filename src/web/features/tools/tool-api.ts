@@ -48,7 +48,7 @@ export async function callTool<Id extends ToolId>(
 export const getJob = (id: string) => getJson<JobDetail>(`/api/jobs/${encodeURIComponent(id)}`);
 
 // Which provider serves each tool lives in tools-info.ts (loaded with a tool page's chunk).
-export { forgetToolsInfo, providerOf } from './tools-info';
+export { forgetToolsInfo, toolInfoOf } from './tools-info';
 
 /** A data URL without its `data:...;base64,` prefix (the spec's form for two tools). */
 export const stripDataUrlPrefix = (dataUrl: string) => dataUrl.slice(dataUrl.indexOf(',') + 1);

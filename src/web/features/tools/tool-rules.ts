@@ -12,7 +12,7 @@ export type CheckOutcome = { kind: 'message'; text: string } | { kind: 'redirect
 export type CheckContext = {
   /** Signed in with a readable profile; null for a visitor. */
   profile: Profile | null;
-  /** Tokens this call costs (the tool's price times the images asked for). */
+  /** Tokens this call takes (the price here times the images asked for): 0 for a free preview. */
   cost: number;
   hasImage: boolean;
 };
@@ -30,9 +30,9 @@ const signedIn =
 const notSuspended: Check = ({ profile }) =>
   profile && (profile.isFraudulent || profile.isDispute) ? message(SUSPENDED_MESSAGE) : null;
 
-/** An empty balance: off to /tokens. */
-const redirectWhenEmpty: Check = ({ profile }) =>
-  profile && profile.tokens < 1 ? { kind: 'redirect-to-tokens' } : null;
+/** An empty balance: off to /tokens (not for a free preview, which takes nothing: decision 039). */
+const redirectWhenEmpty: Check = ({ profile, cost }) =>
+  profile && cost > 0 && profile.tokens < 1 ? { kind: 'redirect-to-tokens' } : null;
 
 /** Too few tokens for this call: off to /tokens. */
 const redirectBelowCost: Check = ({ profile, cost }) =>

@@ -1,7 +1,8 @@
-// Which provider serves each tool here (GET /api/tools). Read once per page load; a tool page's
-// route waits for it beside its chunk (toolsInfoReady), so the page's first render already knows
-// whether the engine notice shows and nothing is pushed down when it arrives (issue 18: CLS).
-import type { ToolsInfo } from '../../../contract/tool-responses';
+// Which provider serves each tool here and what a call takes (GET /api/tools). Read once per page
+// load; a tool page's route waits for it beside its chunk (toolsInfoReady), so the page's first
+// render already knows whether the engine notice shows and what the button costs, and nothing is
+// pushed down when it arrives (issue 18: CLS).
+import type { ToolInfo, ToolsInfo } from '../../../contract/tool-responses';
 import type { ToolId } from '../../../contract/tools';
 import { getJson } from '../../lib/api';
 
@@ -39,22 +40,21 @@ function loadToolsInfo(): Promise<ToolsInfo | null> {
   return pending;
 }
 
-const providerIn = (info: ToolsInfo | null, tool: ToolId) =>
-  info?.tools.find((entry) => entry.id === tool)?.provider ?? null;
+const infoIn = (info: ToolsInfo | null, tool: ToolId) => info?.tools.find((entry) => entry.id === tool) ?? null;
 
-/** The provider that serves `tool` here: 'demo', 'local' or 'replicate' (null when unknown). */
-export async function providerOf(tool: ToolId): Promise<string | null> {
+/** What serves `tool` here and what a call takes (null when unknown). */
+export async function toolInfoOf(tool: ToolId): Promise<ToolInfo | null> {
   const info = await loadToolsInfo();
   if (!info) {
     toolsInfo = null; // ask again next time
     answered = undefined;
   }
-  return providerIn(info, tool);
+  return infoIn(info, tool);
 }
 
-/** The provider of `tool` if /api/tools has already answered, else undefined (not yet known). */
-export function knownProvider(tool: ToolId): string | null | undefined {
-  return answered ? providerIn(answered, tool) : undefined;
+/** What serves `tool` if /api/tools has already answered, else undefined (not yet known). */
+export function knownToolInfo(tool: ToolId): ToolInfo | null | undefined {
+  return answered ? infoIn(answered, tool) : undefined;
 }
 
 /** Resolves once /api/tools has answered, or after TOOLS_INFO_WAIT_MS: never holds a page for long. */

@@ -22,6 +22,7 @@ import { saveToolDraft, type ToolDraft } from '../../lib/tool-draft';
 import { type Access, accessOf } from './tool-access';
 import { callTool, getJob, JOB_POLL_MS } from './tool-api';
 import { firstFailingCheck } from './tool-rules';
+import { useToolPricing } from './use-tool-pricing';
 import type { WebTool } from './web-tool';
 
 /** A tool call's body as the page builds it: the contract's request, without userId (added here). */
@@ -44,7 +45,8 @@ export type JobState<Id extends ToolId = ToolId> =
   /**
    * `request`: the body that was sent, or the settings of a job shown again (the Image Upscaler titles
    * its result with the scale asked for). `before`: the input image of a job shown again (a fresh
-   * job's input is the page's own image), for the before/after comparison.
+   * job's input is the page's own image), for the before/after comparison. `demo`: a free preview,
+   * a labelled placeholder not to be sent on to another tool.
    */
   | {
       phase: 'done';
@@ -52,10 +54,11 @@ export type JobState<Id extends ToolId = ToolId> =
       analysis: Analysis | null;
       request: ToolBody<Id>;
       before: string | null;
+      demo: boolean;
     };
 
 export type SubmitRequest<Id extends ToolId = ToolId> = {
-  /** Tokens this call costs. */
+  /** Tokens this call takes (the runner's `price` times the units): 0 for a free preview. */
   cost: number;
   hasImage: boolean;
   /** The request body without userId (built only when the checks pass). */
@@ -71,11 +74,19 @@ async function latestCreation(tool: ToolId): Promise<Creation | null> {
 }
 
 /** What the page reads of a finished job. */
-type FinalJob = Pick<JobView, 'status' | 'output' | 'keywords' | 'colors' | 'error'>;
+type FinalJob = Pick<JobView, 'status' | 'output' | 'keywords' | 'colors' | 'error' | 'demo'>;
 
 const IDLE = { phase: 'idle' } as const;
 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+/** What a finished job's view adds to its images: the analysis, its input, whether it is a free preview. */
+type FinishedWith = {
+  keywords?: Keyword[] | null;
+  colors?: Color[] | null;
+  before?: string | null;
+  demo?: boolean;
+};
 
 const asList = (output: string[] | string | null | undefined): string[] =>
   Array.isArray(output) ? output : output ? [output] : [];
@@ -141,7 +152,8 @@ export function useToolRunner<Id extends ToolId>(tool: WebTool<Id>) {
         continue; // offline for a moment: ask again
       }
       if (mine !== ticket.current) return null;
-      if (!view.ok || !view.data) return { status: 'failed', output: null, keywords: null, colors: null, error: null };
+      if (!view.ok || !view.data)
+        return { status: 'failed', output: null, keywords: null, colors: null, error: null, demo: false };
       if (view.data.status === 'succeeded' || view.data.status === 'failed') return view.data;
       const next = view.data.status;
       const position = view.data.queuePosition ?? null;
@@ -165,19 +177,14 @@ export function useToolRunner<Id extends ToolId>(tool: WebTool<Id>) {
   }, []);
 
   const finish = useCallback(
-    (
-      request: ToolBody<Id>,
-      images: string[],
-      keywords?: Keyword[] | null,
-      colors?: Color[] | null,
-      before: string | null = null,
-    ) =>
+    (request: ToolBody<Id>, images: string[], { keywords, colors, before = null, demo = false }: FinishedWith = {}) =>
       setJob({
         phase: 'done',
         images,
         analysis: tool.result.kind === 'analysis' ? { keywords: keywords ?? [], colors: colors ?? [] } : null,
         request,
         before,
+        demo,
       }),
     [tool.result.kind],
   );
@@ -190,7 +197,7 @@ export function useToolRunner<Id extends ToolId>(tool: WebTool<Id>) {
       if (!view) return;
       following.current = null;
       void refreshProfile(); // charged, or refunded after a failure: the server's number
-      if (view.status === 'succeeded') finish(request, view.output ?? [], view.keywords, view.colors, before);
+      if (view.status === 'succeeded') finish(request, view.output ?? [], { ...view, before });
       else fail(failureText ? (view.error ?? failureText.fallback) : tool.failureMessage, view.error);
     },
     [follow, refreshProfile, finish, fail, failureText, tool.failureMessage],
@@ -213,7 +220,7 @@ export function useToolRunner<Id extends ToolId>(tool: WebTool<Id>) {
           void followToEnd(latest.id, mine, request, before);
         } else if (latest.status === 'succeeded') {
           const images = latest.outputs.length > 0 ? latest.outputs.map((image) => image.url) : asList(latest.output);
-          finish(request, images, latest.keywords, latest.colors, before);
+          finish(request, images, { ...latest, before });
         }
       },
       () => {}, // offline: the page starts empty, as before
@@ -255,8 +262,8 @@ export function useToolRunner<Id extends ToolId>(tool: WebTool<Id>) {
         return;
       }
       if (answer.ok && data && isSuccess(data)) {
-        if ('output' in data) finish(body, asList(data.output));
-        else finish(body, [], data.keywords, data.colors);
+        if ('output' in data) finish(body, asList(data.output), data);
+        else finish(body, [], data);
         return;
       }
       // Signed out or flagged meanwhile: let the page catch up with the server.
@@ -301,12 +308,19 @@ export function useToolRunner<Id extends ToolId>(tool: WebTool<Id>) {
   }, [letGo]);
 
   const busy = job.phase === 'running';
+  const { provider, price, freePreview } = useToolPricing(tool);
   const flagsBlock = tool.checksAccountFlags && access !== 'ready' && access !== 'signed-out';
   return {
     tool,
     access,
     /** The signed-in balance, or null when unknown. */
     balance: status === 'signed-in' && profile ? profile.tokens : null,
+    /** Tokens a call takes per unit here (GET /api/tools): 0 for a free preview. */
+    price,
+    /** This server gives the tool as a free preview: the button says so instead of a price. */
+    freePreview,
+    /** What serves the tool here ('demo', 'local', 'replicate'), or null while unknown. */
+    provider,
     job,
     busy,
     /** Inputs and the action are off: the first check is running, or the account may not use this tool. */

@@ -44,6 +44,13 @@ export type WebTool<Id extends ToolId = ToolId> = ToolDefinition & {
   sendLabel?: string;
   /** What the local engine does for this tool, where it differs from the hosted model a user may expect. */
   localEngineNote?: string;
+  /**
+   * The free-preview notice where the local engine's result is only partly a placeholder (Background
+   * Swap: a real cut-out on labelled backgrounds); default: the demo's "a labelled sample, not AI".
+   */
+  localPreviewNotice?: string;
+  /** Why this server asks less than the tool's list price, beside the button when it does (decision 039). */
+  lowerPriceNote?: string;
 };
 
 /** A tool's web module: the contract's entry for `id` with the web's parts. */

@@ -1,7 +1,14 @@
 import { fireEvent, screen, waitFor } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { signedOutRoutes } from '../../../test-support/fake-api';
-import { chooseFiles, chooseImage, fileUrl, imageFile, imagesAnswer } from '../../../test-support/tool-fixtures';
+import {
+  chooseFiles,
+  chooseImage,
+  fileUrl,
+  imageFile,
+  imagesAnswer,
+  toolsInfoAnswer,
+} from '../../../test-support/tool-fixtures';
 import {
   action,
   balanceText,
@@ -61,6 +68,32 @@ describe('Background Swap', () => {
     expect(body).toMatchObject({ prompt: 'a beach', num_outputs: 2, userId: 'user-1' });
     expect(String(body.image)).not.toContain('data:');
     expect(balanceText()).toContain('50 tokens');
+  });
+
+  it('on the local engine: a free preview (a real cut-out on labelled backgrounds), even at a balance of 0, nothing to send on', async () => {
+    const { api } = await open(
+      '/background-swap',
+      signedIn(
+        { tokens: 0 },
+        {
+          'GET /api/tools': toolsInfoAnswer('background-swap', 'local', 25, true),
+          'POST /api/background-swap': imagesAnswer([fileUrl(1), fileUrl(2)], 0, true),
+        },
+      ),
+      'Background Swap',
+    );
+    const notice = await screen.findByTestId('demo-notice');
+    expect(notice.textContent).toBe('Free preview: a real cut-out on labelled sample backgrounds. It takes no tokens.');
+    expect(screen.getByTestId('cost-chip').textContent).toBe('Free preview');
+    typePrompt('a beach', 'New Background Description');
+    fireEvent.click(screen.getByRole('radio', { name: '2' }));
+    expect(action().textContent).toBe('GenerateFree preview');
+    await chooseImage();
+    fireEvent.click(action());
+    await waitFor(() => expect(screen.getAllByRole('img', { name: /^New background \d: a beach$/ })).toHaveLength(2));
+    expect(sent(api, 'POST /api/background-swap')).toMatchObject({ num_outputs: 2 });
+    expect(screen.queryByRole('link', { name: /^Send to/ })).toBeNull();
+    expect(balanceText()).toContain('0 tokens');
   });
 
   it('refuses files over 5 MB', async () => {

@@ -5,7 +5,7 @@ import { stripDataUrlPrefix } from '../tool-api';
 import { useToolRunner } from '../use-tool-runner';
 import { backgroundSwap } from './tool';
 
-/** Route '/background-swap': its own lazily loaded chunk. 25 tokens per image, 1 to 4 images. */
+/** Route '/background-swap': its own lazily loaded chunk. 25 tokens per image (the spec's price), 1 to 4 images. */
 export function BackgroundSwapPage() {
   const runner = useToolRunner(backgroundSwap);
   const upload = useUpload(runner);
@@ -15,7 +15,7 @@ export function BackgroundSwapPage() {
   );
   const { value: count, field: countField } = useImageCountField();
   const { image } = upload;
-  const cost = runner.tool.cost * count;
+  const cost = runner.price * count;
   const body = () => ({ prompt, image: image ? stripDataUrlPrefix(image.dataUrl) : '', num_outputs: count });
 
   return (

@@ -20,4 +20,5 @@ export const backgroundSwap = defineWebTool('background-swap', {
   result: { kind: 'images', fileName: (n) => `background-swap-${n}.webp`, compare: 'photo' },
   localEngineNote:
     'Local engine: your subject is cut out by a real model, but the new backgrounds are simple scenes drawn from your description and marked DEMO.',
+  localPreviewNotice: 'Free preview: a real cut-out on labelled sample backgrounds.',
 });

@@ -61,6 +61,18 @@ describe('My Creations', () => {
     ).toBe(`/background-remover?image=${storedImage(1).id}`);
   });
 
+  it('shows a free preview as one, with nothing to send on', async () => {
+    const preview = creation({ id: 'job-9', tool: 'background-swap', cost: 50, charged: 0, demo: true });
+    await open('/creations', routes({ 'GET /api/creations': creationList(preview) }), 'My Creations');
+    await waitFor(() => expect(cards()).toHaveLength(1));
+    const card = cards()[0] as HTMLElement;
+    expect(within(card).getByText('Free preview')).toBeTruthy();
+    expect(card.textContent).not.toContain('50 tokens');
+    expect(within(card).queryByRole('link', { name: /^Send to/ })).toBeNull();
+    fireEvent.click(within(card).getByRole('button', { name: 'Open' }));
+    expect(within(await screen.findByRole('dialog')).queryByRole('link', { name: /^Send to/ })).toBeNull();
+  });
+
   it('filters by tool and loads more with the server’s cursor', async () => {
     const asked: string[] = [];
     const answer = (request: FakeRequest) => {

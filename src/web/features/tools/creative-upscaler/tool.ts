@@ -18,4 +18,6 @@ export const creativeUpscaler = defineWebTool('creative-upscaler', {
   result: { kind: 'images', fileName: () => 'creative-upscaled.webp', compare: 'photo' },
   localEngineNote:
     'Local engine, not the hosted Clarity upscaler: a large restoration model (Real-ESRGAN x4plus) redraws texture, blended with a lighter model and a plain resize so that it stays true to your photo.',
+  lowerPriceNote:
+    'Priced like the Image Upscaler here: its results on this server are close to the Image Upscaler’s, so it costs the same.',
 });

@@ -21,7 +21,7 @@ export function MetamorphosePage() {
   );
   const { value: aspectRatio, field: aspectRatioField } = useAspectRatioField();
   const { image } = upload;
-  const cost = runner.tool.cost;
+  const cost = runner.price;
   const body = (): ToolBody<'metamorphose'> => ({
     prompt,
     main_face_image: image ? stripDataUrlPrefix(image.dataUrl) : '',

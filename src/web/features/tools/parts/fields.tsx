@@ -1,10 +1,11 @@
 // The tool forms' inputs. None takes a `disabled` flag: the workspace's fieldset switches them all off
 // at once (signed-in state, a running job).
-import { Coins } from 'lucide-react';
+import { Coins, FlaskConical } from 'lucide-react';
 import { type ReactElement, type ReactNode, useId, useState } from 'react';
 import { ASPECT_RATIOS, type AspectRatio, MAX_IMAGES_PER_REQUEST } from '../../../../contract/tools';
 import { FormMessage } from '../../../components/FormMessage';
 import { formatTokens } from '../../../lib/format-cost';
+import { FREE_PREVIEW_PRICE } from './FreePreviewNotice';
 import { useRunAgainSetting } from './run-again';
 
 /** The image counts a call may ask for: 1 to the spec's maximum. */
@@ -170,6 +171,8 @@ type ActionProps = {
   label: string;
   /** Tokens the click costs, shown on the button before the click. */
   cost: number;
+  /** A free preview: the button says so instead of a price. */
+  freePreview?: boolean;
   busy: boolean;
   busyLabel: string;
   disabled: boolean;
@@ -181,7 +184,17 @@ type ActionProps = {
 };
 
 /** The page's submit button with its price, and the line under it where checks and failures speak. */
-export function ActionButton({ label, cost, busy, busyLabel, disabled, message, detail, describedBy }: ActionProps) {
+export function ActionButton({
+  label,
+  cost,
+  freePreview = false,
+  busy,
+  busyLabel,
+  disabled,
+  message,
+  detail,
+  describedBy,
+}: ActionProps) {
   const messageId = useId();
   const detailId = useId();
   return (
@@ -199,8 +212,17 @@ export function ActionButton({ label, cost, busy, busyLabel, disabled, message, 
           <>
             <span>{label}</span>
             <span className="pp-action__cost pp-tabular">
-              <Coins size={16} aria-hidden="true" />
-              {formatTokens(cost)}
+              {freePreview ? (
+                <>
+                  <FlaskConical size={16} aria-hidden="true" />
+                  {FREE_PREVIEW_PRICE}
+                </>
+              ) : (
+                <>
+                  <Coins size={16} aria-hidden="true" />
+                  {formatTokens(cost)}
+                </>
+              )}
             </span>
           </>
         )}

@@ -33,7 +33,7 @@ export function TextLabPage() {
       runner={runner}
       action="Generate"
       request={{
-        cost: runner.tool.cost,
+        cost: runner.price,
         hasImage: false,
         body: () => ({ prompt, aspectRatio, textAssist }),
         draft: () => ({ settings: { prompt, aspectRatio, textAssist } }),

@@ -1,7 +1,7 @@
 import { act, fireEvent, screen, waitFor } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
 import { deferred, type FakeReply, signedOutRoutes } from '../../../test-support/fake-api';
-import { fileUrl, imagesAnswer } from '../../../test-support/tool-fixtures';
+import { fileUrl, imagesAnswer, toolsInfoAnswer } from '../../../test-support/tool-fixtures';
 import {
   AFTER_A_RETRY,
   action,
@@ -269,16 +269,40 @@ describe('Text to Pic', () => {
     expect(action().disabled).toBe(true);
   });
 
-  it('says before the click, beside the button, that the demo gives a free preview, keeping the priced label', async () => {
+  it('says before the click, beside the button, that the demo gives a free preview, and the button says so instead of a price', async () => {
     await open(
       '/text-to-pic',
-      signedIn({}, { 'GET /api/tools': { body: { tools: [{ id: 'text-to-pic', provider: 'demo', demo: true }] } } }),
+      signedIn({}, { 'GET /api/tools': toolsInfoAnswer('text-to-pic', 'demo', 1) }),
       'Text to Pic',
     );
     const notice = await screen.findByTestId('demo-notice');
     expect(notice.textContent).toBe('Free preview: a labelled sample, not AI. It takes no tokens.');
     expect(notice.nextElementSibling?.contains(action())).toBe(true);
-    expect(action().textContent).toBe('Generate1 token');
+    expect(action().textContent).toBe('GenerateFree preview');
     expect(document.body.textContent).not.toContain('REPLICATE_API_TOKEN');
+  });
+
+  it('runs a free preview on an empty balance, any number of images, instead of sending the user to /tokens', async () => {
+    const { api, router } = await open(
+      '/text-to-pic',
+      signedIn(
+        { tokens: 0 },
+        {
+          'GET /api/tools': toolsInfoAnswer('text-to-pic', 'demo', 1),
+          'POST /api/generate-image': imagesAnswer([fileUrl(1), fileUrl(2)], 0, true),
+        },
+      ),
+      'Text to Pic',
+    );
+    await screen.findByTestId('demo-notice');
+    typePrompt('a red fox');
+    const four = screen.getByRole('radio', { name: '4' }) as HTMLInputElement;
+    expect(four.disabled).toBe(false);
+    fireEvent.click(four);
+    fireEvent.click(action());
+    await waitFor(() => expect(api.callsTo('POST /api/generate-image')).toHaveLength(1));
+    expect(sent(api, 'POST /api/generate-image').numOutputs).toBe(4);
+    await screen.findByRole('button', { name: 'Download image 1' });
+    expect(router.state.location.pathname).toBe('/text-to-pic');
   });
 });

@@ -23,11 +23,13 @@ export function TextToPicPage() {
   const { value: aspectRatio, field: aspectRatioField } = useAspectRatioField(
     draft ? draftSetting(draft, 'aspectRatio', ASPECT_RATIOS, '1:1') : undefined,
   );
-  const { value: count, field: countField } = useImageCountField(runner.balance);
+  // Counts above what the balance pays for are off; a free preview takes nothing, so none is.
+  const affordable = runner.balance === null || runner.price === 0 ? null : Math.floor(runner.balance / runner.price);
+  const { value: count, field: countField } = useImageCountField(affordable);
   // A draft kept on the way to /tokens first, else what "Run again" carries.
   const qualityAgain = useRunAgainSetting(['quality'], QUALITIES, 'high');
   const [quality, setQuality] = useState<Quality>(() => draftSetting(draft, 'quality', QUALITIES, qualityAgain));
-  const cost = runner.tool.cost * count;
+  const cost = runner.price * count;
   const body = (): ToolBody<'text-to-pic'> => ({
     prompt,
     aspectRatio,
