@@ -65,7 +65,8 @@ export const ACCOUNT_MESSAGES = {
   signInRequired: 'Please sign in.',
   alreadyVerified: 'Your email is already verified.',
   nameTooLong: `Name must be at most ${NAME_MAX_LENGTH} characters.`,
-  nameUnstorable: 'Name contains characters that cannot be stored (a NUL or a broken Unicode character).',
+  nameUnstorable:
+    'Name contains characters that cannot be stored (a control character such as NUL, or a broken Unicode character).',
   verifiedOtherAccount: (verifiedEmail: string, currentEmail: string) =>
     `Email verified for ${verifiedEmail}. You are still signed in as ${currentEmail}.`,
   resendTooSoon: (seconds: number) =>

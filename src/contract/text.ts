@@ -1,9 +1,13 @@
-// Text PostgreSQL can store: no NUL character and no lone UTF-16 surrogate. JSON lets a client send
-// both as \u escapes; they are refused as input (a 400 naming the field) rather than found by the
-// database after the work, or silently replaced.
+// Text we store and pass on: no C0 control character but tab, line feed and carriage return, and no
+// lone UTF-16 surrogate. JSON lets a client send them as \u escapes; they are refused as input (a
+// 400 naming the field) rather than found by the database after the work (NUL), break a renderer
+// downstream (U+0001 and the like, issue 36), or are silently replaced.
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 
-export const isStorableText = (text: string): boolean => !text.includes('\u0000') && !LONE_SURROGATE.test(text);
+// biome-ignore lint/suspicious/noControlCharactersInRegex: finding control characters is its purpose
+const CONTROL_CHARACTER = /[\u0000-\u0008\u000B\u000C\u000E-\u001F]/;
+
+export const isStorableText = (text: string): boolean => !CONTROL_CHARACTER.test(text) && !LONE_SURROGATE.test(text);
 
 export const UNSTORABLE_TEXT_MESSAGE =
-  'contains characters that cannot be stored (a NUL or a broken Unicode character)';
+  'contains characters that cannot be stored (a control character such as NUL, or a broken Unicode character)';

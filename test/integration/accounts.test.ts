@@ -212,7 +212,8 @@ describe('names', () => {
 
   it('refuses a name with a NUL or a lone surrogate at sign-up and update-user, and writes nothing', async () => {
     const unstorable = {
-      message: 'Name contains characters that cannot be stored (a NUL or a broken Unicode character).',
+      message:
+        'Name contains characters that cannot be stored (a control character such as NUL, or a broken Unicode character).',
     };
     for (const name of ['bad\u0000name', 'x\ud800', '\udc00y']) {
       const email = newEmail();

@@ -130,6 +130,9 @@ beforeAll(async () => {
         ['prompt with a lone high surrogate', '/api/text-lab', { prompt: 'sign \ud83d' }],
         ['prompt with a lone low surrogate', '/api/background-swap', { prompt: '\ude00 beach', image: bare }],
         ['Metamorphose prompt with a NUL', '/api/metamorphose-image', { prompt: '\u0000', main_face_image: bare }],
+        // Other C0 controls broke the demo renderer (502 after the charge, issue 36).
+        ['prompt with U+0001', '/api/generate-image', { prompt: 'a cat\u0001' }],
+        ['prompt with an escape character', '/api/text-lab', { prompt: 'sign \u001b[31m' }],
       ] as const
     ).map(
       ([name, path, body]): Case => [
@@ -138,7 +141,7 @@ beforeAll(async () => {
         path,
         body,
         400,
-        'prompt: contains characters that cannot be stored (a NUL or a broken Unicode character)',
+        'prompt: contains characters that cannot be stored (a control character such as NUL, or a broken Unicode character)',
       ],
     ),
     ['5 images', 'rich', '/api/generate-image', { prompt: 'x', numOutputs: 5 }, 400, 'numOutputs: must be from 1 to 4'],
