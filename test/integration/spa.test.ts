@@ -22,12 +22,24 @@ describe('serving the web app', () => {
     writeFileSync(path.join(dist, 'favicon.svg'), '<svg xmlns="http://www.w3.org/2000/svg"/>');
     writeFileSync(path.join(dist, 'assets', 'vendor-def456.js'), BIG_SCRIPT);
     writeFileSync(path.join(dist, 'photo.png'), Buffer.alloc(4096));
+    writeFileSync(path.join(dist, '.build-stamp'), 'sources 1795752820509');
+    mkdirSync(path.join(dist, '.well-known'));
+    writeFileSync(path.join(dist, '.well-known', 'security.txt'), 'Contact: mailto:security@example.com');
     precompressDir(dist);
     backend = await createTestBackend({ webDistDir: dist });
   });
   afterAll(async () => {
     await backend.stop();
     rmSync(dist, { recursive: true, force: true });
+  });
+
+  it("serves no dot-named file: /.build-stamp is the build's bookkeeping, not public (issue 36)", async () => {
+    for (const hidden of ['/.build-stamp', '/.env', '/assets/.hidden', '/.git/config']) {
+      const response = await backend.app.request(hidden);
+      expect([hidden, response.status]).toEqual([hidden, 404]);
+      expect(await response.text()).not.toContain('sources');
+    }
+    expect((await backend.app.request('/.well-known/security.txt')).status).toBe(200);
   });
 
   it.each(['/', '/text-to-pic', '/user-settings', '/no-such-page'])('answers %s with index.html', async (route) => {

@@ -13,6 +13,12 @@ import { hasSessionCookie, prerenderedPages } from './prerendered-pages';
 /** Vite puts content-hashed files under /assets/: they never change, so browsers may keep them. */
 const isHashedAsset = (requestPath: string) => requestPath.startsWith('/assets/');
 
+/**
+ * A dot-named file or folder (`/.build-stamp`, `/.env`, `/.git/config`): the build's own bookkeeping
+ * (start.mjs's stamp), never the app's, so never served (issue 36); /.well-known/ excepted.
+ */
+const isHiddenPath = (requestPath: string) => /\/\.(?!well-known\/)/.test(requestPath);
+
 /** `/logo.png`, `/assets/x.js`, `/wp-login.php`: a file was asked for, never a client route. */
 const looksLikeFile = (requestPath: string) => /\.[a-z0-9]+$/i.test(requestPath);
 
@@ -72,6 +78,7 @@ export function spaRoutes(distDir: string, appUrl: string, options: SpaOptions =
     if (encoding) headers['Content-Encoding'] = encoding;
     return c.body(new Uint8Array(body), 200, headers);
   });
+  app.get('*', (c, next) => (isHiddenPath(c.req.path) ? c.text('Not found', 404) : next()));
   if (existsSync(distDir)) app.use('*', serveStatic({ root: distDir, precompressed: true }));
   // A missing file (a chunk from an older build, a guessed path) fails as a file (404), not as the
   // page: loaded as JavaScript, an image or a feed, the shell would only break more.
