@@ -67,6 +67,7 @@ export const ACCOUNT_MESSAGES = {
   nameTooLong: `Name must be at most ${NAME_MAX_LENGTH} characters.`,
   nameUnstorable:
     'Name contains characters that cannot be stored (a control character such as NUL, or a broken Unicode character).',
+  imageRefused: 'Image must be one of your files here (/api/files/<id>), or none.',
   verifiedOtherAccount: (verifiedEmail: string, currentEmail: string) =>
     `Email verified for ${verifiedEmail}. You are still signed in as ${currentEmail}.`,
   resendTooSoon: (seconds: number) =>

@@ -2,7 +2,7 @@
 // verification mail and link, the resend cooldown, and what a client must never be able to write.
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Profile } from '../../src/contract/accounts';
+import { ACCOUNT_MESSAGES, type Profile } from '../../src/contract/accounts';
 import { ledger, profiles, session, user, verification } from '../../src/server/db/schema';
 import { findLedgerMismatches } from '../../src/server/ledger/ledger';
 import { findLinks, listOutbox } from '../../src/server/mail/outbox-mailer';
@@ -228,6 +228,35 @@ describe('names', () => {
     expect(update.status).toBe(400);
     expect(update.body).toMatchObject(unstorable);
     expect((await browser.post('/api/auth/update-user', { name: 'Zoë 🎨' })).status).toBe(200);
+  });
+
+  it('refuses an image that is not one of our files at sign-up and update-user, and changes nothing (issue 36)', async () => {
+    const refused = { message: ACCOUNT_MESSAGES.imageRefused };
+    const ours = '/api/files/0b7c2b0e-5a56-4c38-9f1e-1d2a3b4c5d6e';
+    const email = newEmail();
+    const signUp = await client().post('/api/auth/sign-up/email', {
+      email,
+      password: 'correct horse 42',
+      name: 'Pic',
+      image: 'x'.repeat(900_000),
+    });
+    expect([signUp.status, signUp.body]).toMatchObject([400, refused]);
+    expect(await backend.database.db.select().from(user).where(eq(user.email, email))).toEqual([]);
+
+    const browser = client();
+    const own = newEmail();
+    await browser.signUp(own);
+    for (const image of ['x'.repeat(900_000), { toString: 'x' }, 'https://evil.example/a.png', `${ours}/x`, 42]) {
+      const update = await browser.post('/api/auth/update-user', { image });
+      expect([update.status, update.body]).toMatchObject([400, refused]);
+    }
+    const imageOf = async () =>
+      (await backend.database.db.select({ image: user.image }).from(user).where(eq(user.email, own)))[0]?.image;
+    expect(await imageOf()).toBeNull();
+    expect((await browser.post('/api/auth/update-user', { image: ours })).status).toBe(200);
+    expect(await imageOf()).toBe(ours);
+    expect((await browser.post('/api/auth/update-user', { image: null })).status).toBe(200);
+    expect(await imageOf()).toBeNull();
   });
 
   it('refuses an update-user to a name over 100 characters, and changes nothing', async () => {

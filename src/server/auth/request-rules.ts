@@ -2,9 +2,21 @@
 import { APIError, createAuthMiddleware } from 'better-auth/api';
 import { ACCOUNT_MESSAGES, NAME_MAX_LENGTH } from '../../contract/accounts';
 import { isStorableText } from '../../contract/text';
+import { isUuid } from '../db/ids';
 
-/** The endpoints that write the user's name from the request body. */
+/** The endpoints that write the user's name and image from the request body. */
 const NAME_PATHS = new Set(['/sign-up/email', '/update-user']);
+
+/**
+ * A picture the user gives is none or a file of ours (`/api/files/<id>`, which answers its owner
+ * only): any other value was stored as it came, a 900 kB string sent back in every session read,
+ * an object as "[object Object]" (issue 36). Google's picture comes through the database hook.
+ */
+function imageAllowed(image: unknown) {
+  if (image === undefined || image === null) return true;
+  const fileId = typeof image === 'string' ? /^\/api\/files\/([^/]{36})$/.exec(image)?.[1] : undefined;
+  return fileId !== undefined && isUuid(fileId);
+}
 
 /** Counted in characters (code points), so a name in any script gets the same allowance. */
 function nameTooLong(name: unknown) {
@@ -27,6 +39,9 @@ export const enforceRequestRules = createAuthMiddleware(async (ctx) => {
   // A NUL fails the insert (a vague 422, logged as an error); a lone surrogate is stored mangled.
   if (NAME_PATHS.has(ctx.path) && typeof ctx.body?.name === 'string' && !isStorableText(ctx.body.name)) {
     throw new APIError('BAD_REQUEST', { code: 'NAME_UNSTORABLE', message: ACCOUNT_MESSAGES.nameUnstorable });
+  }
+  if (NAME_PATHS.has(ctx.path) && !imageAllowed(ctx.body?.image)) {
+    throw new APIError('BAD_REQUEST', { code: 'IMAGE_REFUSED', message: ACCOUNT_MESSAGES.imageRefused });
   }
   // A new password ends every other session whatever the client asked: whoever had the old
   // password (or a stolen cookie) must not stay signed in. The current browser gets a new session.
