@@ -12,6 +12,7 @@ import {
   enqueueUnfinishedAccountSetups,
   registerAccountSetupWorker,
 } from './accounts/account-setup';
+import { emailDeletedBefore } from './accounts/deleted-emails';
 import { ensureProfile } from './accounts/profiles';
 import { type App, buildApp } from './app';
 import { type Auth, createAuth } from './auth/auth';
@@ -153,15 +154,20 @@ export async function startBackend(
       );
     const stripe = config.stripe ? createStripeClient(config.stripe) : null;
     const payments = stripe ? createStripePaymentProvider(stripe) : createLocalPaymentProvider();
+    const authSecret = resolveAuthSecret(config.auth.secret, config.dataDir);
     const auth = createAuth({
       config,
       database,
       mailer,
       logger,
-      secret: resolveAuthSecret(config.auth.secret, config.dataDir),
+      secret: authSecret,
       // Never throws: the account exists; what failed here is redone by the account-setup job.
       async onUserCreated(user) {
-        await ensureProfile(database.db, user.id).catch((error) =>
+        const makeProfile = async () =>
+          ensureProfile(database.db, user.id, {
+            signupBonus: !(await emailDeletedBefore(database.db, authSecret, user.email)),
+          });
+        await makeProfile().catch((error) =>
           logger.error('profile creation failed at sign-up; the setup job retries it', { userId: user.id, error }),
         );
         await enqueueAccountSetup(queue, user.id).catch((error) =>

@@ -2,10 +2,13 @@
 // anonymised user, and the deleted user cannot sign in; a stale session must sign in again first.
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { files, jobs, ledger, payments, session, user } from '../../src/server/db/schema';
+import { runAccountSetup } from '../../src/server/accounts/account-setup';
+import type { PaymentProvider } from '../../src/server/billing/payment-provider';
+import { deletedEmails, files, jobs, ledger, payments, session, user } from '../../src/server/db/schema';
+import { quietLogger } from '../../src/server/log';
 import { TestClient } from '../support/http-client';
 import { createTestBackend, type TestBackend } from '../support/test-backend';
-import { dataUrl, pngBytes, verifiedUser } from '../support/tool-fixtures';
+import { dataUrl, pngBytes, tokensOf, verifiedUser } from '../support/tool-fixtures';
 
 let backend: TestBackend;
 beforeAll(async () => {
@@ -52,6 +55,40 @@ describe('account deletion', () => {
     expect(
       (await backend.database.db.select().from(ledger).where(eq(ledger.userId, id))).map((row) => row.reason),
     ).toEqual(['signup']);
+  });
+
+  it('gives no second sign-up bonus to an email whose account was deleted, and keeps no address (issue 36)', async () => {
+    const { client, email } = await verifiedUser(backend);
+    expect((await client.request('DELETE', '/api/account')).status).toBe(204);
+    const kept = await backend.database.db.select().from(deletedEmails);
+    expect(JSON.stringify(kept)).not.toContain(email.split('@')[0]);
+
+    for (const spelling of [email, email.toUpperCase()]) {
+      const again = new TestClient(backend.app, backend.config.appUrl);
+      expect((await again.signUp(spelling)).status).toBe(200);
+      expect(await tokensOf(again)).toBe(0);
+      expect((await again.request('DELETE', '/api/account')).status).toBe(204);
+    }
+    // Another email still gets its bonus.
+    expect(await tokensOf((await verifiedUser(backend)).client)).toBe(20);
+  });
+
+  it('makes no payment customer again for a deleted account when its setup runs later', async () => {
+    const { client, id } = await verifiedUser(backend);
+    expect((await client.request('DELETE', '/api/account')).status).toBe(204);
+    let made = 0;
+    const payments: PaymentProvider = {
+      kind: 'local',
+      createCustomer: async () => ({ customerId: `cus_again_${++made}` }),
+      createCheckoutSession: async () => ({ sessionId: 'unused', url: 'unused' }),
+      expireCheckoutSession: async () => {},
+      deleteCustomer: async () => {},
+    };
+    await runAccountSetup(
+      { db: backend.database.db, auth: backend.auth, mailer: backend.mailer, payments, logger: quietLogger() },
+      id,
+    );
+    expect(made).toBe(0);
   });
 
   it('asks a session older than 10 minutes to sign in again, and changes nothing', async () => {

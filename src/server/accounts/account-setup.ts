@@ -11,6 +11,7 @@ import { profiles, user } from '../db/schema';
 import { QUEUE_NAMES, type Queue } from '../jobs/queue';
 import type { Logger } from '../log';
 import type { Mailer } from '../mail/mailer';
+import { deletedEmail } from './account-deletion';
 import { sendVerificationMail } from './verification-mail';
 
 export type AccountSetupDeps = {
@@ -34,7 +35,8 @@ export async function runAccountSetup(deps: AccountSetupDeps, userId: string): P
     .select({ id: user.id, email: user.email, emailVerified: user.emailVerified })
     .from(user)
     .where(eq(user.id, userId));
-  if (!account) return; // deleted since: nothing to set up
+  // Deleted since (the row stays anonymised): no customer is made again for it.
+  if (!account || account.email === deletedEmail(account.id)) return;
   // The profile too, if the sign-up hook failed to make it.
   await ensureCustomer(db, deps.payments, account);
 

@@ -8,11 +8,13 @@ import { applyLedgerEntry } from '../ledger/ledger';
 
 /**
  * Creates the profile with its signup tokens, once. Safe to call again (a retry, a race, a lazy
- * read): the profile insert and the ledger's (signup, user id) row are both idempotent.
+ * read): the profile insert and the ledger's (signup, user id) row are both idempotent. The sign-up
+ * hook gives no bonus to an email whose account was deleted before (deleted-emails.ts).
  */
-export async function ensureProfile(db: AppDb, userId: string): Promise<void> {
+export async function ensureProfile(db: AppDb, userId: string, options: { signupBonus?: boolean } = {}): Promise<void> {
   await db.transaction(async (tx) => {
     await tx.insert(profiles).values({ userId, tokens: 0 }).onConflictDoNothing();
+    if (options.signupBonus === false) return;
     await applyLedgerEntry(tx, { userId, delta: SIGNUP_TOKENS, reason: 'signup', reference: userId });
   });
 }

@@ -12,6 +12,7 @@ import type { Logger } from '../log';
 import type { Mailer } from '../mail/mailer';
 import type { FileStorage } from '../storage/storage';
 import { deleteAccount, FRESH_SESSION_MS } from './account-deletion';
+import { recordDeletedEmail } from './deleted-emails';
 import { readOrCreateProfile } from './profiles';
 import { sendVerificationMail } from './verification-mail';
 
@@ -47,6 +48,7 @@ export function accountRoutes(deps: AccountRoutesDeps) {
       return c.json({ error: 'To delete your account, sign in again first (within the last 10 minutes).' }, 403);
     // Checkouts first, so that none can still be paid into the deleted account.
     const customerId = await endOpenCheckouts(deps, current.user.id);
+    await recordDeletedEmail(db, (await auth.$context).secret, current.user.email);
     await deleteAccount(db, deps.storage, current.user.id);
     await deleteProviderCustomer(deps, current.user.id, customerId);
     deps.logger.info('account deleted', { userId: current.user.id });

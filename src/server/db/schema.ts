@@ -286,6 +286,15 @@ export const files = pgTable(
 );
 
 /**
+ * The emails of deleted accounts, as keyed hashes (HMAC-SHA256 with the auth secret): no address is
+ * kept, yet a new sign-up with one is known and gets no second sign-up bonus (issue 36).
+ */
+export const deletedEmails = pgTable('deleted_emails', {
+  emailHash: text('email_hash').primaryKey(),
+  deletedAt: timestamp('deleted_at', { withTimezone: true }).notNull().defaultNow(),
+});
+
+/**
  * Webhook deliveries already handled, by the sender's delivery id: a redelivered webhook is answered
  * and ignored. Rows older than a day are pruned (a signature is only accepted for 5 minutes anyway).
  */
