@@ -39,10 +39,12 @@ export type JobView = {
 };
 
 /**
- * While a job waits or runs: how long this tool on this provider usually takes from start to finish
- * (the median of its last 20 good runs, whole seconds), or null when too few have finished to say.
+ * While a job waits or runs: how long this tool on this provider usually takes once it runs (the
+ * median of its last 20 good runs, whole seconds), or null when too few have finished to say; and
+ * how many more seconds this job should take, counting the jobs ahead of it and those running beside
+ * it on the worker, or null when a tool in the line has no usual time yet.
  */
-type Expectation = { typicalSeconds: number | null };
+type Expectation = { typicalSeconds: number | null; secondsLeft: number | null };
 
 /**
  * Jobs ahead of a waiting one are counted up to this many: every count reads the jobs it counts,
@@ -52,7 +54,10 @@ type Expectation = { typicalSeconds: number | null };
  */
 export const QUEUE_AHEAD_COUNTED_UP_TO = 1000;
 
-/** GET /api/jobs/:id: the job and, while it waits, its place in the line (1: next; null once it runs). */
+/**
+ * GET /api/jobs/:id: the job and, while it waits (for a worker's slot, or held by one and waiting for
+ * its model on the local engine), its place in the line (1: next; null once it runs).
+ */
 export type JobDetail = JobView & { queuePosition: number | null } & Expectation;
 
 /** GET /api/jobs: newest first; `next` is the `before` cursor of the next page, or null. */

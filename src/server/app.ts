@@ -116,6 +116,7 @@ export function buildApp(deps: AppDeps) {
         logger: deps.logger,
         waitMs: config.toolWaitSeconds * 1000,
         callsPerMinute: config.toolCallsPerMinute,
+        workerSlots: config.workerConcurrency,
         maxActiveJobsPerUser: config.maxActiveJobsPerUser,
         storageQuotaBytes: config.creations.quotaBytes,
         signals: deps.signals,

@@ -6,7 +6,7 @@ import { migrateDatabase } from '../../src/server/db/client';
 import { ensureInstance } from '../../src/server/db/instance';
 import { appInstance, jobs } from '../../src/server/db/schema';
 import { activeJobsOf } from '../../src/server/jobs/fair-queue';
-import { finishStatement, medianRunQuery } from '../../src/server/jobs/jobs-repository';
+import { finishStatement, heldJobsQuery, medianRunQuery } from '../../src/server/jobs/jobs-repository';
 import { createTestDatabase, type TestDatabase } from '../support/test-backend';
 
 describe('database', () => {
@@ -137,6 +137,22 @@ describe('database', () => {
     const medianPlan = await planOf(medianRunQuery(database.db, 'colorizer', 'replicate', 20).toSQL());
     expect(medianPlan).toMatch(/Index Scan Backward using jobs_succeeded_idx/);
     expect(medianPlan).not.toMatch(/Sort|Rows Removed by Filter|Seq Scan/);
+    // The local engine's runs timed from when each got its model: the run before it, by the same index.
+    const fromModelPlan = await planOf(medianRunQuery(database.db, 'colorizer', 'replicate', 20, true).toSQL());
+    expect(fromModelPlan).toMatch(/Index Scan Backward using jobs_succeeded_idx/);
+    expect(fromModelPlan).not.toMatch(/Seq Scan/);
+
+    // A waiting page's estimate reads the jobs workers hold now (job-progress.ts), not the history.
+    await database.executeSql(
+      `update jobs set status = 'running', started_at = now() where user_id = 'many-jobs' and status = 'queued'`,
+    );
+    await database.executeSql('analyze jobs');
+    const heldPlan = await planOf(new PgDialect().sqlToQuery(heldJobsQuery('replicate', true)));
+    expect(heldPlan).toMatch(/Scan using jobs_user_active_idx on jobs held/);
+    expect(heldPlan).toMatch(
+      /Index Scan using jobs_succeeded_idx on jobs before|Bitmap Index Scan on jobs_succeeded_idx/,
+    );
+    expect(heldPlan).not.toMatch(/Seq Scan/);
     await database.executeSql(`delete from "user" where id = 'many-jobs'`);
   });
 

@@ -371,25 +371,40 @@ export async function findOwnFile(db: AppDb, fileId: string, userId: string): Pr
 }
 
 /**
- * The median run time in seconds (start to finish) of the last `sample` jobs of this tool that
- * this provider finished well, or null with fewer than `minimum` of them: what a waiting user is
- * told to expect. Reads the newest succeeded rows from the end of jobs_succeeded_idx; callers cache it.
+ * The median run time in seconds of the last `sample` jobs of this tool that this provider finished
+ * well, or null with fewer than `minimum` of them: what a waiting user is told to expect. Reads the
+ * newest succeeded rows from the end of jobs_succeeded_idx; callers cache it. A run is timed from its
+ * start, or with `fromModel` (a provider that runs one job per model at a time) from when it got its
+ * model: the finish of the same tool's run before it on its worker, when that came after its start.
  */
 export async function medianRunSeconds(
   db: AppDb,
   tool: string,
   provider: string,
-  options: { sample: number; minimum: number },
+  options: { sample: number; minimum: number; fromModel?: boolean },
 ): Promise<number | null> {
-  const [row] = await medianRunQuery(db, tool, provider, options.sample);
+  const [row] = await medianRunQuery(db, tool, provider, options.sample, options.fromModel);
   if (!row || Number(row.runs) < options.minimum || row.median === null) return null;
   return Number(row.median);
 }
 
+/**
+ * When the running job `job` (an SQL alias of jobs) got its model: its start, or the latest finish
+ * of a good run of its tool on its worker since (that run held the model meanwhile), read from
+ * jobs_succeeded_idx. Jobs that failed meanwhile are not counted: rare, and not indexed.
+ */
+const gotModelAt = (job: SQL) => sql`greatest(${job}.started_at, (
+  select max(before.finished_at) from jobs before
+  where before.status = 'succeeded' and before.tool = ${job}.tool and before.provider = ${job}.provider
+    and before.worker_id is not distinct from ${job}.worker_id
+    and before.finished_at > ${job}.started_at and before.finished_at <= coalesce(${job}.finished_at, now())
+    and before.id <> ${job}.id))`;
+
 /** medianRunSeconds' statement, not yet run (its plan is tested: the end of an index, no sort). */
-export function medianRunQuery(db: AppDb, tool: string, provider: string, sample: number) {
+export function medianRunQuery(db: AppDb, tool: string, provider: string, sample: number, fromModel = false) {
+  const runStart = fromModel ? gotModelAt(sql.raw('jobs')) : sql`${jobs.startedAt}`;
   const recent = db
-    .select({ seconds: sql<number>`extract(epoch from ${jobs.finishedAt} - ${jobs.startedAt})`.as('seconds') })
+    .select({ seconds: sql<number>`extract(epoch from ${jobs.finishedAt} - ${runStart})`.as('seconds') })
     .from(jobs)
     .where(
       and(
@@ -408,4 +423,45 @@ export function medianRunQuery(db: AppDb, tool: string, provider: string, sample
       median: sql<number | null>`percentile_cont(0.5) within group (order by ${recent.seconds})`,
     })
     .from(recent);
+}
+
+/** A job a worker holds (wait-estimate.ts HeldJob): seconds since it started, or since it got its model. */
+export type HeldJobRow = { id: string; tool: string; workerId: string | null; heldForSeconds: number };
+
+/**
+ * The jobs of `provider` that workers hold now (not those handed to the provider to finish by
+ * webhook), oldest first; `fromModel`: timed from when each got its model. Read through the
+ * partial index of jobs in progress (jobs_user_active_idx), never the history.
+ */
+export async function heldJobs(db: AppDb, provider: string, fromModel: boolean): Promise<HeldJobRow[]> {
+  const { rows } = await executePrepared(db, heldJobsQuery(provider, fromModel));
+  return rows.map((row) => ({
+    id: String(row.id),
+    tool: String(row.tool),
+    workerId: row.worker_id == null ? null : String(row.worker_id),
+    heldForSeconds: Math.max(0, Number(row.held_for)),
+  }));
+}
+
+/** heldJobs' statement (its plan is tested: the index of jobs in progress, the history never scanned). */
+export function heldJobsQuery(provider: string, fromModel: boolean): SQL {
+  const since = fromModel ? gotModelAt(sql.raw('held')) : sql.raw('held.started_at');
+  return sql`select held.id, held.tool, held.worker_id, extract(epoch from now() - ${since})::float8 as held_for
+    from jobs held
+    where held.status = 'running' and held.provider = ${provider} and held.provider_ref is null
+    order by held.started_at, held.id`;
+}
+
+/** The first `limit` queued jobs of `provider`, in the order the queue hands them out (jobs_queue_order_idx). */
+export async function queuedJobsInOrder(
+  db: AppDb,
+  provider: string,
+  limit: number,
+): Promise<{ id: string; tool: string }[]> {
+  return db
+    .select({ id: jobs.id, tool: jobs.tool })
+    .from(jobs)
+    .where(and(eq(jobs.status, 'queued'), eq(jobs.provider, provider)))
+    .orderBy(jobs.queueRound, jobs.createdAt, jobs.id)
+    .limit(limit);
 }

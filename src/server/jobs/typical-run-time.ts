@@ -3,13 +3,14 @@
 // job every second or so, and the median moves slowly.
 import type { AppDb } from '../db/client';
 import { type JobRow, medianRunSeconds } from './jobs-repository';
+import { runsOnePerModel } from './wait-estimate';
 
 const SAMPLE = 20;
 /** Fewer finished runs than this and we say nothing rather than guess. */
 const MINIMUM_RUNS = 3;
 const CACHE_MS = 60_000;
 
-export type TypicalRunTime = (job: JobRow) => Promise<number | null>;
+export type TypicalRunTime = (job: Pick<JobRow, 'status' | 'tool' | 'provider'>) => Promise<number | null>;
 
 export function createTypicalRunTime(db: AppDb, now: () => number = Date.now): TypicalRunTime {
   const cache = new Map<string, { seconds: number | null; until: number }>();
@@ -18,7 +19,12 @@ export function createTypicalRunTime(db: AppDb, now: () => number = Date.now): T
     const key = `${job.tool}\u0000${job.provider}`;
     const hit = cache.get(key);
     if (hit && hit.until > now()) return hit.seconds;
-    const median = await medianRunSeconds(db, job.tool, job.provider, { sample: SAMPLE, minimum: MINIMUM_RUNS });
+    // A run of the local engine is timed from when it got its model: waiting for it is the line's part.
+    const median = await medianRunSeconds(db, job.tool, job.provider, {
+      sample: SAMPLE,
+      minimum: MINIMUM_RUNS,
+      fromModel: runsOnePerModel(job.provider),
+    });
     // Whole seconds, at least one: "about 0:00" would say nothing.
     const seconds = median === null ? null : Math.max(1, Math.round(median));
     cache.set(key, { seconds, until: now() + CACHE_MS });

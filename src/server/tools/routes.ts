@@ -25,9 +25,9 @@ import {
 import { isUuid } from '../db/ids';
 import type { InferenceRouter } from '../inference/routing';
 import { isFreePreview, unitPrice } from '../jobs/free-preview';
-import { type JobView, queuePosition, viewJob, waitForJob } from '../jobs/job-view';
+import { createJobProgress } from '../jobs/job-progress';
+import { type JobView, viewJob, waitForJob } from '../jobs/job-view';
 import { findOwnFile, findOwnJob } from '../jobs/jobs-repository';
-import { createTypicalRunTime } from '../jobs/typical-run-time';
 import { balanceOf } from '../ledger/ledger';
 import { bodyTooLarge, limitBody } from '../security/body-limit';
 import { fileEtag, PRIVATE_JSON_CACHE, sendPrivateImage } from '../web/private-cache';
@@ -39,6 +39,8 @@ export type ToolRoutesDeps = ToolCallServiceDeps & {
   waitMs: number;
   /** Tool calls an account may make per minute (TOOL_CALLS_PER_MINUTE). */
   callsPerMinute: number;
+  /** Jobs a worker runs at once (WORKER_CONCURRENCY): what a waiting job's estimate plays the line with. */
+  workerSlots: number;
 };
 
 /** A tool call's JSON may carry a 10 MB image as base64 (about 13.4 MB of text). */
@@ -67,18 +69,26 @@ function toolResponse(tool: ToolDefinition, view: JobView, balance: number): Too
 }
 
 /**
- * How long a tool call waits for its job: the server's limit, or less when the client asks with
- * RFC 7240 `Prefer: wait=N` (our web page does, to show the queue position while a job waits).
+ * How long a request waits for its job: what the client asks with RFC 7240 `Prefer: wait=N`, at most
+ * `limitMs`; `unasked` without it (a tool call: the server's limit, the spec's synchronous answer).
+ * Our web page asks wait=0 of a call (its 202 ends "Sending your request…") and then follows the
+ * job with job reads that wait for its finish (decision 042).
  */
-export function waitMsFor(prefer: string | undefined, limitMs: number): number {
+export function waitMsFor(prefer: string | undefined, limitMs: number, unasked = limitMs): number {
   const asked = prefer?.match(/(?:^|[,;\s])wait=(\d{1,5})(?:$|[,;\s])/i)?.[1];
-  return asked === undefined ? limitMs : Math.min(limitMs, Number(asked) * 1000);
+  return asked === undefined ? unasked : Math.min(limitMs, Number(asked) * 1000);
 }
+
+/**
+ * The longest a job read waits for the job's finish (GET /api/jobs/:id with `Prefer: wait=N`): a page
+ * following its job hears of the finish at once, and of its place in the line every few seconds.
+ */
+const JOB_READ_WAIT_LIMIT_MS = 5_000;
 
 export function toolRoutes(deps: ToolRoutesDeps) {
   const { db, auth } = deps;
   const app = new Hono();
-  const typicalRunTime = createTypicalRunTime(db);
+  const progressOf = createJobProgress(db, { slotsPerWorker: deps.workerSlots });
 
   for (const tool of TOOLS) {
     app.post(
@@ -132,14 +142,12 @@ export function toolRoutes(deps: ToolRoutesDeps) {
     const view = viewJob(job);
     if (job.status === 'queued' || job.status === 'running') {
       // Still working: the client follows it at GET /api/jobs/:id.
-      const position = await queuePosition(db, job);
       const answer: ToolPending = {
         success: false,
         pending: true,
         jobId: job.id,
         status: job.status,
-        queuePosition: position,
-        typicalSeconds: await typicalRunTime(job),
+        ...(await progressOf(job)),
         balance,
         charged: view.charged,
         demo: view.demo,
@@ -154,13 +162,15 @@ export function toolRoutes(deps: ToolRoutesDeps) {
     if (!user) return c.json({ error: TOOL_MESSAGES.signInRequired }, 401);
     const id = c.req.param('id');
     if (!isUuid(id)) return c.json({ error: 'No such job' }, 404);
-    const job = await findOwnJob(db, id, user.id);
-    if (!job) return c.json({ error: 'No such job' }, 404);
+    const found = await findOwnJob(db, id, user.id);
+    if (!found) return c.json({ error: 'No such job' }, 404);
+    const wait = waitMsFor(c.req.header('prefer'), JOB_READ_WAIT_LIMIT_MS, 0);
+    const final = found.status === 'succeeded' || found.status === 'failed';
+    const job = wait > 0 && !final ? (await waitForJob(db, id, wait, deps.signals)).job : found;
     c.header('Cache-Control', PRIVATE_JSON_CACHE);
     return c.json({
       ...viewJob(job),
-      queuePosition: await queuePosition(db, job),
-      typicalSeconds: await typicalRunTime(job),
+      ...(await progressOf(job)),
     } satisfies JobDetail);
   });
 
