@@ -43,6 +43,12 @@ export const enforceRequestRules = createAuthMiddleware(async (ctx) => {
   if (NAME_PATHS.has(ctx.path) && !imageAllowed(ctx.body?.image)) {
     throw new APIError('BAD_REQUEST', { code: 'IMAGE_REFUSED', message: ACCOUNT_MESSAGES.imageRefused });
   }
+  // "User already exists" is the spec's answer, but it came before the password's hash, so it was
+  // also faster than a new account's, a second tell: the same hash is spent on it (issue 36).
+  if (ctx.path === '/sign-up/email' && typeof ctx.body?.email === 'string' && typeof ctx.body?.password === 'string') {
+    const existing = await ctx.context.internalAdapter.findUserByEmail(ctx.body.email.toLowerCase());
+    if (existing) await ctx.context.password.hash(ctx.body.password);
+  }
   // A new password ends every other session whatever the client asked: whoever had the old
   // password (or a stolen cookie) must not stay signed in. The current browser gets a new session.
   if (ctx.path === '/change-password') {
