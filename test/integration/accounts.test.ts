@@ -371,7 +371,11 @@ describe('rate limits', () => {
     for (let i = 0; i < 12; i++) statuses.push((await attacker.signIn(email, `guess ${i} wrong`)).status);
     expect(statuses.slice(0, 10).every((s) => s === 401)).toBe(true);
     expect(statuses.slice(10)).toEqual([429, 429]);
-    expect((await client().signIn(email)).status).toBe(200);
+    const bystander = newEmail();
+    await client().signUp(bystander);
+    expect((await client().signIn(bystander)).status).toBe(200);
+    // The guessed account itself is paused for every address (sign-in-throttle.test.ts, issue 36).
+    expect((await client().signIn(email)).status).toBe(429);
   });
 
   it('limits sign-ups from one address', async () => {

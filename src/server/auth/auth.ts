@@ -17,6 +17,7 @@ import { CLIENT_IP_HEADER } from './client-ip';
 import { enforceRequestRules, withNameInLimit } from './request-rules';
 import { endEarlierResetLinks, VERIFICATION_STORAGE } from './reset-tokens';
 import { createSessionReader } from './session';
+import { signInThrottle } from './sign-in-throttle';
 import { rememberVerifiedUser, signInAfterVerification } from './verification-sign-in';
 
 export const AUTH_BASE_PATH = '/api/auth';
@@ -129,24 +130,27 @@ export function createAuth(deps: AuthDeps) {
         },
       },
     },
-    plugins: google
-      ? [
-          genericOAuth({
-            config: [
-              {
-                providerId: 'google',
-                clientId: google.clientId,
-                clientSecret: google.clientSecret,
-                discoveryUrl: google.discoveryUrl,
-                scopes: ['openid', 'email', 'profile'],
-                pkce: true,
-                // Trust an ID token only once its signature checks out against the provider's keys.
-                requireIdTokenVerification: true,
-              },
-            ],
-          }),
-        ]
-      : [],
+    plugins: [
+      signInThrottle({ db: database.db, mailer, logger, appUrl: config.appUrl }),
+      ...(google
+        ? [
+            genericOAuth({
+              config: [
+                {
+                  providerId: 'google',
+                  clientId: google.clientId,
+                  clientSecret: google.clientSecret,
+                  discoveryUrl: google.discoveryUrl,
+                  scopes: ['openid', 'email', 'profile'],
+                  pkce: true,
+                  // Trust an ID token only once its signature checks out against the provider's keys.
+                  requireIdTokenVerification: true,
+                },
+              ],
+            }),
+          ]
+        : []),
+    ],
   });
   return Object.assign(auth, { readSessionUser: createSessionReader(auth, database) });
 }

@@ -46,6 +46,19 @@ export function passwordResetMail(input: LinkMailInput): MailMessage {
   });
 }
 
+/** To the owner of an account whose sign-in was paused after a burst of wrong passwords (auth/sign-in-throttle.ts). */
+export function signInBurstMail(input: LinkMailInput & { failures: number }): MailMessage {
+  return linkMail(input, {
+    subject: 'Failed sign-ins to your Picture Palette account',
+    preheader: `${input.failures} sign-ins with a wrong password: sign-in is paused for a few minutes.`,
+    heading: 'Someone tried to sign in to your account',
+    intro: `There were ${input.failures} sign-ins with a wrong password to your Picture Palette account in the last minutes, so signing in with a password is paused for a few minutes.`,
+    button: 'Open Picture Palette',
+    expiry: 'If it was you, wait a few minutes or reset your password from the sign-in form.',
+    notRequested: "If it wasn't you, your account is safe as long as your password is: consider changing it.",
+  });
+}
+
 function linkMail({ to, url }: LinkMailInput, content: LinkMailContent): MailMessage {
   assertWebUrl(url);
   return { to, subject: content.subject, html: renderHtml(to, url, content), text: renderText(to, url, content) };

@@ -1,0 +1,98 @@
+// Per-account sign-in throttling (issue 36): 111 wrong passwords from 60 addresses met no
+// slowdown, since the rate limits count per client address. Failures are counted per email (a
+// SHA-256 of it, in better-auth's rate_limit table, shared by every web process): after
+// FAILURES_BEFORE_PAUSE within the window, sign-in for that email pauses PAUSE_MS after each
+// further failure, and the owner gets one mail. Unknown emails are counted the same, so a pause
+// tells nothing about who has an account; a successful sign-in clears the count.
+import { createHash, randomUUID } from 'node:crypto';
+import type { BetterAuthPlugin } from 'better-auth';
+import { APIError, createAuthMiddleware, isAPIError } from 'better-auth/api';
+import { eq, sql } from 'drizzle-orm';
+import type { AppDb } from '../db/client';
+import { rateLimit } from '../db/schema';
+import type { Logger } from '../log';
+import type { Mailer } from '../mail/mailer';
+import { signInBurstMail } from '../mail/templates';
+
+export const FAILURES_BEFORE_PAUSE = 10;
+const FAILURE_WINDOW_MS = 15 * 60_000;
+export const PAUSE_MS = 5 * 60_000;
+
+export const SIGN_IN_PAUSED_MESSAGE = `Too many failed sign-ins for this account. Try again in ${PAUSE_MS / 60_000} minutes, or reset your password.`;
+
+const SIGN_IN_PATH = '/sign-in/email';
+
+export const failureKey = (email: string) =>
+  `sign-in-failures:${createHash('sha256').update(email.trim().toLowerCase()).digest('hex')}`;
+
+type Deps = { db: AppDb; mailer: Mailer; logger: Logger; appUrl: string };
+
+const emailOf = (body: unknown) => {
+  const email = (body as { email?: unknown } | undefined)?.email;
+  return typeof email === 'string' ? email : null;
+};
+
+export function signInThrottle(deps: Deps): BetterAuthPlugin {
+  const { db } = deps;
+  return {
+    id: 'sign-in-throttle',
+    hooks: {
+      before: [
+        {
+          matcher: (ctx) => ctx.path === SIGN_IN_PATH,
+          handler: createAuthMiddleware(async (ctx) => {
+            const email = emailOf(ctx.body);
+            if (!email) return;
+            const [row] = await db
+              .select()
+              .from(rateLimit)
+              .where(eq(rateLimit.key, failureKey(email)));
+            const waitMs = row && row.count >= FAILURES_BEFORE_PAUSE ? row.lastRequest + PAUSE_MS - Date.now() : 0;
+            if (waitMs > 0) {
+              throw new APIError(
+                'TOO_MANY_REQUESTS',
+                { code: 'SIGN_IN_PAUSED', message: SIGN_IN_PAUSED_MESSAGE },
+                { 'Retry-After': String(Math.ceil(waitMs / 1000)) },
+              );
+            }
+          }),
+        },
+      ],
+      after: [
+        {
+          matcher: (ctx) => ctx.path === SIGN_IN_PATH,
+          handler: createAuthMiddleware(async (ctx) => {
+            const email = emailOf(ctx.body);
+            if (!email) return;
+            const returned = ctx.context.returned;
+            const key = failureKey(email);
+            if (!isAPIError(returned)) {
+              await db.delete(rateLimit).where(eq(rateLimit.key, key));
+              return;
+            }
+            if (returned.statusCode !== 401) return; // a pause or a bad request: not a wrong password
+            const now = Date.now();
+            const [counted] = await db
+              .insert(rateLimit)
+              .values({ id: randomUUID(), key, count: 1, lastRequest: now })
+              .onConflictDoUpdate({
+                target: rateLimit.key,
+                set: {
+                  count: sql`case when ${rateLimit.lastRequest} < ${now - FAILURE_WINDOW_MS} then 1 else ${rateLimit.count} + 1 end`,
+                  lastRequest: now,
+                },
+              })
+              .returning({ count: rateLimit.count });
+            if (counted?.count !== FAILURES_BEFORE_PAUSE) return;
+            const owner = await ctx.context.internalAdapter.findUserByEmail(email.toLowerCase());
+            if (!owner) return;
+            // In the background: the answer must not wait on the mail server (nor differ for an unknown email).
+            void deps.mailer
+              .send(signInBurstMail({ to: owner.user.email, url: deps.appUrl, failures: FAILURES_BEFORE_PAUSE }))
+              .catch((error) => deps.logger.error('the failed sign-ins mail could not be sent', { error }));
+          }),
+        },
+      ],
+    },
+  };
+}
