@@ -155,7 +155,8 @@ async function workerSplit(): Promise<Servers> {
     BETTER_AUTH_SECRET: 'responsive-bench-secret-of-32-characters',
   };
   const web = await startServerProcess({ dataDir, env, args: ['--web'] });
-  const worker = await startServerProcess({ dataDir, env, args: ['--worker'] });
+  // The worker sends the sign-up mail: its links lead to the web process.
+  const worker = await startServerProcess({ dataDir, env: { ...env, APP_URL: web.url }, args: ['--worker'] });
   return {
     web,
     all: [web, worker],
