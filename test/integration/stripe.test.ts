@@ -327,6 +327,22 @@ describe('Stripe payments', () => {
       expect(fake.refunds()).toHaveLength(refundsBefore);
     });
 
+    it('refunds nothing that was credited before the deletion when its event comes again', async () => {
+      const buyer = await buyerWithCheckout(500);
+      fake.paySession(buyer.sessionId);
+      expect((await deliver(completed(buyer.sessionId))).status).toBe(200);
+      expect(await tokensOf(buyer.client)).toBe(520);
+      expect((await buyer.client.request('DELETE', '/api/account')).status).toBe(204);
+
+      const refundsBefore = fake.refunds().length;
+      const again = await deliver(completed(buyer.sessionId));
+      expect(again.status).toBe(200);
+      expect(await again.json()).toMatchObject({ credited: false });
+      expect(fake.refunds()).toHaveLength(refundsBefore);
+      expect((await paymentRow(buyer.sessionId))?.status).toBe('paid');
+      expect((await purchaseRows(buyer.id)).filter((row) => row.reason === 'purchase')).toHaveLength(1);
+    });
+
     it("a refund that fails is an alert in health and the admin command until Stripe's retry refunds it", async () => {
       const buyer = await buyerWithCheckout(500);
       fake.paySession(buyer.sessionId);

@@ -17,9 +17,10 @@ export async function fulfilPayment(db: AppDb, sessionId: string): Promise<Fulfi
   return db.transaction(async (tx) => {
     const [payment] = await tx.select().from(payments).where(eq(payments.sessionId, sessionId));
     if (!payment) return null;
-    // Locked so that a deletion running now finishes first (or waits for this credit).
+    // Locked so that a deletion running now finishes first (or waits for this credit). A session
+    // credited before the deletion stays as it is: a repeated event must not refund it.
     const [owner] = await tx.select({ email: user.email }).from(user).where(eq(user.id, payment.userId)).for('update');
-    if (owner?.email === deletedEmail(payment.userId)) {
+    if (payment.status !== 'paid' && owner?.email === deletedEmail(payment.userId)) {
       return { credited: false, accountDeleted: true, userId: payment.userId };
     }
     await tx
