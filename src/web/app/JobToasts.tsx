@@ -9,7 +9,8 @@ import { useAuth } from '../lib/session/auth-context';
 /** How often a job a page left is asked about (as often as a page follows its own). */
 export const WATCH_POLL_MS = 1_500;
 
-type Toast = WatchedJob & { succeeded: boolean };
+/** `reason`: a failed job's own words ("We couldn't find a face…"), when the server gave them. */
+type Toast = WatchedJob & { succeeded: boolean; reason: string | null };
 
 /**
  * Follows the jobs a tool page left while they ran, and says when one finishes, with a link back to
@@ -33,7 +34,9 @@ export function JobToasts() {
             unwatchJob(job.id);
             if (!answer.ok) return;
             void refreshProfile(); // a failed job's tokens came back
-            setToasts((current) => [...current, { ...job, succeeded: status === 'succeeded' }]);
+            const succeeded = status === 'succeeded';
+            const reason = succeeded ? null : (answer.data?.error ?? null);
+            setToasts((current) => [...current, { ...job, succeeded, reason }]);
           },
           () => {}, // offline for a moment: ask again
         );
@@ -60,6 +63,11 @@ export function JobToasts() {
             {toast.succeeded
               ? `Your ${toast.title} result is ready.`
               : `Your ${toast.title} job failed; its tokens were given back.`}{' '}
+            {toast.reason ? (
+              <>
+                <span data-testid="job-toast-reason">{toast.reason}</span>{' '}
+              </>
+            ) : null}
             <Link to={toast.route} onClick={() => close(toast.id)}>
               {toast.succeeded ? 'View it' : `Open ${toast.title}`}
             </Link>

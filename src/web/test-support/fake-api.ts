@@ -4,8 +4,17 @@
 import { vi } from 'vitest';
 import type { Profile, PublicConfig } from '../../contract/accounts';
 
-/** `search`: the query string, with its '?' ('' when none); routes match on the path alone. */
-export type FakeRequest = { method: string; path: string; search: string; body: unknown };
+/**
+ * `search`: the query string, with its '?' ('' when none); routes match on the path alone.
+ * `headers`: the request's own headers (names in lower case).
+ */
+export type FakeRequest = {
+  method: string;
+  path: string;
+  search: string;
+  body: unknown;
+  headers: Record<string, string>;
+};
 export type FakeReply = { status?: number; body?: unknown } | 'network-error';
 export type FakeHandler = FakeReply | ((request: FakeRequest) => FakeReply | Promise<FakeReply>);
 export type FakeRoutes = Record<string, FakeHandler | FakeHandler[]>;
@@ -87,6 +96,9 @@ export function installFakeApi(routes: FakeRoutes = signedOutRoutes()): FakeApi 
       path: url.pathname,
       search: url.search,
       body: typeof init.body === 'string' ? JSON.parse(init.body) : undefined,
+      headers: Object.fromEntries(
+        [...new Headers(init.headers).entries()].map(([name, value]) => [name.toLowerCase(), value]),
+      ),
     };
     calls.push(request);
     const handlers = table.get(`${method} ${url.pathname}`);

@@ -7,14 +7,24 @@ import type { JobDetail, ToolAnswer } from '../../../contract/tool-responses';
 import type { ToolDefinition, ToolId } from '../../../contract/tools';
 import { getJson, postJson } from '../../lib/api';
 
-/** How often a running job is asked about. */
+/** How often a running job is asked about at most (a read that waited for its finish is followed at once). */
 export const JOB_POLL_MS = 1_500;
 
+/** The first read of a job the server accepted: soon, since a quick job is done in a second or two. */
+export const FIRST_LOOK_MS = 500;
+
 /**
- * Seconds the server may hold a tool call before answering 202 with the job id: short, so that a
- * job waiting for a busy model shows its place in the line instead of a silent spinner.
+ * Seconds a job read may wait on the server for the job's finish (GET /api/jobs/:id, Prefer: wait):
+ * the result shows as it is ready, and the place in the line is told afresh every two seconds.
  */
-export const TOOL_CALL_WAIT_SECONDS = 4;
+export const JOB_FOLLOW_WAIT_SECONDS = 2;
+
+/**
+ * Seconds the server may hold a tool call before answering 202 with the job id: none, so that
+ * "Sending your request…" ends as soon as the server has accepted the job, and the page says where
+ * the job stands from then on (decision 042).
+ */
+export const TOOL_CALL_WAIT_SECONDS = 0;
 
 /** How long to wait before sending a call again whose connection failed. */
 export const TOOL_CALL_RETRY_MS = 1_000;
@@ -45,7 +55,12 @@ export async function callTool<Id extends ToolId>(
   }
 }
 
-export const getJob = (id: string) => getJson<JobDetail>(`/api/jobs/${encodeURIComponent(id)}`);
+/** A job's view; `waitSeconds`: the server may hold the answer that long for the job's finish. */
+export const getJob = (id: string, waitSeconds = 0) =>
+  getJson<JobDetail>(
+    `/api/jobs/${encodeURIComponent(id)}`,
+    waitSeconds > 0 ? { headers: { Prefer: `wait=${waitSeconds}` } } : {},
+  );
 
 // Which provider serves each tool lives in tools-info.ts (loaded with a tool page's chunk).
 export { forgetToolsInfo, toolInfoOf } from './tools-info';

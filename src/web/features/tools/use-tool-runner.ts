@@ -19,8 +19,9 @@ import { unwatchJob, watchJob } from '../../lib/jobs/job-watch';
 import { useNavigate, useSearchParams } from '../../lib/router';
 import { useAuth } from '../../lib/session/auth-context';
 import { saveToolDraft, type ToolDraft } from '../../lib/tool-draft';
+import { progressFrom, sameProgress } from './parts/JobProgress';
 import { type Access, accessOf } from './tool-access';
-import { callTool, getJob, JOB_POLL_MS } from './tool-api';
+import { callTool, FIRST_LOOK_MS, getJob, JOB_FOLLOW_WAIT_SECONDS, JOB_POLL_MS } from './tool-api';
 import { firstFailingCheck } from './tool-rules';
 import { useToolPricing } from './use-tool-pricing';
 import type { WebTool } from './web-tool';
@@ -31,15 +32,18 @@ export type ToolBody<Id extends ToolId> = Omit<ToolRequest<Id>, 'userId'>;
 export type JobState<Id extends ToolId = ToolId> =
   | { phase: 'idle' }
   /**
-   * 'sending': the call is out; 'queued' and 'running': the server is still working (202).
+   * 'sending': the call is out, until the server accepts the job; 'queued' and 'running': the server
+   * is still working (202). `queuePosition`: its place while it waits (for a slot, or for its model).
    * `startedAt`: when the job was asked for (ms since the epoch), for the elapsed time.
    * `typicalSeconds`: how long the tool usually takes, when the server knows (JobDetail).
+   * `doneBy`: when the server expects it done, counting the jobs ahead and beside it (ms since the epoch).
    */
   | {
       phase: 'running';
       status: 'sending' | 'queued' | 'running';
       queuePosition?: number | null;
       typicalSeconds?: number | null;
+      doneBy?: number | null;
       startedAt: number;
     }
   /**
@@ -140,31 +144,34 @@ export function useToolRunner<Id extends ToolId>(tool: WebTool<Id>) {
     [failureText, tool.failureMessage],
   );
 
-  /** Asks about a running job until it is final; null when this call was dropped meanwhile. */
+  /**
+   * Asks about a running job until it is final; null when this call was dropped meanwhile. Each read
+   * waits on the server for the finish (JOB_FOLLOW_WAIT_SECONDS), so the next is sent at once; one
+   * answered sooner is followed after JOB_POLL_MS.
+   */
   const follow = useCallback(async (jobId: string, mine: number): Promise<FinalJob | null> => {
+    let pause = FIRST_LOOK_MS;
     for (;;) {
-      await sleep(JOB_POLL_MS);
+      await sleep(pause);
       if (mine !== ticket.current) return null;
+      const asked = Date.now();
+      pause = JOB_POLL_MS;
       let view: Awaited<ReturnType<typeof getJob>>;
       try {
-        view = await getJob(jobId);
+        view = await getJob(jobId, JOB_FOLLOW_WAIT_SECONDS);
       } catch {
         continue; // offline for a moment: ask again
       }
       if (mine !== ticket.current) return null;
+      // A server error (a restart, the database for a moment) says nothing of the job: ask again.
+      if (view.status >= 500) continue;
+      pause = Math.max(0, JOB_POLL_MS - (Date.now() - asked));
       if (!view.ok || !view.data)
         return { status: 'failed', output: null, keywords: null, colors: null, error: null, demo: false };
       if (view.data.status === 'succeeded' || view.data.status === 'failed') return view.data;
-      const next = view.data.status;
-      const position = view.data.queuePosition ?? null;
-      const typical = view.data.typicalSeconds ?? null;
+      const progress = progressFrom({ ...view.data, status: view.data.status });
       setJob((current) =>
-        current.phase === 'running' &&
-        (current.status !== next ||
-          (current.queuePosition ?? null) !== position ||
-          (current.typicalSeconds ?? null) !== typical)
-          ? { ...current, status: next, queuePosition: position, typicalSeconds: typical }
-          : current,
+        current.phase === 'running' && !sameProgress(current, progress) ? { ...current, ...progress } : current,
       );
     }
   }, []);
@@ -172,7 +179,7 @@ export function useToolRunner<Id extends ToolId>(tool: WebTool<Id>) {
   const fail = useCallback((text: string, serverError?: string | null) => {
     setJob(IDLE);
     setMessage(text);
-    // The spec's message stays; a reason it does not give ("No face found…") goes under it.
+    // The spec's message stays; a reason it does not give ("We couldn't find a face…") goes under it.
     setMessageDetail(serverError && serverError !== text ? serverError : null);
   }, []);
 
@@ -253,9 +260,7 @@ export function useToolRunner<Id extends ToolId>(tool: WebTool<Id>) {
       if (answer.status === 202 && data && isPending(data)) {
         setJob((current) => ({
           phase: 'running',
-          status: data.status,
-          queuePosition: data.queuePosition ?? null,
-          typicalSeconds: data.typicalSeconds ?? null,
+          ...progressFrom(data),
           startedAt: current.phase === 'running' ? current.startedAt : Date.now(),
         }));
         await followToEnd(data.jobId, mine, body);

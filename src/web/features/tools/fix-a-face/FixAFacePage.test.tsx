@@ -7,7 +7,7 @@ setUpToolPageTests();
 
 describe('Fix a Face', () => {
   it('Fix a Face: the server’s reason goes under the spec’s message, and leaves with it', async () => {
-    const noFace = 'No face found in this image. Please try a photo with a clear, front-facing face.';
+    const noFace = "We couldn't find a face in this photo. Try a photo where the face is clear and faces the camera.";
     await open(
       '/face-fixer',
       signedIn({}, { 'POST /api/fix-face': { status: 502, body: { success: false, error: noFace, refunded: true } } }),

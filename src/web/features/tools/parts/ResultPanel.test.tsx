@@ -27,6 +27,10 @@ describe('a running job', () => {
     expect(progressText({ phase: 'running', startedAt: 0, status: 'running', queuePosition: null })).toBe(
       'Working on it: this can take a minute…',
     );
+    // Held by a worker, waiting for its model on the local engine: queued as well.
+    expect(progressText({ phase: 'running', startedAt: 0, status: 'running', queuePosition: 1 })).toBe(
+      'Queued: yours is next…',
+    );
   });
 
   it('shows the place in line in the result panel, announced as a status', () => {
@@ -66,5 +70,27 @@ describe('the elapsed time', () => {
       />,
     );
     expect(screen.getByRole('status').textContent).toContain('0:05 elapsed · usually about 1:35');
+  });
+
+  it('says how long the job should take in all when the server has counted the jobs ahead', () => {
+    const now = Date.now();
+    render(
+      <ResultPanel
+        title="Result"
+        job={{
+          phase: 'running',
+          status: 'queued',
+          queuePosition: 2,
+          startedAt: now - 5_000,
+          typicalSeconds: 33,
+          doneBy: now + 95_000,
+        }}
+        icon={ImageIcon}
+        emptyText="Your result appears here"
+      />,
+    );
+    expect(screen.getByRole('status').textContent).toBe(
+      'Queued: 1 job ahead of yours… 0:05 elapsed · about 1:40 in all',
+    );
   });
 });

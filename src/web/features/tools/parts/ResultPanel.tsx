@@ -16,10 +16,13 @@ const PROGRESS_TEXT = {
   running: 'Working on it: this can take a minute…',
 } as const;
 
-/** What the user reads while the job runs: its place in the line when it waits. */
+/**
+ * What the user reads while the job runs: its place in the line when it waits, for a slot or, held
+ * by a worker, for its model (the server gives a place then too).
+ */
 export function progressText(job: Extract<JobState, { phase: 'running' }>): string {
   const position = job.queuePosition;
-  if (job.status !== 'queued' || !position) return PROGRESS_TEXT[job.status];
+  if (job.status === 'sending' || !position) return PROGRESS_TEXT[job.status];
   if (position === 1) return 'Queued: yours is next…';
   const ahead = position - 1;
   // The server counts no further than this: beyond it, it says "at least".
