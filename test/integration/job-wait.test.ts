@@ -106,6 +106,10 @@ describe('a request waiting for its job', () => {
         await new Promise((resolve) => setTimeout(resolve, 100));
         return notices.some((notice) => notice.includes(job.id));
       }, 10_000);
+      // Any session that listens hears it: ids only, not the row's prompt, owner or Idempotency-Key.
+      for (const notice of notices) {
+        for (const item of JSON.parse(notice) as object[]) expect(Object.keys(item).sort()).toEqual(['from', 'id']);
+      }
       expect(backend.signals.hearsEveryFinish()).toBe(true);
     } finally {
       await stopListening?.();

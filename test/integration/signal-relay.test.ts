@@ -1,7 +1,8 @@
 // Job signals between processes (cluster mode: --web and --worker on PostgreSQL, jobs/signal-relay.ts):
 // a web process and a worker process, each with its own signals, on one database. On PostgreSQL a job
 // queued in the web process wakes a worker slot in the other, and a job finished in the worker process
-// hands its row and balance to the request waiting in the web one; processes with both roles do both
+// wakes the request waiting in the web one, by id alone (decision 043: it reads the row itself);
+// processes with both roles do both
 // once another worker lives. The embedded database serves one process, whose own signals suffice,
 // so nothing is relayed there.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -23,6 +24,14 @@ describe('job signals between a web and a worker process', () => {
   let slotWakes = 0;
   /** How long a waiter waits here: long on PostgreSQL (a notice comes), a moment on PGlite (none does). */
   const patience = () => (database.dialect === 'postgres' ? 5_000 : 200);
+  /** A request waiting for `jobId` while `finish` runs: what it was handed, and whether it was woken before its wait ran out. */
+  async function woken(signals: JobSignals, jobId: string, finish: () => void, ms = patience()) {
+    const started = Date.now();
+    const waiting = signals.untilFinished(jobId, ms);
+    finish();
+    const handed = await waiting;
+    return { handed, early: Date.now() - started < ms * 0.8 };
+  }
 
   beforeAll(async () => {
     database = await createTestDatabase();
@@ -38,16 +47,13 @@ describe('job signals between a web and a worker process', () => {
     await database.drop();
   });
 
-  it('hands a job finished in the worker process to the request waiting in the web process', async () => {
+  it('wakes the request waiting in the web process for a job finished in the worker process, by id alone', async () => {
     const job = finishedJobRow('00000000-0000-4000-8000-0000000000a1');
-    const waiting = web.untilFinished(job.id, patience());
-    worker.jobFinished(job.id, { job, balance: 15 });
-    if (database.dialect === 'postgres') {
-      expect(await waiting).toEqual({ job, balance: 15 });
-    } else {
-      // One process on the embedded database: the waiter reads the job when its wait runs out.
-      expect(await waiting).toBeNull();
-    }
+    const { handed, early } = await woken(web, job.id, () => worker.jobFinished(job.id, { job, balance: 15 }));
+    // The row and balance stay in the worker process: the waiter reads them by id.
+    expect(handed).toBeNull();
+    // On PostgreSQL the notice wakes it; one process on the embedded database relays nothing.
+    expect(early).toBe(database.dialect === 'postgres');
   });
 
   it('wakes a worker slot in the other process when the web process queues a job (PostgreSQL)', async () => {
@@ -59,16 +65,6 @@ describe('job signals between a web and a worker process', () => {
       await new Promise((resolve) => setTimeout(resolve, 300));
       expect(slotWakes).toBe(before);
     }
-  });
-
-  it('still wakes a waiter for a job too large for a notice, which then reads the job itself', async () => {
-    const job = { ...finishedJobRow('00000000-0000-4000-8000-0000000000a2'), error: 'x'.repeat(9_000) };
-    const started = Date.now();
-    const waiting = web.untilFinished(job.id, patience());
-    worker.jobFinished(job.id, { job, balance: 3 });
-    // Woken with nothing (the waiter re-reads the row), not left to its timeout.
-    expect(await waiting).toBeNull();
-    if (database.dialect === 'postgres') expect(Date.now() - started).toBeLessThan(patience() / 2);
   });
 
   it('listens again after its connection to PostgreSQL is lost', async () => {
@@ -85,12 +81,10 @@ describe('job signals between a web and a worker process', () => {
     expect(ended.rows).toHaveLength(1);
     // Opened again a second later: a job finished after that reaches the waiting request.
     const job = finishedJobRow('00000000-0000-4000-8000-0000000000a3');
-    const handedOver = await eventually(async () => {
-      const waiting = web.untilFinished(job.id, 500);
-      worker.jobFinished(job.id, { job, balance: 7 });
-      return waiting;
-    }, 10_000);
-    expect(handedOver).toEqual({ job, balance: 7 });
+    await eventually(
+      async () => (await woken(web, job.id, () => worker.jobFinished(job.id, { job, balance: 7 }), 500)).early,
+      10_000,
+    );
   });
 
   it('relays nothing for a process with both roles while it is the only worker', async () => {
@@ -132,9 +126,8 @@ describe('job signals between a web and a worker process', () => {
       if (database.dialect === 'postgres') await eventually(async () => wakes.second === 1, 5_000);
       // A job the second finishes reaches the request waiting in the first.
       const job = finishedJobRow('00000000-0000-4000-8000-0000000000a5');
-      const waiting = first.untilFinished(job.id, patience());
-      second.jobFinished(job.id, { job, balance: 4 });
-      expect(await waiting).toEqual(database.dialect === 'postgres' ? { job, balance: 4 } : null);
+      const { early } = await woken(first, job.id, () => second.jobFinished(job.id, { job, balance: 4 }));
+      expect(early).toBe(database.dialect === 'postgres');
       // Neither heard its own notice: the first's slots were asked once, the second's once.
       await new Promise((resolve) => setTimeout(resolve, 300));
       expect(wakes).toEqual({ first: 1, second: database.dialect === 'postgres' ? 1 : 0 });

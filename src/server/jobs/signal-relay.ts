@@ -1,23 +1,24 @@
 // Cluster mode's signals (--web and --worker processes on PostgreSQL): a web process announces each
 // job it queues and the worker processes wake an idle slot; a worker process announces each job it
-// finishes, with the final row and balance when they fit in a notice, and the web processes hand
-// them to the request waiting for it (which then reads nothing back). Through NOTIFY/LISTEN, so a job
-// waits neither for the workers' next poll (QUEUE_POLL_SECONDS) nor for the waiting request's next
-// read (up to a second apart): without it, 2 web + 2 worker processes answered half the calls of
-// one process (bench/load.ts --cluster). A lost notice costs only the poll it saves.
+// finishes, by id, and the web processes wake the request waiting for it, which reads the job by id.
+// Through NOTIFY/LISTEN, so a job waits neither for the workers' next poll (QUEUE_POLL_SECONDS) nor
+// for the waiting request's next read (up to a second apart): without it, 2 web + 2 worker
+// processes answered half the calls of one process (bench/load.ts --cluster). A lost notice costs
+// only the poll it saves. A notice carries nothing but ids (decision 043): any session that listens
+// on the channel hears it, and a job's row holds its prompt, owner and Idempotency-Key.
 import { randomUUID } from 'node:crypto';
 import type { Database } from '../db/client';
 import type { Logger } from '../log';
-import type { FinishedJob, JobSignals } from './job-signals';
+import type { JobSignals } from './job-signals';
 
 export const QUEUED_CHANNEL = 'pp_job_queued';
 export const FINISHED_CHANNEL = 'pp_job_finished';
 
-/** A NOTIFY payload must stay under 8,000 bytes; a finished job larger than this goes as its id. */
+/** A NOTIFY payload must stay under 8,000 bytes: notices packed together stay under this. */
 const NOTICE_BYTES = 7_000;
 
-/** One finished job in a notice: its id, the sender, and its final row and balance when they fit. */
-type FinishedNotice = { id: string; from?: string; finished?: FinishedJob };
+/** One finished job in a notice: its id and the sender. */
+type FinishedNotice = { id: string; from?: string };
 
 /**
  * Relays this process's signals to the others and theirs to it, as its roles need: a web process
@@ -43,13 +44,10 @@ export async function relaySignals(
       .catch((error) => logger.warn('a job signal was not sent; the other side polls', { channel, error }));
   const finishedNotices = coalesced(send(FINISHED_CHANNEL), (items) => `[${items.join(',')}]`);
   const queuedNotices = coalesced(send(QUEUED_CHANNEL), () => self);
-  const announceFinished = (id: string, finished?: FinishedJob) => {
-    const whole = JSON.stringify({ id, from: self, finished } satisfies FinishedNotice);
-    finishedNotices(Buffer.byteLength(whole) <= NOTICE_BYTES ? whole : JSON.stringify({ id, from: self }));
-  };
+  // The finisher's row and balance stay in this process: the waiter elsewhere reads them by id.
+  const announceFinished = (id: string) => finishedNotices(JSON.stringify({ id, from: self } satisfies FinishedNotice));
   const hearFinished = (payload: string) => {
-    for (const { id, from, finished } of readFinishedNotices(payload))
-      if (from !== self) signals.wakeWaiter(id, finished);
+    for (const { id, from } of readFinishedNotices(payload)) if (from !== self) signals.wakeWaiter(id);
   };
   const hearQueued = (payload: string) => {
     if (payload !== self) signals.wakeWorker();
@@ -59,8 +57,8 @@ export async function relaySignals(
       queued: () => {
         if (!alone()) queuedNotices(self);
       },
-      finished: (id, finished) => {
-        if (!alone()) announceFinished(id, finished);
+      finished: (id) => {
+        if (!alone()) announceFinished(id);
       },
     });
     const stops = [
@@ -80,21 +78,14 @@ export async function relaySignals(
   return database.listen(QUEUED_CHANNEL, hearQueued);
 }
 
-/** The finished jobs of a notice, their rows' times as dates again; nothing from a malformed one. */
+/** The finished jobs of a notice, ids and senders only (anything else in it is ignored); nothing from a malformed one. */
 export function readFinishedNotices(payload: string): FinishedNotice[] {
   try {
     const parsed: unknown = JSON.parse(payload);
     if (!Array.isArray(parsed)) return [];
-    const notices = parsed.filter((notice): notice is FinishedNotice => typeof notice?.id === 'string');
-    for (const { finished } of notices) {
-      if (!finished) continue;
-      const job = finished.job;
-      for (const key of ['createdAt', 'startedAt', 'finishedAt'] as const) {
-        const at = job[key] as Date | string | null;
-        if (typeof at === 'string') (job as Record<typeof key, Date | null>)[key] = new Date(at);
-      }
-    }
-    return notices;
+    return parsed
+      .filter((notice): notice is FinishedNotice => typeof notice?.id === 'string')
+      .map(({ id, from }) => (typeof from === 'string' ? { id, from } : { id }));
   } catch {
     return [];
   }
