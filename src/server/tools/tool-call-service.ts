@@ -140,7 +140,7 @@ async function costlyChecks(
   request: ToolCallRequest,
   prepared: PreparedTool,
 ): Promise<Refusal | null> {
-  const decoded = await inspectImages(prepared.images, prepared.imageField);
+  const decoded = await inspectImages(prepared.images, prepared.imageField, request.user.id);
   const verdict = await deps.moderation.check(decoded, request.signal);
   if (!verdict.blocked) return null;
   deps.logger.info('explicit upload refused', {
