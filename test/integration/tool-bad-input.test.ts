@@ -12,7 +12,7 @@ import { findLedgerMismatches } from '../../src/server/ledger/ledger';
 import { damagedImages } from '../support/damaged-images';
 import { TestClient } from '../support/http-client';
 import { createTestBackend, type TestBackend } from '../support/test-backend';
-import { dataUrl, pngBytes, tokensOf, verifiedUser } from '../support/tool-fixtures';
+import { dataUrl, paidLookalikeOfDemo, pngBytes, routerWith, tokensOf, verifiedUser } from '../support/tool-fixtures';
 
 type Who = 'rich' | 'visitor' | 'unverified' | 'fraud' | 'dispute' | 'both' | 'broke';
 type Case = [name: string, who: Who, path: string, body: unknown, status: number, error: string | RegExp];
@@ -31,7 +31,9 @@ function pngClaiming(width: number, height: number, bytes: Buffer): Buffer {
 }
 
 beforeAll(async () => {
-  backend = await createTestBackend();
+  // Paid results (the demo's drawings under a paid provider's name): a free preview asks no tokens,
+  // and the balance cases below are about tools that charge.
+  backend = await createTestBackend({ inference: routerWith(paidLookalikeOfDemo()) });
   png = await pngBytes(40, 30);
   for (const who of ['rich', 'unverified', 'fraud', 'dispute', 'both', 'broke'] as const) {
     clients[who] = await verifiedUser(backend, who === 'broke' ? 0 : who === 'rich' ? 1000 : 100);
