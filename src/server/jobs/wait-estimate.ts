@@ -75,11 +75,14 @@ export function estimateWait(
   const modelKey = (job: Sim) => (shape.oneRunPerModel ? `${job.worker}\u0000${job.tool}` : job.id);
 
   const active: Sim[] = [];
+  /** The jobs in the order they got their model (or, on other providers, their slot). */
+  const started: Sim[] = [];
   const busyModels = new Set<string>();
   const start = (job: Sim, at: number) => {
     if (busyModels.has(modelKey(job))) return;
     busyModels.add(modelKey(job));
     job.startedAt = at;
+    started.push(job);
   };
   for (const held of line.held) {
     const work = runSeconds(held.tool);
@@ -93,7 +96,6 @@ export function estimateWait(
   if (workers.length === 0) workers.push(null);
   const queue = line.queued.map((job) => ({ ...job, waitingAtStart: true }));
   const finished = new Map<string, number>();
-  const started: Sim[] = [];
 
   /** Free slots take queued jobs, in queue order, on the worker with the fewest jobs. */
   const fillSlots = (at: number) => {
@@ -112,7 +114,6 @@ export function estimateWait(
 
   let now = 0;
   fillSlots(now);
-  for (const job of active) if (job.startedAt !== null) started.push(job);
   while (!finished.has(jobId)) {
     const running = active.filter((job) => job.startedAt !== null);
     if (running.length === 0) break; // the job is not in the line
@@ -128,14 +129,8 @@ export function estimateWait(
       busyModels.delete(modelKey(done));
     }
     // A freed model goes to the oldest job waiting for it on its worker, a freed slot to the queue.
-    for (const job of active) {
-      if (job.startedAt !== null) continue;
-      start(job, now);
-      if (job.startedAt !== null) started.push(job);
-    }
-    const before = active.length;
+    for (const job of active) if (job.startedAt === null) start(job, now);
     fillSlots(now);
-    for (const job of active.slice(before)) if (job.startedAt !== null) started.push(job);
   }
 
   const end = finished.get(jobId);
