@@ -95,6 +95,8 @@ describe('every tool on the demo provider', () => {
       expect(response.status, JSON.stringify(response.body)).toBe(200);
       expect(response.body.success).toBe(true);
       expect(response.body.balance).toBe(200);
+      // The answer itself says it was a free preview (decision 039).
+      expect(response.body).toMatchObject({ charged: 0, demo: true });
       expect(typeof response.body.jobId).toBe('string');
       expect(await tokensOf(client)).toBe(200);
 
