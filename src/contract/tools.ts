@@ -282,4 +282,6 @@ export const TOOL_MESSAGES = {
   tooManyCalls: 'Too many requests in a short time. Please wait a moment and try again.',
   /** A call beyond MAX_ACTIVE_JOBS_PER_USER jobs queued or running (429). */
   tooManyJobs: (limit: number) => `You already have ${limit} jobs in progress. Please wait for one to finish.`,
+  /** The job a call waited for was deleted with its account meanwhile (410). */
+  jobDeleted: 'This job was deleted with its account.',
 } as const;

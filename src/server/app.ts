@@ -102,6 +102,7 @@ export function buildApp(deps: AppDeps) {
         logger: deps.logger,
         storage: deps.storage,
         payments: deps.payments,
+        signals: deps.signals,
       }),
     )
     .route(

@@ -13,12 +13,20 @@ export const FRESH_SESSION_MS = 10 * 60 * 1000;
 
 export const deletedEmail = (userId: string) => `deleted-${userId}@deleted.invalid`;
 
-export async function deleteAccount(db: AppDb, storage: FileStorage, userId: string): Promise<void> {
-  const removed = await db.transaction(async (tx) => {
+/**
+ * Answers the ids of the jobs deleted unfinished (queued or running): the caller stops their runs and
+ * wakes their waiters (JobSignals.jobsDeleted). A running job's charge stays in the ledger, unrefunded,
+ * like every other row of it.
+ */
+export async function deleteAccount(db: AppDb, storage: FileStorage, userId: string): Promise<string[]> {
+  const { removed, unfinished } = await db.transaction(async (tx) => {
     const [current] = await tx.select({ email: user.email }).from(user).where(eq(user.id, userId));
-    if (!current) return [];
+    if (!current) return { removed: [], unfinished: [] };
     const own = await tx.select().from(files).where(eq(files.userId, userId));
-    await tx.delete(jobs).where(eq(jobs.userId, userId)); // and their files, by cascade
+    const deletedJobs = await tx
+      .delete(jobs) // and their files, by cascade
+      .where(eq(jobs.userId, userId))
+      .returning({ id: jobs.id, status: jobs.status });
     await tx.delete(files).where(and(eq(files.userId, userId), isNull(files.jobId)));
     await tx.delete(session).where(eq(session.userId, userId));
     await tx.delete(account).where(eq(account.userId, userId));
@@ -29,7 +37,9 @@ export async function deleteAccount(db: AppDb, storage: FileStorage, userId: str
       .update(user)
       .set({ name: 'Deleted user', email: deletedEmail(userId), emailVerified: false, image: null })
       .where(eq(user.id, userId));
-    return own;
+    const unfinished = deletedJobs.filter((j) => j.status === 'queued' || j.status === 'running').map((j) => j.id);
+    return { removed: own, unfinished };
   });
   await removeFiles(storage, [...removed, ...removed.map((f) => ({ storageKey: thumbnailKey(f.id) }))]);
+  return unfinished;
 }

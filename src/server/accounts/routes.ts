@@ -8,6 +8,7 @@ import { deleteProviderCustomer, endOpenCheckouts } from '../billing/account-pay
 import type { PaymentProvider } from '../billing/payment-provider';
 import type { Config } from '../config';
 import type { AppDb } from '../db/client';
+import type { JobSignals } from '../jobs/job-signals';
 import type { Logger } from '../log';
 import type { Mailer } from '../mail/mailer';
 import type { FileStorage } from '../storage/storage';
@@ -24,6 +25,8 @@ export type AccountRoutesDeps = {
   logger: Logger;
   storage: FileStorage;
   payments: PaymentProvider;
+  /** Stops the deleted account's runs and wakes its waiters in this process, or relayed. */
+  signals: JobSignals;
 };
 
 export const DEV_MAIL_PATH = '/dev/mail';
@@ -49,7 +52,7 @@ export function accountRoutes(deps: AccountRoutesDeps) {
     // Checkouts first, so that none can still be paid into the deleted account.
     const customerId = await endOpenCheckouts(deps, current.user.id);
     await recordDeletedEmail(db, (await auth.$context).secret, current.user.email);
-    await deleteAccount(db, deps.storage, current.user.id);
+    deps.signals.jobsDeleted(await deleteAccount(db, deps.storage, current.user.id));
     await deleteProviderCustomer(deps, current.user.id, customerId);
     deps.logger.info('account deleted', { userId: current.user.id });
     return c.body(null, 204);

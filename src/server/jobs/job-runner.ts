@@ -16,6 +16,7 @@ import { applyLedgerEntry, type LedgerEntry } from '../ledger/ledger';
 import type { Logger } from '../log';
 import type { FileStorage } from '../storage/storage';
 import { chargeFor, listPrice } from './free-preview';
+import { watchForDeletion } from './job-deletion-watch';
 import { loadInputImages, removeFiles, storeOutputs } from './job-files';
 import type { FinishedJob, JobSignals } from './job-signals';
 import {
@@ -86,13 +87,15 @@ export async function runToolJob(
   const tool = toolById(job.tool as ToolId);
   let outcome: JobOutcome;
   let servedBy = job.provider;
+  const deletion = watchForDeletion(db, jobId, deps.signals);
   try {
     const provider = deps.providerFor(tool.id, job.provider);
     servedBy = provider.name;
     // A prompt-only job has no input files: no lookup.
     const images = hasInputFiles(job.input) ? await durably(() => loadInputImages(db, storage, job)) : [];
     const input = fromStoredInput(tool.id, job.input, images);
-    const result = await provider.run(input, AbortSignal.timeout(deps.runTimeoutMs));
+    const stopped = AbortSignal.any([AbortSignal.timeout(deps.runTimeoutMs), deletion.signal]);
+    const result = await provider.run(input, stopped);
     if (result.kind === 'pending') {
       // The worker slot is free again; the webhook or the backstop completes the job.
       await durably(() => setProviderRef(db, jobId, result.providerRef, run));
@@ -102,8 +105,15 @@ export async function runToolJob(
   } catch (error) {
     const retryable = error instanceof ProviderError && error.options.retryable === true;
     // Thrown to the worker's loop, which queues it again (tryAgainOrRefund) and logs it.
-    if (retryable && job.attempts < TOOL_RUN_TRIES) throw error;
+    if (retryable && job.attempts < TOOL_RUN_TRIES && !deletion.deleted()) throw error;
     outcome = { error };
+  } finally {
+    deletion.stop();
+  }
+  if (deletion.deleted()) {
+    // Its row, files and owner are gone, and deletion left the ledger as it stands: nothing to finish.
+    logger.info('tool job deleted with its account; its run stopped', { jobId });
+    return null;
   }
   const takeNextFor = () => (lookWithFinish() ? { workerId: deps.workerId ?? null } : null);
   const { next } = await durably(() => finishJob(deps, job, outcome, run, servedBy, takeNextFor));

@@ -26,6 +26,7 @@ const REMEMBERED_FINISHES = 256;
 
 export class JobSignals {
   private readonly finished = new EventEmitter().setMaxListeners(0);
+  private readonly deleted = new EventEmitter().setMaxListeners(0);
   private readonly wakers: Array<() => boolean> = [];
   private nextWaker = 0;
   private readonly reservers: Array<() => ReservedWorker | null> = [];
@@ -106,6 +107,24 @@ export class JobSignals {
       this.unclaimedFinishes.delete(this.unclaimedFinishes.keys().next().value as string);
     }
     return false;
+  }
+
+  /**
+   * Jobs deleted with their account: their runs in this process stop at once (a worker elsewhere
+   * stops at its run's next check, job-deletion-watch.ts), and their waiters, here or relayed as a
+   * finish, wake to find them gone.
+   */
+  jobsDeleted(jobIds: readonly string[]) {
+    for (const id of jobIds) {
+      this.deleted.emit(id);
+      this.jobFinished(id);
+    }
+  }
+
+  /** Calls `stop` if `jobId` is deleted in this process (jobsDeleted); answers how to stop listening. */
+  onDeleted(jobId: string, stop: () => void): () => void {
+    this.deleted.once(jobId, stop);
+    return () => this.deleted.off(jobId, stop);
   }
 
   /** Resolves when `jobId` is reported finished in this process (with what it carried), or null after `ms`. */

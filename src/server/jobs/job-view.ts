@@ -48,12 +48,21 @@ export async function queuePosition(db: AppDb, job: JobRow): Promise<number | nu
  */
 const SAFETY_REREAD_MS = 1000;
 
+/** The job a request waits for is gone: deleted with its account while it waited (issue 36). */
+export class JobGoneError extends Error {
+  constructor(readonly jobId: string) {
+    super(`job ${jobId} was deleted`);
+    this.name = 'JobGoneError';
+  }
+}
+
 /**
  * Waits until the job is final or `timeoutMs` passes (a disconnecting client loses nothing): woken
  * at once by a worker in this process, which hands over the final row and balance (nothing is read
  * back), else re-reading the job with a growing delay, or only every second when this process
  * hears every finish. A job this request has just queued is still queued: with signals, the first
  * read waits for the first wake. `balance` is absent when the job was read here (the caller reads it).
+ * Throws JobGoneError when the job no longer exists.
  */
 export async function waitForJob(
   db: AppDb,
@@ -74,7 +83,7 @@ export async function waitForJob(
   }
   for (;;) {
     const job = await findJob(db, jobId);
-    if (!job) throw new Error(`job ${jobId} vanished`);
+    if (!job) throw new JobGoneError(jobId);
     const left = deadline - Date.now();
     if (job.status === 'succeeded' || job.status === 'failed' || left <= 0) return { job };
     const pause = Math.min(delay, left);

@@ -42,6 +42,12 @@ export async function findJob(db: AppDb, jobId: string): Promise<JobRow | null> 
   return row ?? null;
 }
 
+/** Whether the job's row is still there (a running job's is gone once its account is deleted). */
+export async function jobExists(db: AppDb, jobId: string): Promise<boolean> {
+  const rows = await db.select({ one: sql`1` }).from(jobs).where(eq(jobs.id, jobId));
+  return rows.length > 0;
+}
+
 /** The user's job, or null for a missing one and another user's alike. */
 export async function findOwnJob(db: AppDb, jobId: string, userId: string): Promise<JobRow | null> {
   const [row] = await db

@@ -26,7 +26,7 @@ import { isUuid } from '../db/ids';
 import type { InferenceRouter } from '../inference/routing';
 import { isFreePreview, unitPrice } from '../jobs/free-preview';
 import { createJobProgress } from '../jobs/job-progress';
-import { type JobView, viewJob, waitForJob } from '../jobs/job-view';
+import { JobGoneError, type JobView, viewJob, waitForJob } from '../jobs/job-view';
 import { findOwnFile, findOwnJob } from '../jobs/jobs-repository';
 import { balanceOf } from '../ledger/ledger';
 import { bodyTooLarge, limitBody } from '../security/body-limit';
@@ -85,6 +85,12 @@ export function waitMsFor(prefer: string | undefined, limitMs: number, unasked =
  */
 const JOB_READ_WAIT_LIMIT_MS = 5_000;
 
+/** Null for a job deleted (with its account) while the request waited for it; any other error stands. */
+function unlessGone(error: unknown): null {
+  if (error instanceof JobGoneError) return null;
+  throw error;
+}
+
 export function toolRoutes(deps: ToolRoutesDeps) {
   const { db, auth } = deps;
   const app = new Hono();
@@ -136,7 +142,8 @@ export function toolRoutes(deps: ToolRoutesDeps) {
   /** Waits for the job as long as the call may, then answers its result, or 202 while it still runs. */
   async function answerWithJob(c: Context, tool: ToolDefinition, jobId: string, userId: string, justQueued: boolean) {
     const wait = waitMsFor(c.req.header('prefer'), deps.waitMs);
-    const waited = await waitForJob(db, jobId, wait, deps.signals, { justQueued });
+    const waited = await waitForJob(db, jobId, wait, deps.signals, { justQueued }).catch(unlessGone);
+    if (!waited) return c.json({ success: false, error: TOOL_MESSAGES.jobDeleted } satisfies ToolRefusal, 410);
     const { job } = waited;
     const balance = waited.balance ?? (await balanceOf(db, userId));
     const view = viewJob(job);
@@ -166,7 +173,8 @@ export function toolRoutes(deps: ToolRoutesDeps) {
     if (!found) return c.json({ error: 'No such job' }, 404);
     const wait = waitMsFor(c.req.header('prefer'), JOB_READ_WAIT_LIMIT_MS, 0);
     const final = found.status === 'succeeded' || found.status === 'failed';
-    const job = wait > 0 && !final ? (await waitForJob(db, id, wait, deps.signals)).job : found;
+    const job = wait > 0 && !final ? (await waitForJob(db, id, wait, deps.signals).catch(unlessGone))?.job : found;
+    if (!job) return c.json({ error: 'No such job' }, 404);
     c.header('Cache-Control', PRIVATE_JSON_CACHE);
     return c.json({
       ...viewJob(job),
