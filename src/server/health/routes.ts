@@ -5,7 +5,6 @@
 import { timingSafeEqual } from 'node:crypto';
 import { Hono } from 'hono';
 import { CLIENT_IP_HEADER } from '../auth/client-ip';
-import { unrefundedPayments } from '../billing/account-payments';
 import type { Config } from '../config';
 import type { Database } from '../db/client';
 import type { InstanceInfo } from '../db/instance';
@@ -71,17 +70,28 @@ export function mayReadHealthDetails(config: Config, headers: Headers): boolean 
 /** The tool jobs' queue is the jobs table (decision 037); health names it as pg-boss's queues are named. */
 const TOOL_RUN_QUEUE = 'tool-run';
 
-/** Jobs waiting per queue (every queue named, 0 when empty), in one statement. */
-async function waitingJobs(database: Database): Promise<Record<string, number>> {
+/** The row of the counts below that holds the payments an operator must refund by hand. */
+const UNREFUNDED_PAYMENTS = '!unrefunded-payments';
+
+/**
+ * Jobs waiting per queue (every queue named, 0 when empty) and the payments whose refund failed
+ * (billing/account-payments.ts), in one statement.
+ */
+async function healthCounts(database: Database) {
   const names = [...Object.values(QUEUE_NAMES), TOOL_RUN_QUEUE];
   const { rows } = await database.executeSql(
     `select name, count(*)::int as waiting from ${QUEUE_SCHEMA}.job where name = any($1) and state < 'active' group by name
-     union all select '${TOOL_RUN_QUEUE}', count(*)::int from jobs where status = 'queued' having count(*) > 0`,
+     union all select '${TOOL_RUN_QUEUE}', count(*)::int from jobs where status = 'queued' having count(*) > 0
+     union all select '${UNREFUNDED_PAYMENTS}', count(*)::int from payments where status = 'refund_failed' having count(*) > 0`,
     [names],
   );
-  const sizes: Record<string, number> = Object.fromEntries(names.map((name) => [name, 0]));
-  for (const row of rows) sizes[String(row.name)] = Number(row.waiting);
-  return sizes;
+  const waiting: Record<string, number> = Object.fromEntries(names.map((name) => [name, 0]));
+  let unrefundedPayments = 0;
+  for (const row of rows) {
+    if (row.name === UNREFUNDED_PAYMENTS) unrefundedPayments = Number(row.waiting);
+    else waiting[String(row.name)] = Number(row.waiting);
+  }
+  return { waiting, unrefundedPayments };
 }
 
 export function healthRoutes(deps: HealthDeps) {
@@ -94,10 +104,9 @@ export function healthRoutes(deps: HealthDeps) {
       const healthy = reachable.status === 'ok';
       return c.json({ status: healthy ? 'ok' : 'degraded' }, healthy ? 200 : 503);
     }
-    const waiting = await timed(() => waitingJobs(database));
-    const healthy = waiting.status === 'ok';
-    const { value: queued, ...check } = waiting;
-    const unrefunded = healthy ? (await unrefundedPayments(database.db)).length : null;
+    const counted = await timed(() => healthCounts(database));
+    const healthy = counted.status === 'ok';
+    const { value: counts, ...check } = counted;
     return c.json(
       {
         status: healthy ? 'ok' : 'degraded',
@@ -110,9 +119,9 @@ export function healthRoutes(deps: HealthDeps) {
           instanceId: instance.instanceId,
           createdAt: instance.createdAt.toISOString(),
         },
-        queue: { ...check, waiting: queued ?? null },
+        queue: { ...check, waiting: counts?.waiting ?? null },
         // What an operator must do by hand (details: `npm run admin -- alerts`).
-        alerts: { unrefundedPayments: unrefunded },
+        alerts: { unrefundedPayments: counts?.unrefundedPayments ?? null },
         providers: {
           inference: {
             provider: config.providers.inference,
