@@ -112,14 +112,21 @@ describe('a local Creative Upscale that fails', () => {
   });
 });
 
+/**
+ * A backend whose calls are queued for Replicate and whose worker, started with other settings, has
+ * only the local engine (the routing changed between queueing and running).
+ */
+function queuedOnReplicateServedLocally() {
+  const replicate = { ...instantProvider(), name: 'replicate' as const };
+  const queuedOn = createInferenceRouter({ default: 'replicate', perTool: {} }, { replicate }, createDemoProvider());
+  const workerHas = routerWith(instantProvider());
+  return createTestBackend({ inference: { ...queuedOn, providerForJob: workerHas.providerForJob } });
+}
+
 describe('a job charged at one provider’s price that another serves', () => {
   it('gives back the difference: a 70-token Creative Upscale the local engine served costs 1', async () => {
-    // Queued on a paid provider at the spec's 70; the worker, started with other settings, has
-    // only the local engine (the routing changed between queueing and running).
-    const replicate = { ...instantProvider(), name: 'replicate' as const };
-    const queuedOn = createInferenceRouter({ default: 'replicate', perTool: {} }, { replicate }, createDemoProvider());
-    const workerHas = routerWith(instantProvider());
-    const backend = await createTestBackend({ inference: { ...queuedOn, providerForJob: workerHas.providerForJob } });
+    // Queued on a paid provider at the spec's 70; served by the local engine.
+    const backend = await queuedOnReplicateServedLocally();
     try {
       const { client, id } = await verifiedUser(backend, 100);
       const response = await client.post<Record<string, unknown>>('/api/creative-upscale', await creativeBody());
@@ -133,10 +140,7 @@ describe('a job charged at one provider’s price that another serves', () => {
   });
 
   it('gives all of it back for a Background Swap the local engine served as a free preview', async () => {
-    const replicate = { ...instantProvider(), name: 'replicate' as const };
-    const queuedOn = createInferenceRouter({ default: 'replicate', perTool: {} }, { replicate }, createDemoProvider());
-    const workerHas = routerWith(instantProvider());
-    const backend = await createTestBackend({ inference: { ...queuedOn, providerForJob: workerHas.providerForJob } });
+    const backend = await queuedOnReplicateServedLocally();
     try {
       const { client, id } = await verifiedUser(backend, 100);
       const response = await client.post<Record<string, unknown>>('/api/background-swap', await swapBody());
