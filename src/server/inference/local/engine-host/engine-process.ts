@@ -60,6 +60,7 @@ process.on('message', async (request: EngineRequest) => {
 });
 // The server stopped or died: nothing here is worth finishing. A Ctrl-C in the terminal reaches
 // this process too: it is the server's to handle (its jobs in hand finish), so it is ignored here.
-process.on('disconnect', () => process.exit(0));
+// It holds nothing to flush: ended at once (SIGTERM is ignored below).
+process.on('disconnect', () => process.kill(process.pid, 'SIGKILL'));
 for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, () => undefined);
 send({ ready: true });
