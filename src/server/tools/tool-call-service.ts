@@ -14,7 +14,7 @@ import type { AppDb } from '../db/client';
 import { inspectImages } from '../images/image-decode';
 import { InputError } from '../images/image-input';
 import { EXPLICIT_IMAGE_MESSAGE, type ImageModeration } from '../images/moderation/image-moderation';
-import { ProviderError } from '../inference/provider';
+import { type InferenceProvider, ProviderError } from '../inference/provider';
 import type { InferenceRouter } from '../inference/routing';
 import { chargeAndQueue, earlierJobFor, IdempotencyConflictError } from '../jobs/charge-and-queue';
 import { hasRoomForJob, TooManyJobsError } from '../jobs/fair-queue';
@@ -100,9 +100,9 @@ export async function callTool(deps: ToolCallServiceDeps, request: ToolCallReque
 
     const prepared = prepareTool(tool.id, await withStoredImages(deps, user.id, body));
     // The price and the charge are the serving provider's: a free preview takes nothing (decision 039).
-    const provider = deps.inference.providerFor(tool.id).name;
-    const cost = costOf(tool.id, prepared, provider);
-    if (profile.tokens < chargeFor(tool.id, provider, cost))
+    const provider = deps.inference.providerFor(tool.id);
+    const cost = costOf(tool.id, prepared, provider.name);
+    if (profile.tokens < chargeFor(tool.id, provider.name, cost))
       return refuse(402, TOOL_MESSAGES.notEnoughTokens, { balance: profile.tokens });
     // At the cap, say so before the costly image checks (a call without images has none: the
     // charge's own check under the lock is enough).
@@ -110,7 +110,8 @@ export async function callTool(deps: ToolCallServiceDeps, request: ToolCallReque
     if (atCap) return tooManyJobs(deps.maxActiveJobsPerUser);
     // Full storage: a clear refusal before the charge (decision 022: 409, the account's state, not the request).
     if (profile.storageUsedBytes >= deps.storageQuotaBytes) return refuse(409, STORAGE_QUOTA_REACHED);
-    const refusal = (await costlyChecks(deps, request, prepared)) ?? (await foreseenRefusal(deps, request, prepared));
+    const refusal =
+      (await costlyChecks(deps, request, prepared)) ?? (await foreseenRefusal(deps, request, prepared, provider));
     if (refusal) return refusal;
 
     const created = await chargeAndQueue(deps, {
@@ -118,7 +119,7 @@ export async function callTool(deps: ToolCallServiceDeps, request: ToolCallReque
       tool: tool.id,
       prepared,
       cost,
-      provider,
+      provider: provider.name,
       idempotencyKey,
       requestHash,
     });
@@ -160,8 +161,8 @@ async function foreseenRefusal(
   deps: ToolCallServiceDeps,
   request: ToolCallRequest,
   prepared: PreparedTool,
+  provider: InferenceProvider,
 ): Promise<Refusal | null> {
-  const provider = deps.inference.providerFor(request.tool.id);
   if (!provider.precheck) return null;
   const timeout = AbortSignal.timeout(PRECHECK_TIMEOUT_MS);
   try {
