@@ -6,6 +6,9 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { ensureSupportedNode } from './supported-node.mjs';
+
+ensureSupportedNode(fileURLToPath(import.meta.url));
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const bin = (pkg, file) => path.join(root, 'node_modules', pkg, file);
@@ -20,6 +23,7 @@ function step(name, args) {
   return ok;
 }
 
+console.log(`Node.js ${process.version} (${process.execPath})`);
 const vitestArgs = process.argv.slice(2);
 if (vitestArgs.length === 0) {
   step('typecheck', [bin('typescript', 'bin/tsc'), '--noEmit', '-p', 'tsconfig.json']);

@@ -294,7 +294,7 @@ export async function startSystem(config: Config, logger: Logger): Promise<Runni
       s.once('error', reject);
     });
     const port = (server.address() as AddressInfo).port;
-    logger.info('listening', { url: `http://localhost:${port}`, appUrl: config.appUrl });
+    logger.info('listening', { url: `http://localhost:${port}`, appUrl: config.appUrl, node: process.version });
     const closeServer = () =>
       new Promise<void>((resolve) => {
         server.close(() => resolve());
