@@ -4,6 +4,7 @@
 // images; the time per image. Run: npm run bench:analyzer
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
+import type { ImageInput } from '../src/server/images/image-types';
 import { createNsfwjsClassifier } from '../src/server/images/moderation/nsfw-classifier';
 import { loadAnalysisPixels } from '../src/server/inference/local/analyze/analysis-pixels';
 import { analyzeImage } from '../src/server/inference/local/analyze/analyze-image';
@@ -16,7 +17,7 @@ import { objectKeywords } from '../src/server/inference/local/faces/vision-keywo
 import { decodeUpright } from '../src/server/inference/local/raw-image';
 import { readText } from '../src/server/inference/local/text/read-text';
 import { MIN_TEXT_SCORE, wordsAsKeywords } from '../src/server/inference/local/text/text-keywords';
-import type { ImageInput, Keyword } from '../src/server/inference/provider';
+import type { Keyword } from '../src/server/inference/provider';
 
 type Guess = { label: string; score: number };
 const detections: { file: string; objects: Guess[] }[] = [];

@@ -4,9 +4,9 @@
 // that lies about its size. Such a file is the caller's 400 here rather than a decoder's 500 in the
 // moderation step or a failed (refunded) job later. libvips decodes off the main thread.
 import sharp from 'sharp';
-import type { ImageInput } from '../inference/provider';
 import { decodeSlots } from './decode-slots';
 import { InputError } from './image-input';
+import type { ImageInput } from './image-types';
 
 /** The longest side of the decoded copy handed on to the explicit-content check (its model takes 224). */
 const SAMPLE_SIDE = 448;

@@ -3,7 +3,7 @@
 // whatever it claims to be), the byte size, the dimensions from the header and the pixel count
 // (a 50000x50000 header is refused before any decoder sees it), the shape the tool's models can
 // take, that the file is complete, and that a JPEG's scans are few enough to decode (jpeg-scans.ts).
-import type { ImageInput, ImageMime } from '../inference/provider';
+import type { ImageInput, ImageMime } from './image-types';
 import { countJpegScans, MAX_JPEG_SCANS } from './jpeg-scans';
 
 export class InputError extends Error {

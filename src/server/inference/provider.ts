@@ -3,17 +3,11 @@
 // as that tool's module says (tools/<tool-id>/). Which provider serves which tool is
 // configuration (inference/routing.ts).
 import type { ToolId } from '../../contract/tools';
+import type { OutputImage } from '../images/image-types';
 import type { ToolInput } from '../tools/registry';
-
-export type ImageMime = 'image/png' | 'image/jpeg' | 'image/webp';
-
-/** An uploaded image, already checked: real format from its bytes, dimensions, size limits. */
-export type ImageInput = { bytes: Buffer; mime: ImageMime; width: number; height: number };
 
 /** What a tool job asks of a provider: one tool's validated request (each tool's folder defines its own). */
 export type { ToolInput } from '../tools/registry';
-
-export type OutputImage = { bytes: Buffer; contentType: ImageMime };
 
 export type Keyword = { keyword: string; score: number };
 export type Color = { hex: string; name: string; percentage: number };

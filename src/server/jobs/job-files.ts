@@ -3,7 +3,7 @@
 import { randomUUID } from 'node:crypto';
 import type { AppDb } from '../db/client';
 import { readDimensions, sniffFormat } from '../images/image-input';
-import type { ImageInput, OutputImage } from '../inference/provider';
+import type { ImageInput, OutputImage } from '../images/image-types';
 import type { FileStorage } from '../storage/storage';
 import { inputFilesOf, type JobRow, type NewFile } from './jobs-repository';
 

@@ -2,7 +2,8 @@
 // by a reference to its input file, so that the worker hands the provider exactly what the call
 // asked for, every field included, whatever process runs it.
 import type { ToolId } from '../../contract/tools';
-import type { ImageInput, ToolInput } from '../inference/provider';
+import type { ImageInput } from '../images/image-types';
+import type { ToolInput } from '../inference/provider';
 
 /** An image of the input: which input file (by position) and what it is, never its bytes. */
 type ImageRef = { inputFile: number; mime: ImageInput['mime']; width: number; height: number; bytes: number };

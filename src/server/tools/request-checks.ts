@@ -17,7 +17,7 @@ import {
   type ImageRules,
   InputError,
 } from '../images/image-input';
-import type { ImageInput } from '../inference/provider';
+import type { ImageInput } from '../images/image-types';
 
 /** The request body parsed with the tool's schema; the first problem as InputError("field: reason"). */
 export function parseRequest<T extends ToolId>(tool: T, body: unknown) {

@@ -4,8 +4,9 @@
 // The registry (registry.ts) lists the ten; routes, providers and jobs read it instead of naming
 // tools (docs/adding-a-tool.md).
 import type { ToolId } from '../../contract/tools';
+import type { ImageInput } from '../images/image-types';
 import type { LocalEngineOptions } from '../inference/local/local-provider';
-import type { ImageInput, ToolResult } from '../inference/provider';
+import type { ToolResult } from '../inference/provider';
 import type { ReplicateModelSpec } from '../inference/replicate/model-spec';
 
 /** Every tool's provider input names its tool, so a queued job can be routed and run. */

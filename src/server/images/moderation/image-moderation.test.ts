@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { ImageInput } from '../../inference/provider';
+import type { ImageInput } from '../image-types';
 import { createImageModeration, type NsfwClassifier, type NsfwScores } from './image-moderation';
 
 const image = (tag: number): ImageInput => ({ bytes: Buffer.from([tag]), mime: 'image/png', width: 1, height: 1 });

@@ -1,7 +1,7 @@
 // The explicit-content check of uploaded images, made before a tool call is charged. What counts
 // as explicit and whether to refuse it is configuration (NSFW_POLICY, NSFW_THRESHOLD); the
 // classifier behind it is an interface so tests can put a fake in place of the real model.
-import type { ImageInput } from '../../inference/provider';
+import type { ImageInput } from '../image-types';
 
 export const NSFW_CLASSES = ['Drawing', 'Hentai', 'Neutral', 'Porn', 'Sexy'] as const;
 export type NsfwClass = (typeof NSFW_CLASSES)[number];

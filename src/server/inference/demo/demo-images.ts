@@ -5,8 +5,9 @@
 import { createHash } from 'node:crypto';
 import sharp, { type Sharp } from 'sharp';
 import { type AspectRatio, METAMORPHOSE_SIZES } from '../../../contract/tools';
+import type { ImageInput, OutputImage } from '../../images/image-types';
 import { escapeMarkup } from '../../markup/escape-markup';
-import type { Color, ImageInput, Keyword, OutputImage, ToolResult } from '../provider';
+import type { Color, Keyword, ToolResult } from '../provider';
 
 /** The generators' output size per aspect ratio (the same as Metamorphose's sizes). */
 export const DEMO_SIZES: Record<AspectRatio, { width: number; height: number }> = METAMORPHOSE_SIZES;

@@ -2,7 +2,8 @@
 // orientation 6, and it is shown (and must come back) upright, 512x600, not stretched.
 import sharp from 'sharp';
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { ImageInput, ToolInput } from '../provider';
+import type { ImageInput } from '../../images/image-types';
+import type { ToolInput } from '../provider';
 import { createDemoProvider } from './demo-provider';
 
 let photo: ImageInput;

@@ -2,7 +2,7 @@
 // Official models run their latest version through POST /v1/models/{owner}/{name}/predictions;
 // community models are pinned to a version id and run through POST /v1/predictions, so an owner
 // pushing a new version cannot change what we run.
-import type { ImageInput } from '../provider';
+import type { ImageInput } from '../../images/image-types';
 
 /**
  * How a prediction's `output` becomes our list of image URLs:

@@ -9,7 +9,8 @@ import {
   startFakeReplicate,
 } from '../../../../test/support/fake-replicate';
 import { TOOL_IDS } from '../../../contract/tools';
-import { type ImageInput, type ImageMime, ProviderError, type ToolInput, type ToolResult } from '../provider';
+import type { ImageInput, ImageMime } from '../../images/image-types';
+import { ProviderError, type ToolInput, type ToolResult } from '../provider';
 import {
   createReplicateProvider,
   outputUrlMatcher,

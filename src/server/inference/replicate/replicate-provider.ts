@@ -6,15 +6,8 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import Replicate, { type Prediction } from 'replicate';
 import type { ToolId } from '../../../contract/tools';
-import {
-  type ImageInput,
-  type ImageMime,
-  type InferenceProvider,
-  type OutputImage,
-  ProviderError,
-  type ToolInput,
-  type ToolResult,
-} from '../provider';
+import type { ImageInput, ImageMime, OutputImage } from '../../images/image-types';
+import { type InferenceProvider, ProviderError, type ToolInput, type ToolResult } from '../provider';
 import { imagesRequested, isReplicateTool, type OutputRule, replicateRequestFor, specForModel } from './models';
 
 export const SAFETY_USER_MESSAGE = "The model's safety filter blocked this request. Try a different prompt or image.";

@@ -1,7 +1,8 @@
 // Background Remover: the subject on a transparent PNG (851-labs/background-remover on Replicate;
 // ISNet on this machine).
+
+import type { ImageInput } from '../../images/image-types';
 import { resized } from '../../inference/demo/demo-images';
-import type { ImageInput } from '../../inference/provider';
 import { ANY_FORM_IMAGE, prepareOneImage } from '../request-checks';
 import { defineServerTool } from '../server-tool';
 

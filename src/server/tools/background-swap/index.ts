@@ -1,8 +1,8 @@
 // Background Swap: the subject kept, a described background around it (ad-inpaint on Replicate;
 // locally the subject is cut out for real and set on a drawn, labelled background).
 import { decodeImageField } from '../../images/image-input';
+import type { ImageInput } from '../../images/image-types';
 import { DEMO_SIZES, uploadOnCards } from '../../inference/demo/demo-images';
-import type { ImageInput } from '../../inference/provider';
 import { parseRequest, UPLOAD_5MB, withShapeLimits } from '../request-checks';
 import { defineServerTool } from '../server-tool';
 

@@ -1,7 +1,8 @@
 // Colorizer: colour for black-and-white photos (DDColor on Replicate; no local weights, so the
 // labelled demo, a sepia tint, stands in locally).
+
+import type { ImageInput } from '../../images/image-types';
 import { resizedUpload } from '../../inference/demo/demo-images';
-import type { ImageInput } from '../../inference/provider';
 import { DATA_URL_IMAGE, prepareOneImage } from '../request-checks';
 import { defineServerTool } from '../server-tool';
 

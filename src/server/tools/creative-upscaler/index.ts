@@ -2,8 +2,8 @@
 // large x4plus network, which redraws texture, said so on the page, and priced like the Image
 // Upscaler, whose results it only roughly matches: decision 039).
 import { toolById } from '../../../contract/tools';
+import type { ImageInput } from '../../images/image-types';
 import { resizedUpload } from '../../inference/demo/demo-images';
-import type { ImageInput } from '../../inference/provider';
 import { ANY_FORM_IMAGE, prepareOneImage, upscaleInputRules } from '../request-checks';
 import { defineServerTool } from '../server-tool';
 

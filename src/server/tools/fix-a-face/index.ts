@@ -1,7 +1,8 @@
 // Fix a Face: restore faces in a portrait, at 2x (GFPGAN on Replicate; locally face detection and
 // Real-ESRGAN x4fast on the face regions, said so on the page).
+
+import type { ImageInput } from '../../images/image-types';
 import { resizedUpload } from '../../inference/demo/demo-images';
-import type { ImageInput } from '../../inference/provider';
 import { ANY_FORM_IMAGE, prepareOneImage, upscaleInputRules } from '../request-checks';
 import { defineServerTool } from '../server-tool';
 

@@ -1,7 +1,8 @@
 // Image Analyzer: keywords and the colour palette. No Replicate model: the local models (Human's
 // object detector, a colour palette in OKLab) serve it, or the demo's plain measurements.
+
+import type { ImageInput } from '../../images/image-types';
 import { analyze } from '../../inference/demo/demo-images';
-import type { ImageInput } from '../../inference/provider';
 import { ANY_FORM_IMAGE, prepareOneImage } from '../request-checks';
 import { defineServerTool } from '../server-tool';
 

@@ -1,7 +1,7 @@
 // Image Upscaler: 2x, 4x or 6x (Real-ESRGAN on Replicate; locally Real-ESRGAN's compact x4fast network).
 import { decodeImageField } from '../../images/image-input';
+import type { ImageInput } from '../../images/image-types';
 import { resizedUpload } from '../../inference/demo/demo-images';
-import type { ImageInput } from '../../inference/provider';
 import { DATA_URL_IMAGE, parseRequest, upscaleInputRules, withShapeLimits } from '../request-checks';
 import { defineServerTool } from '../server-tool';
 

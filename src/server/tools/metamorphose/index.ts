@@ -1,8 +1,8 @@
 // Metamorphose: a reference face in a new scene (flux-pulid on Replicate).
 import { type AspectRatio, METAMORPHOSE_SIZES } from '../../../contract/tools';
 import { decodeImageField, InputError } from '../../images/image-input';
+import type { ImageInput } from '../../images/image-types';
 import { uploadOnCards } from '../../inference/demo/demo-images';
-import type { ImageInput } from '../../inference/provider';
 import { parseRequest, UPLOAD_5MB, withShapeLimits } from '../request-checks';
 import { defineServerTool } from '../server-tool';
 

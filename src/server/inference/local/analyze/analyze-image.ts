@@ -2,11 +2,12 @@
 // named palette. Keywords are the image's measured properties, what the vision models see, the
 // words written in it, and whether it is a photo or an illustration.
 
+import type { ImageInput } from '../../../images/image-types';
 import type { NsfwClassifier } from '../../../images/moderation/image-moderation';
 import { createNsfwjsClassifier } from '../../../images/moderation/nsfw-classifier';
 import type { ImageAnalyzerInput } from '../../../tools/image-analyzer';
 import type { LocalEngine } from '../../../tools/server-tool';
-import type { ImageInput, Keyword, ToolResult } from '../../provider';
+import type { Keyword, ToolResult } from '../../provider';
 import { visionKeywords } from '../faces/vision-keywords';
 import type { RawImage } from '../raw-image';
 import { textKeywords } from '../text/text-keywords';

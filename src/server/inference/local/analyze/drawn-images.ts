@@ -1,7 +1,7 @@
 // Test and benchmark helper: images drawn with sharp from SVG, for what the photos lack (written
 // words, flat illustrations), as the checked ImageInput a job receives.
 import sharp from 'sharp';
-import type { ImageInput } from '../../provider';
+import type { ImageInput } from '../../../images/image-types';
 import { imageInputFrom } from '../faces/fixture-image';
 
 const svgImage = async (svg: string, format: 'png' | 'jpeg' = 'png'): Promise<ImageInput> =>

@@ -3,7 +3,8 @@
 // below shares it; the small network, on request, gets one cut-out of its own.
 import sharp from 'sharp';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { type ImageInput, ProviderError, type ToolInput, type ToolResult } from '../../provider';
+import type { ImageInput } from '../../../images/image-types';
+import { ProviderError, type ToolInput, type ToolResult } from '../../provider';
 import { fixtureImage } from '../faces/fixture-image';
 import { createLocalProvider } from '../local-provider';
 import { decodeRgb, type RawImage } from '../raw-image';

@@ -2,10 +2,10 @@
 // ISNet (cut-out.ts). The swap has no generator to paint a new background, so it draws one from
 // the description's words (scenery.ts) and marks every image "DEMO background".
 import sharp from 'sharp';
+import type { OutputImage } from '../../../images/image-types';
 import type { BackgroundRemoverInput } from '../../../tools/background-remover';
 import type { BackgroundSwapInput } from '../../../tools/background-swap';
 import type { LocalEngine } from '../../../tools/server-tool';
-import type { OutputImage } from '../../provider';
 import { fromRaw } from '../raw-image';
 import { cutOut, decodeUpload } from './cut-out';
 import type { IsnetSize } from './isnet-model';

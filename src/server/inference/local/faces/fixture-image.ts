@@ -3,7 +3,7 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { readDimensions, sniffFormat } from '../../../images/image-input';
-import type { ImageInput } from '../../provider';
+import type { ImageInput } from '../../../images/image-types';
 
 export const FIXTURE_IMAGES = path.resolve(import.meta.dirname, '../../../../../test/fixtures/images');
 

@@ -1,7 +1,8 @@
 import path from 'node:path';
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
-import { type ImageInput, ProviderError, type ToolInput, type ToolResult } from '../../provider';
+import type { ImageInput } from '../../../images/image-types';
+import { ProviderError, type ToolInput, type ToolResult } from '../../provider';
 import { FIXTURE_IMAGES, imageInputFrom } from '../faces/fixture-image';
 import { createLocalProvider } from '../local-provider';
 import { decodeRgb, fromRaw } from '../raw-image';

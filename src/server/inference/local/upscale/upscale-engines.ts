@@ -2,10 +2,11 @@
 // (super-resolve.ts, real-esrgan.ts), encoded as webp like the hosted models' outputs.
 import sharp from 'sharp';
 import { exceedsUpscaleLimit, toolById, UPSCALE_MAX_INPUT, upscaleMaxSide } from '../../../../contract/tools';
+import type { ImageInput, OutputImage } from '../../../images/image-types';
 import type { CreativeUpscalerInput } from '../../../tools/creative-upscaler';
 import type { ImageUpscalerInput } from '../../../tools/image-upscaler';
 import type { LocalEngine } from '../../../tools/server-tool';
-import { type ImageInput, type OutputImage, ProviderError, type ToolResult } from '../../provider';
+import { ProviderError, type ToolResult } from '../../provider';
 import { decodeUpright, fromRaw, type RawImage, resizedTo, splitAlpha } from '../raw-image';
 import { calibratedMix, calibratedShare, mixWithLanczos, withFidelity } from './fidelity';
 import type { RealEsrganModel } from './real-esrgan-files';
