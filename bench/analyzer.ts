@@ -5,7 +5,6 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { ImageInput } from '../src/server/images/image-types';
-import { createNsfwjsClassifier } from '../src/server/images/moderation/nsfw-classifier';
 import { loadAnalysisPixels } from '../src/server/inference/local/analyze/analysis-pixels';
 import { analyzeImage } from '../src/server/inference/local/analyze/analyze-image';
 import { FLAT_DRAWINGS, flatDrawing, poster } from '../src/server/inference/local/analyze/drawn-images';
@@ -14,6 +13,7 @@ import { flatShare, pictureKind } from '../src/server/inference/local/analyze/pi
 import { FIXTURE_IMAGES, fixtureImage } from '../src/server/inference/local/faces/fixture-image';
 import { DETECT_MAX_SIDE, runHuman } from '../src/server/inference/local/faces/human-runtime';
 import { objectKeywords } from '../src/server/inference/local/faces/vision-keywords';
+import { createNsfwjsClassifier } from '../src/server/inference/local/nsfw/nsfw-classifier';
 import { decodeUpright } from '../src/server/inference/local/raw-image';
 import { readText } from '../src/server/inference/local/text/read-text';
 import { MIN_TEXT_SCORE, wordsAsKeywords } from '../src/server/inference/local/text/text-keywords';

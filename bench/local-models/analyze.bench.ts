@@ -3,13 +3,13 @@
 // Run: npx tsx bench/local-models.ts analyze
 import path from 'node:path';
 import sharp from 'sharp';
-import { createNsfwjsClassifier, nsfwGate, runNsfwModel } from '../../src/server/images/moderation/nsfw-classifier';
 import { decodeForAnalysis, loadAnalysisPixels } from '../../src/server/inference/local/analyze/analysis-pixels';
 import { imageProperties } from '../../src/server/inference/local/analyze/image-properties';
 import { extractPalette } from '../../src/server/inference/local/analyze/palette';
 import { FIXTURE_IMAGES, imageInputFrom } from '../../src/server/inference/local/faces/fixture-image';
 import { visionKeywords } from '../../src/server/inference/local/faces/vision-keywords';
 import { createLocalProvider } from '../../src/server/inference/local/local-provider';
+import { createNsfwjsClassifier, nsfwGate, runNsfwModel } from '../../src/server/inference/local/nsfw/nsfw-classifier';
 import { jobAgainstInference, measure, measured, printRow } from './measure';
 
 const provider = createLocalProvider();

@@ -25,9 +25,9 @@ import { applyMigrations, type Database, openDatabase, SCHEMA_LOCK_KEY } from '.
 import { ensureInstance, type InstanceInfo } from './db/instance';
 import { startPgliteAutovacuum } from './db/pglite-autovacuum';
 import { createImageModeration, type NsfwClassifier } from './images/moderation/image-moderation';
-import { createNsfwjsClassifier } from './images/moderation/nsfw-classifier';
 import { createDemoProvider } from './inference/demo/demo-provider';
 import { createEngineProcessProvider } from './inference/local/engine-host/engine-host';
+import { createNsfwjsClassifier } from './inference/local/nsfw/nsfw-classifier';
 import { realEsrganAvailable } from './inference/local/upscale/real-esrgan-files';
 import { createReplicateProvider } from './inference/replicate/replicate-provider';
 import { createInferenceRouter, type InferenceRouter } from './inference/routing';

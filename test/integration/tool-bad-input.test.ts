@@ -7,7 +7,7 @@ import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { setFlag } from '../../src/server/admin/commands';
 import { jobs, user } from '../../src/server/db/schema';
-import { createNsfwjsClassifier } from '../../src/server/images/moderation/nsfw-classifier';
+import { createNsfwjsClassifier } from '../../src/server/inference/local/nsfw/nsfw-classifier';
 import { findLedgerMismatches } from '../../src/server/ledger/ledger';
 import { damagedImages } from '../support/damaged-images';
 import { TestClient } from '../support/http-client';

@@ -1,7 +1,7 @@
 // TensorFlow.js on its WebAssembly backend, set up once for every local model that needs it
 // (human's face and object models, and the ESRGAN upscaler's tfjs path, which the benchmark
 // compares with the onnxruntime one the tools use). The NSFW classifier sets up its own, the same
-// way, in its thread (images/moderation/nsfw-worker.mjs). tfjs-node cannot be installed here (its install
+// way, in its thread (nsfw/nsfw-worker.mjs). tfjs-node cannot be installed here (its install
 // downloads libtensorflow) and the pure-JS CPU backend is ~25x slower, so wasm it is.
 import { createRequire } from 'node:module';
 import path from 'node:path';

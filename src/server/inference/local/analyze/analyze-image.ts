@@ -4,11 +4,11 @@
 
 import type { ImageInput } from '../../../images/image-types';
 import type { NsfwClassifier } from '../../../images/moderation/image-moderation';
-import { createNsfwjsClassifier } from '../../../images/moderation/nsfw-classifier';
 import type { ImageAnalyzerInput } from '../../../tools/image-analyzer';
 import type { LocalEngine } from '../../../tools/server-tool';
 import type { Keyword, ToolResult } from '../../provider';
 import { visionKeywords } from '../faces/vision-keywords';
+import { createNsfwjsClassifier } from '../nsfw/nsfw-classifier';
 import type { RawImage } from '../raw-image';
 import { textKeywords } from '../text/text-keywords';
 import { decodeForAnalysis } from './analysis-pixels';

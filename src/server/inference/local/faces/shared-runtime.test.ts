@@ -3,7 +3,7 @@
 // what the others compute, nor the reverse.
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
-import { createNsfwjsClassifier } from '../../../images/moderation/nsfw-classifier';
+import { createNsfwjsClassifier } from '../nsfw/nsfw-classifier';
 import { decodeRgb, type RawImage } from '../raw-image';
 import { superResolve } from '../upscale/super-resolve';
 import { detectFaces } from './detect-faces';

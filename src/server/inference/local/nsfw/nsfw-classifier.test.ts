@@ -1,7 +1,7 @@
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
-import { fixtureImage, imageInputFrom } from '../../inference/local/faces/fixture-image';
-import { explicitScore, NSFW_CLASSES } from './image-moderation';
+import { explicitScore, NSFW_CLASSES } from '../../../images/moderation/image-moderation';
+import { fixtureImage, imageInputFrom } from '../faces/fixture-image';
 import { createNsfwjsClassifier } from './nsfw-classifier';
 
 const resizedFixture = async (file: string, width: number) =>

@@ -1,11 +1,17 @@
 // The real explicit-content classifier: nsfwjs's MobileNetV2 (weights bundled in the package) on
 // TensorFlow.js's wasm backend, in its own thread (nsfw-worker.mjs) so that a check never blocks
-// the event loop; loaded once on first use and run one image at a time.
+// the event loop; loaded once on first use and run one image at a time. It is a local model like the
+// others here; the upload check (images/moderation/) receives it as its NsfwClassifier from system.ts.
 import { createHash } from 'node:crypto';
 import sharp from 'sharp';
-import { createModelGate, type ModelGate } from '../../inference/local/model-gate';
-import { type ModelThread, startModelThread } from '../../inference/local/model-thread';
-import { NSFW_CLASSES, type NsfwClass, type NsfwClassifier, type NsfwScores } from './image-moderation';
+import {
+  NSFW_CLASSES,
+  type NsfwClass,
+  type NsfwClassifier,
+  type NsfwScores,
+} from '../../../images/moderation/image-moderation';
+import { createModelGate, type ModelGate } from '../model-gate';
+import { type ModelThread, startModelThread } from '../model-thread';
 
 /** The model's input size: it would squash any image to this square itself. */
 const MODEL_SIDE = 224;
