@@ -1,21 +1,16 @@
 // The worker side of a tool job: run the tool's provider, then finish the job exactly once:
-// outputs stored and the job marked succeeded (a per-image tool that got fewer images refunds the
-// missing ones), or the job failed and refunded in one transaction. A paid job that a free preview
-// or a cheaper provider served (free-preview.ts) is refunded the difference as it succeeds. The
-// ledger's unique (reason, reference) makes the refund happen at most once per job id. A provider
-// may answer `pending` instead (Replicate's webhook mode): the job keeps running with its
-// provider_ref and is finished later by completeToolJob, from the webhook or from the backstop
-// (pending-jobs.ts).
+// outputs stored and the job marked succeeded, or the job failed; what either gives back is
+// refunds.ts's. A provider may answer `pending` instead (Replicate's webhook mode): the job keeps
+// running with its provider_ref and is finished later by completeToolJob, from the webhook or from
+// the backstop (pending-jobs.ts).
 import { type ToolId, toolById } from '../../contract/tools';
 import type { AppDb } from '../db/client';
 import { untilDatabaseAnswers } from '../db/connection-errors';
 import { sniffFormat } from '../images/image-input';
 import type { InferenceProvider, ToolResult } from '../inference/provider';
 import { ProviderError } from '../inference/provider';
-import { applyLedgerEntry, type LedgerEntry } from '../ledger/ledger';
 import type { Logger } from '../log';
 import type { FileStorage } from '../storage/storage';
-import { chargeFor, listPrice } from './free-preview';
 import { watchForDeletion } from './job-deletion-watch';
 import { loadInputImages, removeFiles, storeOutputs } from './job-files';
 import type { FinishedJob, JobSignals } from './job-signals';
@@ -23,36 +18,16 @@ import {
   findRunningJob,
   type JobRow,
   type JobRun,
-  markFailed,
   markSucceeded,
   queueAgain,
   setProviderRef,
   type TakenJob,
   TOOL_RUN_TRIES,
 } from './jobs-repository';
+import { failAndRefund, refundOnSuccess, succeedAndRefund } from './refunds';
 import { fromStoredInput, hasInputFiles, imagesAsked } from './stored-input';
 
 export type { JobRun } from './jobs-repository';
-
-/**
- * Marks a job failed and refunds what it was charged, once: a job already final (or taken from
- * `run`) is left as it is (null). Answers the failed job and its owner's balance after the refund.
- */
-export async function failAndRefund(
-  db: AppDb,
-  jobId: string,
-  message: string,
-  run: JobRun = null,
-): Promise<FinishedJob | null> {
-  return db.transaction(async (tx) => {
-    const failed = await markFailed(tx, jobId, message, run);
-    if (!failed) return null;
-    const { job } = failed;
-    if (job.charged === 0) return failed;
-    const refund = { userId: job.userId, delta: job.charged, reason: 'refund' as const, reference: jobId };
-    return { job, balance: (await applyLedgerEntry(tx, refund)).balance };
-  });
-}
 
 export type ToolJobDeps = {
   db: AppDb;
@@ -256,11 +231,11 @@ async function storeResult(
   const refund = refundOnSuccess(job, result, servedBy);
   const { finished, next } = refund
     ? {
-        finished: await deps.db.transaction(async (tx) => {
-          // Someone else finished it first (a duplicate delivery, the webhook racing the backstop).
-          const { finished: done } = await markSucceeded(tx, job, change, { run });
-          return done && { ...done, balance: (await applyLedgerEntry(tx, refund)).balance };
-        }),
+        finished: await succeedAndRefund(
+          deps.db,
+          refund,
+          async (tx) => (await markSucceeded(tx, job, change, { run })).finished,
+        ),
         next: null,
       }
     : await markSucceeded(deps.db, job, change, { run, takeNextFor: takeNextFor() });
@@ -275,38 +250,6 @@ async function storeResult(
     balance,
   };
   return { done, next };
-}
-
-/**
- * What a success gives back: what the provider that served it asks less than the job was charged
- * (the routing changed between queueing and running: all of it for a paid job a free preview
- * served), the missing ones when a per-image tool got fewer images than paid for (a model's safety
- * filter may drop some); else nothing.
- */
-function refundOnSuccess(job: JobRow, result: FinalResult, servedBy: string): LedgerEntry | null {
-  if (job.charged === 0) return null;
-  const tool = job.tool as ToolId;
-  const asked = imagesAsked(job.input);
-  const perImage = toolById(tool).costPer === 'image';
-  const owed = chargeFor(tool, servedBy, listPrice(tool, servedBy) * (perImage ? asked : 1));
-  if (owed < job.charged) {
-    return {
-      userId: job.userId,
-      delta: job.charged - owed,
-      reason: 'refund',
-      reference: job.id,
-      note: owed === 0 ? `served by ${servedBy}: a free preview` : `served by ${servedBy} for ${owed} tokens`,
-    };
-  }
-  if (result.kind !== 'images' || !perImage || result.images.length >= asked) return null;
-  const missing = asked - result.images.length;
-  return {
-    userId: job.userId,
-    delta: (job.charged / asked) * missing,
-    reason: 'refund',
-    reference: `partial:${job.id}`,
-    note: `${missing} of ${asked} images not delivered`,
-  };
 }
 
 /** A provider that answers with nothing usable has failed (and the job is refunded). */
