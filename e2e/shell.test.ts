@@ -77,6 +77,17 @@ describe.runIf(inject('browserAvailable'))('the web app in chromium', () => {
     await page.close();
   });
 
+  it('shows the not-found screen for an address with broken percent-encoding, answered 404 (issue 37)', async () => {
+    const { page, errors } = await openPage(browser, PHONE);
+    const response = await gotoQuiet(page, `${baseUrl}/shared/%`);
+    expect(response?.status()).toBe(404);
+    expect(await page.getByText(FALLBACK_ERROR_TEXT).isVisible()).toBe(true);
+    expect(await page.getByTestId('error-detail').textContent()).toBe('404 Not Found');
+    // The console reports the page's own 404; nothing else fails and nothing throws (was: URIError, a blank page).
+    expect(errors.filter((error) => !error.includes('status of 404'))).toEqual([]);
+    await page.close();
+  });
+
   it('opens and closes the mobile menu at a phone width', async () => {
     const { page, errors } = await visit('/text-to-pic', PHONE);
     const toggle = page.getByTestId('menu-toggle');

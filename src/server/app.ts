@@ -24,6 +24,7 @@ import type { Mailer } from './mail/mailer';
 import { apiBodyLimit } from './security/body-limit';
 import { originCheck } from './security/origin-check';
 import { securityHeaders } from './security/security-headers';
+import { rejectBrokenUrlEncoding } from './security/url-encoding';
 import type { FileStorage } from './storage/storage';
 import { toolRoutes, toolsInfoOf } from './tools/routes';
 import { compressJson } from './web/compress-json';
@@ -64,6 +65,7 @@ export function buildApp(deps: AppDeps) {
     trustedOrigins: config.trustedOrigins,
   };
   const api = new Hono()
+    .use('*', rejectBrokenUrlEncoding())
     .use('*', apiBodyLimit())
     .use('*', compressJson())
     .route('/health', healthRoutes(deps))

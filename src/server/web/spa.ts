@@ -7,6 +7,7 @@ import path from 'node:path';
 import { serveStatic } from '@hono/node-server/serve-static';
 import { Hono } from 'hono';
 import type { ToolsInfo } from '../../contract/tool-responses';
+import { hasBrokenUrlEncoding } from '../security/url-encoding';
 import { robotsTxt, sitemapXml } from './crawlers';
 import { hasSessionCookie, prerenderedPages } from './prerendered-pages';
 
@@ -88,6 +89,16 @@ export function spaRoutes(distDir: string, appUrl: string, options: SpaOptions =
       return c.text('The web app is not built yet: run `npm run build` (npm start does it for you).', 503);
     }
     return next();
+  });
+  // A path or query with broken percent-encoding (`/shared/%`, `/tokens?checkout=%E0%A4%A`) names no
+  // page: the shell answers it with 404, and the app's router shows its not-found screen (issue 37).
+  app.get('*', async (c, next) => {
+    await next();
+    if (c.res.status === 200 && hasBrokenUrlEncoding(c.req.url)) {
+      const headers = new Headers(c.res.headers);
+      headers.set('Cache-Control', 'no-cache');
+      c.res = new Response(c.res.body, { status: 404, headers });
+    }
   });
   // Read per request: a rebuild while the server runs is picked up.
   app.get('*', serveStatic({ root: distDir, path: 'index.html', precompressed: true }));

@@ -97,6 +97,16 @@ describe('fallback error screen', () => {
     expect(router.state.location.pathname).toBe('/');
   });
 
+  it.each(['/shared/%', '/tools/%zz', '/%E0%A4%A', '/tokens?checkout=%'])(
+    'shows the not-found screen for %s, an address with broken percent-encoding (issue 37)',
+    async (address) => {
+      renderApp(address);
+      expect((await screen.findByRole('heading', { level: 1 })).textContent).toBe('Unexpected Application Error!');
+      expect(screen.getByTestId('error-detail').textContent).toBe('404 Not Found');
+      expect(screen.getByRole('link', { name: 'Back to Home' }).getAttribute('href')).toBe('/');
+    },
+  );
+
   it('shows a thrown error’s message and offers a reload', async () => {
     // React and the router log the caught error; keep the test output readable.
     const logged = vi.spyOn(console, 'error').mockImplementation(() => {});

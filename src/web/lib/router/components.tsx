@@ -10,6 +10,7 @@ import {
   useMemo,
   useSyncExternalStore,
 } from 'react';
+import { tryDecodeURIComponent } from '../../../contract/url-encoding';
 import { hrefOf, type Location, type NavigateOptions, parseTo, type Router, type RouterState } from './router';
 
 const RouterContext = createContext<Router | null>(null);
@@ -192,8 +193,11 @@ export function ScrollRestoration() {
     };
     const saved = savedPositions()[location.key];
     if (action === 'POP' && saved !== undefined) window.scrollTo(0, saved);
-    else if (location.hash) document.getElementById(decodeURIComponent(location.hash.slice(1)))?.scrollIntoView();
-    else if (action !== 'POP') window.scrollTo(0, 0);
+    else if (location.hash) {
+      // A hash with broken percent-encoding (`#%`) names no element.
+      const id = tryDecodeURIComponent(location.hash.slice(1));
+      if (id !== null) document.getElementById(id)?.scrollIntoView();
+    } else if (action !== 'POP') window.scrollTo(0, 0);
     window.addEventListener('pagehide', remember);
     return () => {
       window.removeEventListener('pagehide', remember);

@@ -1,7 +1,16 @@
 import { act, fireEvent, render, screen } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
-import { Link, Outlet, RouterProvider, useNavigation, useParams, useSearchParams } from './components';
-import { createMemoryRouter, matchRoutes, type RouteObject } from './router';
+import {
+  Link,
+  Outlet,
+  RouterProvider,
+  ScrollRestoration,
+  useNavigation,
+  useParams,
+  useRouteError,
+  useSearchParams,
+} from './components';
+import { createBrowserRouter, createMemoryRouter, isRouteErrorResponse, matchRoutes, type RouteObject } from './router';
 
 const Page = (name: string) =>
   function Named() {
@@ -52,6 +61,90 @@ describe('matchRoutes', () => {
     expect(matchRoutes(tree, '/nope')).toBeNull();
     expect(matchRoutes(tree, '/tokens/more')).toBeNull();
     expect(matchRoutes(tree, '/shared')).toBeNull();
+  });
+
+  it('matches nothing, and throws nothing, for a parameter with broken percent-encoding (issue 37)', () => {
+    for (const token of ['%', '%zz', '%E0%A4%A', 'ab%']) expect(matchRoutes(tree, `/shared/${token}`)).toBeNull();
+    expect(names(tree, '/shared/100%25')).toEqual([
+      ['/', {}],
+      ['/shared/:token', { token: '100%' }],
+    ]);
+  });
+});
+
+describe('an address with broken percent-encoding (issue 37)', () => {
+  function NotFound() {
+    const error = useRouteError();
+    return <h1>{isRouteErrorResponse(error) ? `not found ${error.status}` : 'other error'}</h1>;
+  }
+  function Tokens() {
+    return <h1>{`tokens ${useSearchParams()[0].get('x') ?? ''}`}</h1>;
+  }
+  const app: RouteObject[] = [
+    {
+      path: '/',
+      Component: Outlet,
+      ErrorBoundary: NotFound,
+      children: [
+        { index: true, Component: Page('home') },
+        { path: '/shared/:token', Component: Page('shared') },
+        { path: '/tokens', Component: Tokens },
+      ],
+    },
+  ];
+
+  it.each(['/shared/%', '/shared/%E0%A4%A', '/tools/%zz', '/%', '/tokens?x=%', '/tokens?x=%E0%A4%A'])(
+    '%s shows the not-found screen',
+    async (address) => {
+      render(<RouterProvider router={createMemoryRouter(app, { initialEntries: [address] })} />);
+      expect((await screen.findByRole('heading')).textContent).toBe('not found 404');
+    },
+  );
+
+  it('is well-encoded with %25: the page shows the decoded value', async () => {
+    render(<RouterProvider router={createMemoryRouter(app, { initialEntries: ['/tokens?x=100%25'] })} />);
+    expect((await screen.findByRole('heading')).textContent).toBe('tokens 100%');
+  });
+
+  it('reached by a link, shows the not-found screen and home is a click away', async () => {
+    function Home() {
+      return <Link to="/shared/%">broken</Link>;
+    }
+    const router = createMemoryRouter([{ ...app[0], children: [{ index: true, Component: Home }] }]);
+    render(<RouterProvider router={router} />);
+    fireEvent.click(await screen.findByRole('link', { name: 'broken' }));
+    expect((await screen.findByRole('heading')).textContent).toBe('not found 404');
+    await act(() => router.navigate('/'));
+    expect(screen.getByRole('link', { name: 'broken' })).toBeTruthy();
+  });
+
+  it("is the browser's first location: the browser router starts and shows the not-found screen", async () => {
+    window.history.replaceState(null, '', '/shared/%');
+    try {
+      const router = createBrowserRouter(app);
+      render(<RouterProvider router={router} />);
+      expect((await screen.findByRole('heading')).textContent).toBe('not found 404');
+      router.dispose();
+    } finally {
+      window.history.replaceState(null, '', '/');
+    }
+  });
+
+  it('a hash with broken percent-encoding scrolls nowhere and throws nothing', async () => {
+    function Home() {
+      return (
+        <>
+          <ScrollRestoration />
+          <h1>home</h1>
+        </>
+      );
+    }
+    const router = createMemoryRouter([{ path: '/', Component: Home }]);
+    render(<RouterProvider router={router} />);
+    await screen.findByRole('heading', { name: 'home' });
+    await act(() => router.navigate('/#%E0%A4%A'));
+    expect(router.state.location.hash).toBe('#%E0%A4%A');
+    expect(screen.getByRole('heading').textContent).toBe('home');
   });
 });
 

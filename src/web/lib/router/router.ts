@@ -3,6 +3,7 @@
 // for what the app does use: nested routes with lazy pages, an error boundary per route, pending
 // navigation while the next page's chunk loads, browser and memory history.
 import type { ComponentType } from 'react';
+import { isWellEncoded, tryDecodeURIComponent } from '../../../contract/url-encoding';
 
 export type Location = { pathname: string; search: string; hash: string; state: unknown; key: string };
 
@@ -120,7 +121,10 @@ export function matchRoutes(routes: RouteObject[], pathname: string, consumed = 
       const fits = pattern.every((part, i) => {
         const actual = segments[i] as string;
         if (part.startsWith(':')) {
-          params[part.slice(1)] = decodeURIComponent(actual);
+          // Broken percent-encoding (`/shared/%`) fits no parameter: the path matches no route.
+          const value = tryDecodeURIComponent(actual);
+          if (value === null) return false;
+          params[part.slice(1)] = value;
           return true;
         }
         return part === actual;
@@ -140,6 +144,16 @@ export function matchRoutes(routes: RouteObject[], pathname: string, consumed = 
     if (route.path !== undefined && depth === segments.length) return [{ route, params }];
   }
   return null;
+}
+
+/**
+ * The routes that render `location`, or null: none does, or its path or query has broken
+ * percent-encoding (`/tools/%zz`, `?token=%`), which the app answers with its not-found screen
+ * rather than reading a half-decoded address (issue 37).
+ */
+export function matchLocation(routes: RouteObject[], location: Pick<Location, 'pathname' | 'search'>) {
+  if (!isWellEncoded(location.pathname) || !isWellEncoded(location.search)) return null;
+  return matchRoutes(routes, location.pathname);
 }
 
 export type Router = {
@@ -174,7 +188,7 @@ export function createRouter(routes: RouteObject[], history: History): Router {
   // HydrateFallback (the loading logo) while the first page's chunk arrives, as React Router did.
   let state: RouterState = {
     location: first,
-    matches: matchRoutes(routes, first.pathname) ?? [{ route: routes[0] as RouteObject, params: {} }],
+    matches: matchLocation(routes, first) ?? [{ route: routes[0] as RouteObject, params: {} }],
     error: null,
     initialized: false,
     navigation: { state: 'loading' },
@@ -189,7 +203,7 @@ export function createRouter(routes: RouteObject[], history: History): Router {
   /** Loads the location's pages, then shows it; a newer navigation wins over an older one. */
   async function go(location: Location, action: RouterState['action']): Promise<void> {
     const id = ++current;
-    const matches = matchRoutes(routes, location.pathname);
+    const matches = matchLocation(routes, location);
     if (!matches) {
       set({
         location,
