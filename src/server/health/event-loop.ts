@@ -1,7 +1,7 @@
 // How long the server's thread kept callbacks waiting lately (health's `eventLoop`): the measure
 // of a server that answers while it works. A delay of seconds means something ran on the thread
 // that serves HTTP (a model, a decode, a pixel loop) and every request waited behind it.
-import { type IntervalHistogram, monitorEventLoopDelay } from 'node:perf_hooks';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 
 /** Each window's figures are kept for one more window, so a reader polling often misses no peak. */
 const WINDOW_MS = 10_000;
@@ -17,7 +17,7 @@ export function eventLoopDelays(): { recent(): EventLoopDelay } {
 }
 
 function watchEventLoop(): { recent(): EventLoopDelay } {
-  const histogram: IntervalHistogram = monitorEventLoopDelay({ resolution: 10 });
+  const histogram = monitorEventLoopDelay({ resolution: 10 });
   histogram.enable();
   let previous = { p99: 0, max: 0 };
   const rotate = setInterval(() => {
