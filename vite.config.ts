@@ -11,6 +11,8 @@ export default defineConfig({
   build: {
     outDir: '../../dist/web',
     emptyOutDir: true,
+    // .vite/manifest.json: what scripts/build-output.test.ts weighs (dot paths are never served).
+    manifest: true,
     // Each route is its own lazy chunk. React goes in a vendor chunk of its own: it changes less
     // often than our code, so browsers keep it across our releases.
     // The framework chunk is ~190 kB (60 kB gzipped); warn when anything grows far beyond it.

@@ -1,8 +1,9 @@
 #!/usr/bin/env node
-// `npm test`: typecheck, lint, then every Vitest project (web, unit, integration on PGlite and,
-// with TEST_DATABASE_URL, on PostgreSQL, and the browser tests). Ends with one total line over
-// all of them: "N passed, N failed, N skipped". Extra arguments go to vitest (e.g. --project web).
-import { spawnSync } from 'node:child_process';
+// `npm test`: typecheck and lint beside the web app's production build, then every Vitest project
+// (web, unit, integration on PGlite and, with TEST_DATABASE_URL, on PostgreSQL, and the browser
+// tests, which serve that build). Ends with each tier's time, then one total line over all of them:
+// "N passed, N failed, N skipped". Extra arguments go to vitest (e.g. --project web).
+import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -13,26 +14,47 @@ ensureSupportedNode(fileURLToPath(import.meta.url));
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const bin = (pkg, file) => path.join(root, 'node_modules', pkg, file);
 const totals = { passed: 0, failed: 0, skipped: 0 };
+const tierTimes = [];
+const runStart = Date.now();
 
+/** Runs a step in its own process (output kept until it ends, as steps run side by side). */
 function step(name, args) {
-  console.log(`\n> ${name}`);
-  const result = spawnSync(process.execPath, args, { cwd: root, stdio: 'inherit' });
-  const ok = result.status === 0;
-  totals[ok ? 'passed' : 'failed'] += 1;
-  console.log(ok ? `${name}: passed` : `${name}: FAILED`);
-  return ok;
+  const start = Date.now();
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, args, { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
+    let output = '';
+    child.stdout.on('data', (chunk) => {
+      output += chunk;
+    });
+    child.stderr.on('data', (chunk) => {
+      output += chunk;
+    });
+    child.on('close', (code) => {
+      const ok = code === 0;
+      totals[ok ? 'passed' : 'failed'] += 1;
+      tierTimes.push({ tier: name, wallMs: Date.now() - start });
+      console.log(`\n> ${name}\n${output}${ok ? `${name}: passed` : `${name}: FAILED`}`);
+      resolve(ok);
+    });
+  });
 }
 
 console.log(`Node.js ${process.version} (${process.execPath})`);
 const vitestArgs = process.argv.slice(2);
 if (vitestArgs.length === 0) {
-  step('typecheck', [bin('typescript', 'bin/tsc'), '--noEmit', '-p', 'tsconfig.json']);
-  step('lint', [bin('@biomejs/biome', 'bin/biome'), 'ci', '.']);
+  // The build is the one every browser test's server serves and build-output.test.ts weighs.
+  const build = path.join(root, 'scripts/build-web.mjs');
+  await Promise.all([
+    step('typecheck', [bin('typescript', 'bin/tsc'), '--noEmit', '-p', 'tsconfig.json']),
+    step('lint', [bin('@biomejs/biome', 'bin/biome'), 'ci', '.']).then(() => step('build', [build])),
+  ]);
 }
 
 const report = path.join(root, '.tmp/vitest-report.json');
+const timesFile = path.join(root, '.tmp/test-times.json');
 mkdirSync(path.dirname(report), { recursive: true });
 rmSync(report, { force: true });
+rmSync(timesFile, { force: true });
 console.log('\n> vitest');
 const vitest = spawnSync(
   process.execPath,
@@ -41,6 +63,7 @@ const vitest = spawnSync(
     'run',
     '--reporter=default',
     '--reporter=json',
+    '--reporter=./scripts/test-times-reporter.ts',
     `--outputFile.json=${report}`,
     ...vitestArgs,
   ],
@@ -59,6 +82,17 @@ if (existsSync(report)) {
 }
 if (vitest.status !== 0 && totals.failed === 0) totals.failed += 1;
 
+// Where the time went: each tier's wall time (Vitest's projects overlap: they share the cores).
+const seconds = (ms) => `${(ms / 1000).toFixed(0).padStart(5)} s`;
+console.log('\nTier times:');
+for (const { tier, wallMs } of tierTimes) console.log(`  ${tier.padEnd(22)} ${seconds(wallMs)}`);
+if (existsSync(timesFile))
+  for (const tier of JSON.parse(readFileSync(timesFile, 'utf8'))) {
+    const slowest = tier.slowest.map((f) => `${path.basename(f.file)} ${(f.ms / 1000).toFixed(0)} s`).join(', ');
+    console.log(`  ${tier.project.padEnd(22)} ${seconds(tier.wallMs)}  ${tier.files} files; slowest: ${slowest}`);
+  }
+console.log(`  ${'whole run'.padEnd(22)} ${seconds(Date.now() - runStart)}`);
+
 const line = `${totals.passed} passed, ${totals.failed} failed${totals.skipped ? `, ${totals.skipped} skipped` : ''}`;
 console.log(`\n${line}`);
-process.exit(totals.failed > 0 ? 1 : 0);
+process.exitCode = totals.failed > 0 ? 1 : 0;

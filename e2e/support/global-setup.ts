@@ -4,6 +4,7 @@
 import { rmSync } from 'node:fs';
 import type { TestProject } from 'vitest/node';
 import { CHROMIUM_PATH, chromiumInstalled } from './browser';
+import { ensurePgliteSeed } from './pglite-seed';
 import { startServerProcess } from './server';
 
 declare module 'vitest' {
@@ -29,6 +30,7 @@ export default async function setup(project: TestProject) {
   project.provide('browserAvailable', available);
   // As if behind one proxy: each browser context sends its own X-Forwarded-For (see
   // newVisitorContext), so rate limits apply per test visitor rather than to the whole run.
+  await ensurePgliteSeed();
   const server = await startServerProcess({ env: { TRUST_PROXY_HOPS: '1' } });
   project.provide('baseUrl', server.url);
   return async () => {

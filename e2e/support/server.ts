@@ -4,6 +4,7 @@ import { mkdtempSync } from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import { seedDataDir } from './pglite-seed';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 
@@ -31,7 +32,11 @@ export async function startServerProcess(
   options: { dataDir?: string; env?: Record<string, string>; args?: string[]; timeoutMs?: number } = {},
 ): Promise<ServerProcess> {
   const port = await freePort();
-  const dataDir = options.dataDir ?? mkdtempSync(path.join(os.tmpdir(), 'pp-e2e-'));
+  let dataDir = options.dataDir;
+  if (!dataDir) {
+    dataDir = mkdtempSync(path.join(os.tmpdir(), 'pp-e2e-'));
+    seedDataDir(dataDir);
+  }
   const child = spawn(process.execPath, ['scripts/start.mjs', ...(options.args ?? [])], {
     cwd: ROOT,
     env: {

@@ -2,7 +2,8 @@
 // saying so; a free preview (charged 0) is allowed, more than the cost is not.
 import { migrate } from 'drizzle-orm/pglite/migrator';
 import { afterAll, describe, expect, it } from 'vitest';
-import { MIGRATIONS_DIR, openPglite } from '../../src/server/db/client';
+import { MIGRATIONS_DIR } from '../../src/server/db/client';
+import { openEmptyPglite } from '../support/empty-pglite';
 import { migrationsBefore } from '../support/migrations';
 
 const before0007 = migrationsBefore(7);
@@ -10,7 +11,7 @@ afterAll(() => before0007.remove());
 
 describe('migration 0007: jobs.charged', () => {
   it('marks earlier jobs charged their cost, and allows 0 up to the cost', async () => {
-    const database = await openPglite();
+    const database = await openEmptyPglite();
     try {
       await migrate(database.db as never, { migrationsFolder: before0007.folder });
       await database.executeSql(

@@ -2,7 +2,8 @@
 // user's bytes counted, and from then on the triggers on `files` keep the count.
 import { migrate } from 'drizzle-orm/pglite/migrator';
 import { afterAll, describe, expect, it } from 'vitest';
-import { MIGRATIONS_DIR, openPglite } from '../../src/server/db/client';
+import { MIGRATIONS_DIR } from '../../src/server/db/client';
+import { openEmptyPglite } from '../support/empty-pglite';
 import { migrationsBefore } from '../support/migrations';
 
 const before0013 = migrationsBefore(13);
@@ -10,7 +11,7 @@ afterAll(() => before0013.remove());
 
 describe('migration 0013: profiles.storage_used', () => {
   it('counts the files each user already has, then follows inserts and deletes', async () => {
-    const database = await openPglite();
+    const database = await openEmptyPglite();
     const run = (statement: string) => database.executeSql(statement);
     try {
       await migrate(database.db as never, { migrationsFolder: before0013.folder });

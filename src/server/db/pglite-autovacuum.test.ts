@@ -1,14 +1,15 @@
 // PGlite has no autovacuum of its own: ours finds the tables PostgreSQL's thresholds call due,
 // vacuums and analyses them, and the planner then knows their size.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { openEmptyPglite } from '../../../test/support/empty-pglite';
 import { quietLogger } from '../log';
-import { type Database, openPglite } from './client';
+import type { Database } from './client';
 import { startPgliteAutovacuum, tablesDue, upkeepTables } from './pglite-autovacuum';
 
 let database: Database & { pglite: { exec(text: string): Promise<unknown> } };
 
 beforeEach(async () => {
-  database = await openPglite();
+  database = await openEmptyPglite();
   await database.pglite.exec(`create table busy (id int primary key, label text);
     create table quiet (id int primary key); insert into quiet values (1);`);
 });

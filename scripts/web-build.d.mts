@@ -1,0 +1,2 @@
+export const WEB_DIST_DIR: string;
+export function buildWebIfStale(): boolean;
