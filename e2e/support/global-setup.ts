@@ -3,8 +3,8 @@
 // unless CI=true, where a missing browser fails the run.
 import { rmSync } from 'node:fs';
 import type { TestProject } from 'vitest/node';
+import { ensurePgliteSeed } from '../../test/support/pglite-seed';
 import { CHROMIUM_PATH, chromiumInstalled } from './browser';
-import { ensurePgliteSeed } from './pglite-seed';
 import { startServerProcess } from './server';
 
 declare module 'vitest' {

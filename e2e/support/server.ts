@@ -4,7 +4,7 @@ import { mkdtempSync } from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { seedDataDir } from './pglite-seed';
+import { seedDataDir } from '../../test/support/pglite-seed';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 

@@ -3,10 +3,16 @@ import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ensurePgliteSeed, seedDataDir } from '../../../test/support/pglite-seed';
 
 const root = path.resolve(import.meta.dirname, '../../..');
 const dataDir = mkdtempSync(path.join(os.tmpdir(), 'pp-admin-'));
+// A migrated database to start from: the CLI would otherwise create one (seconds of initdb).
+beforeAll(async () => {
+  await ensurePgliteSeed();
+  seedDataDir(dataDir);
+}, 120_000);
 afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
 
 const admin = (...args: string[]) =>

@@ -1,4 +1,4 @@
-// A migrated PGlite data directory made once (per migrations), copied into each new server's
+// A migrated PGlite data directory made once (per migrations), copied into each new server's (or CLI's)
 // DATA_DIR: a first start on an empty directory spends seconds creating and migrating the database
 // (initdb in wasm), which the browser tests would pay once per server they start.
 import { createHash } from 'node:crypto';
