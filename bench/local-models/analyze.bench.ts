@@ -10,9 +10,10 @@ import { FIXTURE_IMAGES, imageInputFrom } from '../../src/server/inference/local
 import { visionKeywords } from '../../src/server/inference/local/faces/vision-keywords';
 import { createLocalProvider } from '../../src/server/inference/local/local-provider';
 import { createNsfwjsClassifier, nsfwGate, runNsfwModel } from '../../src/server/inference/local/nsfw/nsfw-classifier';
+import { SERVER_TOOLS } from '../../src/server/tools/registry';
 import { jobAgainstInference, measure, measured, printRow } from './measure';
 
-const provider = createLocalProvider();
+const provider = createLocalProvider(SERVER_TOOLS);
 const signal = new AbortController().signal;
 const classifier = createNsfwjsClassifier();
 

@@ -10,7 +10,7 @@ import { type IsnetSize, toIsnetInput } from '../../src/server/inference/local/b
 import { FIXTURE_IMAGES, imageInputFrom } from '../../src/server/inference/local/faces/fixture-image';
 import { createLocalProvider } from '../../src/server/inference/local/local-provider';
 import { decodeRgb } from '../../src/server/inference/local/raw-image';
-import type { ToolInput } from '../../src/server/inference/provider';
+import { SERVER_TOOLS, type ToolInput } from '../../src/server/tools/registry';
 import { jobAgainstInference, type Measurement, measure, printRow } from './measure';
 
 const signal = new AbortController().signal;
@@ -35,7 +35,7 @@ async function inferenceOnly(size: IsnetSize, image: Awaited<ReturnType<typeof u
 const highWaterMb = () => Number(/VmHWM:\s+(\d+)/.exec(readFileSync('/proc/self/status', 'utf8'))?.[1]) / 1024;
 
 for (const size of ['small', 'medium'] as const) {
-  const provider = createLocalProvider({ backgroundModel: size });
+  const provider = createLocalProvider(SERVER_TOOLS, { backgroundModel: size });
   // Loading is a one-off per server process: outside the figures, then one warm-up run.
   const load = await measure('load', () => isnetGate(size).run(async () => undefined));
   console.log(`ISNet ${size}: load ${load.figures.ms.toFixed(0)} ms, RSS ${load.figures.peakRssMb.toFixed(0)} MB`);

@@ -12,9 +12,10 @@ import { visionKeywords } from '../../src/server/inference/local/faces/vision-ke
 import { createLocalProvider } from '../../src/server/inference/local/local-provider';
 import { decodeRgb, decodeUpright, fromRaw, type RawImage } from '../../src/server/inference/local/raw-image';
 import { esrganGate, superResolve } from '../../src/server/inference/local/upscale/super-resolve';
+import { SERVER_TOOLS, type ToolInput } from '../../src/server/tools/registry';
 import { jobAgainstInference, measure, measured, printRow } from './measure';
 
-const provider = createLocalProvider();
+const provider = createLocalProvider(SERVER_TOOLS);
 // The machine's two cores are shared: each figure is the fastest of a few runs, job and inference
 // interleaved so that both see the same load.
 const signal = new AbortController().signal;
@@ -48,8 +49,9 @@ for (const side of [512, 1024]) {
   const regions = await Promise.all(faces.map((face) => crop(pixels, faceRegion(face, pixels))));
   const sides = regions.map((r) => `${r.width}x${r.height}`).join(', ');
 
+  const input: ToolInput = { tool: 'fix-a-face', image, scale: 2 };
   const fix = await jobAgainstInference(
-    () => provider.run({ tool: 'fix-a-face', image, scale: 2 }, signal),
+    () => provider.run(input, signal),
     measured('inference', async () => {
       await detectFaces(pixels);
       for (const region of regions) await superResolve(region, 2);

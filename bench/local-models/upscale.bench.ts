@@ -14,10 +14,10 @@ import {
   superResolveTiled,
 } from '../../src/server/inference/local/upscale/super-resolve';
 import { upscaleBy } from '../../src/server/inference/local/upscale/upscale-engines';
-import type { ToolInput } from '../../src/server/inference/provider';
+import { SERVER_TOOLS, type ToolInput } from '../../src/server/tools/registry';
 import { jobAgainstInference, measure, measured, printRow } from './measure';
 
-const provider = createLocalProvider();
+const provider = createLocalProvider(SERVER_TOOLS);
 const signal = new AbortController().signal;
 
 /** The astronaut photo (512 x 512) at `side` px, as a PNG upload. */

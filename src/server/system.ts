@@ -47,10 +47,13 @@ import type { Mailer } from './mail/mailer';
 import { createFsStorage } from './storage/fs-storage';
 import { createS3Storage } from './storage/s3-storage';
 import type { FileStorage } from './storage/storage';
+import { SERVER_TOOLS } from './tools/registry';
 
 export const WEB_DIST_DIR = fileURLToPath(new URL('../../dist/web', import.meta.url));
 const PACKAGE_JSON = fileURLToPath(new URL('../../package.json', import.meta.url));
 const VERSION = JSON.parse(readFileSync(PACKAGE_JSON, 'utf8')).version as string;
+/** The local engine process's entry: the engines with the same tools (engine-main.ts). */
+const ENGINE_MAIN = new URL('./engine-main.ts', import.meta.url);
 
 export type Backend = {
   database: Database;
@@ -130,7 +133,10 @@ export async function startBackend(
       options.storage ?? (config.s3 ? createS3Storage(config.s3) : createFsStorage(path.join(config.dataDir, 'files')));
     // The local models run in a process of their own, started on the first local run (engine-host.ts).
     const localEngine = () => {
-      const engine = createEngineProcessProvider({ ...config.local, modelDir: path.join(config.dataDir, 'models') });
+      const engine = createEngineProcessProvider(
+        { tools: SERVER_TOOLS, entry: ENGINE_MAIN },
+        { ...config.local, modelDir: path.join(config.dataDir, 'models') },
+      );
       stops.add(engine.close);
       return engine;
     };
@@ -143,6 +149,7 @@ export async function startBackend(
           ...(config.replicate
             ? {
                 replicate: createReplicateProvider({
+                  tools: SERVER_TOOLS,
                   apiToken: config.replicate.apiToken,
                   logger,
                   ...(config.replicate.webhook ? { webhook: { url: config.replicate.webhook.url } } : {}),
@@ -150,7 +157,7 @@ export async function startBackend(
               }
             : {}),
         },
-        createDemoProvider(),
+        createDemoProvider(SERVER_TOOLS),
       );
     const stripe = config.stripe ? createStripeClient(config.stripe) : null;
     const payments = stripe ? createStripePaymentProvider(stripe) : createLocalPaymentProvider();

@@ -11,6 +11,7 @@ import { ledger } from '../../src/server/db/schema';
 import { createDemoProvider } from '../../src/server/inference/demo/demo-provider';
 import { createInferenceRouter } from '../../src/server/inference/routing';
 import { findLedgerMismatches } from '../../src/server/ledger/ledger';
+import { SERVER_TOOLS } from '../../src/server/tools/registry';
 import { createTestBackend, type TestBackend } from '../support/test-backend';
 import { dataUrl, instantProvider, pngBytes, routerWith, tokensOf, verifiedUser } from '../support/tool-fixtures';
 
@@ -118,7 +119,11 @@ describe('a local Creative Upscale that fails', () => {
  */
 function queuedOnReplicateServedLocally() {
   const replicate = { ...instantProvider(), name: 'replicate' as const };
-  const queuedOn = createInferenceRouter({ default: 'replicate', perTool: {} }, { replicate }, createDemoProvider());
+  const queuedOn = createInferenceRouter(
+    { default: 'replicate', perTool: {} },
+    { replicate },
+    createDemoProvider(SERVER_TOOLS),
+  );
   const workerHas = routerWith(instantProvider());
   return createTestBackend({ inference: { ...queuedOn, providerForJob: workerHas.providerForJob } });
 }

@@ -8,6 +8,7 @@ import { createImageModeration } from '../../src/server/images/moderation/image-
 import { createDemoProvider } from '../../src/server/inference/demo/demo-provider';
 import { createInferenceRouter } from '../../src/server/inference/routing';
 import { quietLogger } from '../../src/server/log';
+import { SERVER_TOOLS } from '../../src/server/tools/registry';
 import { callTool, type ToolCallServiceDeps } from '../../src/server/tools/tool-call-service';
 import { createTestBackend, NEUTRAL_CLASSIFIER, type TestBackend } from '../support/test-backend';
 import { dataUrl, instantProvider, pngBytes, routerWith, verifiedUser } from '../support/tool-fixtures';
@@ -94,7 +95,7 @@ describe('callTool', () => {
   });
 
   it('queues a free preview where the demo serves the tool, also on an empty balance (decision 039)', async () => {
-    const demoOnly = createInferenceRouter({ default: 'demo', perTool: {} }, {}, createDemoProvider());
+    const demoOnly = createInferenceRouter({ default: 'demo', perTool: {} }, {}, createDemoProvider(SERVER_TOOLS));
     const onDemo = { ...deps, inference: demoOnly };
     const rich = await verifiedUser(backend, 20);
     const preview = await callTool(onDemo, {

@@ -9,6 +9,7 @@ import { createInferenceRouter } from '../../src/server/inference/routing';
 import { findLedgerMismatches } from '../../src/server/ledger/ledger';
 import { quietLogger } from '../../src/server/log';
 import { startBackend } from '../../src/server/system';
+import { SERVER_TOOLS } from '../../src/server/tools/registry';
 import { createTestBackend, eventually, type TestBackend, testConfig } from '../support/test-backend';
 import { dataUrl, instantProvider, pngBytes, routerWith, tokensOf, verifiedUser } from '../support/tool-fixtures';
 
@@ -198,7 +199,7 @@ describe('a paid job the demo ends up serving', () => {
     // The web process queues on a paid provider; the worker, started with other settings, no longer
     // has it and falls back to the demo (the routing changed between queueing and running).
     const queuedOn = routerWith(instantProvider());
-    const workerHas = createInferenceRouter({ default: 'demo', perTool: {} }, {}, createDemoProvider());
+    const workerHas = createInferenceRouter({ default: 'demo', perTool: {} }, {}, createDemoProvider(SERVER_TOOLS));
     const backend = await createTestBackend({
       inference: { ...queuedOn, providerForJob: workerHas.providerForJob },
     });

@@ -7,12 +7,13 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import sharp from 'sharp';
 import { createDemoProvider } from '../../src/server/inference/demo/demo-provider';
-import { REPLICATE_MODELS } from '../../src/server/inference/replicate/models';
+import { replicateModels } from '../../src/server/inference/replicate/models';
 import {
   createReplicateProvider,
   type ReplicateProviderOptions,
 } from '../../src/server/inference/replicate/replicate-provider';
 import { createInferenceRouter, type InferenceRouter } from '../../src/server/inference/routing';
+import { SERVER_TOOLS } from '../../src/server/tools/registry';
 
 export type MalformedOutput = 'number' | 'not-image' | 'foreign-host' | 'empty';
 
@@ -206,7 +207,7 @@ export async function startFakeReplicate(options: { preferWaitCapMs?: number } =
   const nextScenarios: FakeScenario[] = [];
   const versions = new Map<string, string>();
   const official = new Set<string>();
-  for (const spec of Object.values(REPLICATE_MODELS)) {
+  for (const spec of replicateModels(SERVER_TOOLS).all) {
     if (spec.version) versions.set(spec.version, spec.model);
     else official.add(spec.model);
   }
@@ -492,13 +493,14 @@ export async function startFakeReplicate(options: { preferWaitCapMs?: number } =
 /** Routing for integration tests: every tool Replicate serves goes to `fake`, the rest to the demo provider. */
 export function routerOnFake(fake: FakeReplicate, options: Partial<ReplicateProviderOptions> = {}): InferenceRouter {
   const replicate = createReplicateProvider({
+    tools: SERVER_TOOLS,
     apiToken: fake.token,
     baseUrl: fake.apiUrl,
     allowedOutputHosts: [fake.url],
     pollIntervalMs: 20,
     ...options,
   });
-  return createInferenceRouter({ default: 'replicate', perTool: {} }, { replicate }, createDemoProvider());
+  return createInferenceRouter({ default: 'replicate', perTool: {} }, { replicate }, createDemoProvider(SERVER_TOOLS));
 }
 
 /** Headers as Replicate signs a webhook delivery (Standard Webhooks, `whsec_` secret). */

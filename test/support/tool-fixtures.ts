@@ -8,9 +8,10 @@ import type { Profile } from '../../src/contract/accounts';
 import { grantTokens } from '../../src/server/admin/commands';
 import { user } from '../../src/server/db/schema';
 import { createDemoProvider } from '../../src/server/inference/demo/demo-provider';
-import type { InferenceProvider, ToolInput, ToolResult } from '../../src/server/inference/provider';
+import type { InferenceProvider, ToolResult } from '../../src/server/inference/provider';
 import { createInferenceRouter, type InferenceRouter } from '../../src/server/inference/routing';
 import { insertChargedJob, type JobRow } from '../../src/server/jobs/jobs-repository';
+import { SERVER_TOOLS, type ToolInput } from '../../src/server/tools/registry';
 import { TestClient } from './http-client';
 import type { TestBackend } from './test-backend';
 
@@ -125,7 +126,7 @@ export function instantProvider(
  * results would be free previews.
  */
 export function paidLookalikeOfDemo(): InferenceProvider {
-  return { ...createDemoProvider(), name: 'local' };
+  return { ...createDemoProvider(SERVER_TOOLS), name: 'local' };
 }
 
 export const routerWith = (provider: InferenceProvider): InferenceRouter =>

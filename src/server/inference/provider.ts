@@ -1,13 +1,18 @@
 // The inference provider interface: one call per tool job. Implementations: replicate/ (hosted
 // models), demo/ (labelled placeholders) and local/ (models on this machine), each serving a tool
-// as that tool's module says (tools/<tool-id>/). Which provider serves which tool is
+// as that tool's module says (tools/<tool-id>/): the tools are handed to each provider when it is
+// made (served-tool.ts), nothing here imports them. Which provider serves which tool is
 // configuration (inference/routing.ts).
 import type { ToolId } from '../../contract/tools';
-import type { OutputImage } from '../images/image-types';
-import type { ToolInput } from '../tools/registry';
+import type { ImageInput, OutputImage } from '../images/image-types';
 
-/** What a tool job asks of a provider: one tool's validated request (each tool's folder defines its own). */
-export type { ToolInput } from '../tools/registry';
+/**
+ * What a tool job asks of a provider: one tool's validated request, whose other fields are that
+ * tool's own (tools/<tool-id>/ defines its input type and reads them). A provider reads only what
+ * every tool's input shares: the tool, its upload (`image`) if it takes one, and how many images it
+ * asks for (`numOutputs`; one without it).
+ */
+export type ProviderInput = { tool: ToolId; image?: ImageInput; numOutputs?: number };
 
 export type Keyword = { keyword: string; score: number };
 export type Color = { hex: string; name: string; percentage: number };
@@ -24,12 +29,12 @@ export interface InferenceProvider {
   readonly name: ProviderName;
   supports(tool: ToolId): boolean;
   /** Runs one job; rejects with ProviderError (or any error) when it fails. Honours `signal`. */
-  run(input: ToolInput, signal: AbortSignal): Promise<ToolResult>;
+  run(input: ProviderInput, signal: AbortSignal): Promise<ToolResult>;
   /**
    * A refusal this provider can foresee, made before the charge: rejects with a ProviderError whose
    * userMessage is shown (nothing charged); resolves when the input can be served.
    */
-  precheck?(input: ToolInput, signal: AbortSignal): Promise<void>;
+  precheck?(input: ProviderInput, signal: AbortSignal): Promise<void>;
   /**
    * For providers that answer `pending`: the result of a finished task from its terminal payload
    * (a webhook's body or what `check` returned), at most `imagesWanted` images; rejects with

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { ImageInput } from '../images/image-types';
-import type { ToolInput } from '../inference/provider';
+import type { ToolInput } from '../tools/registry';
 import { fromStoredInput, hasInputFiles, imagesAsked, toStoredInput } from './stored-input';
 
 const image: ImageInput = { bytes: Buffer.from([1, 2, 3]), mime: 'image/png', width: 40, height: 30 };

@@ -3,7 +3,7 @@
 // asked for, every field included, whatever process runs it.
 import type { ToolId } from '../../contract/tools';
 import type { ImageInput } from '../images/image-types';
-import type { ToolInput } from '../inference/provider';
+import type { ToolInput } from '../tools/registry';
 
 /** An image of the input: which input file (by position) and what it is, never its bytes. */
 type ImageRef = { inputFile: number; mime: ImageInput['mime']; width: number; height: number; bytes: number };

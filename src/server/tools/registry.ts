@@ -1,5 +1,6 @@
-// The server's ten tools, one module each (tools/<tool-id>/index.ts). Routes, providers and jobs
-// look a tool up here by the id the contract gives it; nothing else names a tool.
+// The server's ten tools, one module each (tools/<tool-id>/index.ts). Routes and jobs look a tool
+// up here by the id the contract gives it, and the providers are handed the list (they import
+// nothing from tools/); nothing else names a tool.
 import { inToolOrder, type ToolId, type ToolsWithoutModule } from '../../contract/tools';
 import { backgroundRemover } from './background-remover';
 import { backgroundSwap } from './background-swap';
@@ -9,7 +10,7 @@ import { fixAFace } from './fix-a-face';
 import { imageAnalyzer } from './image-analyzer';
 import { imageUpscaler } from './image-upscaler';
 import { metamorphose } from './metamorphose';
-import type { ServerTool, ToolInputBase } from './server-tool';
+import type { ServerTool } from './server-tool';
 import { textLab } from './text-lab';
 import { textToPic } from './text-to-pic';
 
@@ -36,16 +37,19 @@ type Missing = ToolsWithoutModule<(typeof MODULES)[number]>;
 const everyToolHasAModule: [Missing] extends [never] ? true : Missing = true;
 void everyToolHasAModule;
 
-/** All ten, in the contract's order. */
-export const SERVER_TOOLS: readonly ServerTool[] = inToolOrder(
-  MODULES.map((tool) => tool as unknown as ServerTool),
+/**
+ * All ten, in the contract's order. Each keeps its own input type where an input comes out of it
+ * (`prepare`): here any tool's. The providers take this list (system.ts, engine-main.ts).
+ */
+export const SERVER_TOOLS: readonly ServerTool<ToolInput>[] = inToolOrder<ServerTool<ToolInput>>(
+  MODULES,
   'server tools',
 );
-const BY_ID = new Map<ToolId, ServerTool>(SERVER_TOOLS.map((tool) => [tool.id, tool]));
+const BY_ID = new Map<ToolId, ServerTool<ToolInput>>(SERVER_TOOLS.map((tool) => [tool.id, tool]));
 
-/** The module of a tool. Its input type is the tool's own, so callers pass a `ToolInput` of that tool. */
-export function serverTool<I extends ToolInputBase = ToolInput>(id: ToolId): ServerTool<I> {
+/** The module of a tool. */
+export function serverTool(id: ToolId): ServerTool<ToolInput> {
   const tool = BY_ID.get(id);
   if (!tool) throw new Error(`no server module for tool ${id}`);
-  return tool as unknown as ServerTool<I>;
+  return tool;
 }

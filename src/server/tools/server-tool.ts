@@ -1,16 +1,19 @@
 // What one tool is on the server, in one object per tool folder (tools/<tool-id>/index.ts): how
 // its request is checked and turned into a provider input, how many units it is charged for, and
 // what serves it (its Replicate model, its labelled demo output, its local engine if it has one).
-// The registry (registry.ts) lists the ten; routes, providers and jobs read it instead of naming
-// tools (docs/adding-a-tool.md).
-import type { ToolId } from '../../contract/tools';
+// The registry (registry.ts) lists the ten; routes and jobs read it instead of naming tools, and
+// the providers are handed it when they are made (docs/adding-a-tool.md).
 import type { ImageInput } from '../images/image-types';
-import type { LocalEngineOptions } from '../inference/local/local-provider';
-import type { ToolResult } from '../inference/provider';
+import type { LocalEngine, LocalEngineOptions, LocalPrecheck } from '../inference/local/local-engine';
+import type { ProviderInput, ToolResult } from '../inference/provider';
 import type { ReplicateModelSpec } from '../inference/replicate/model-spec';
+import type { ServedTool } from '../inference/served-tool';
 
-/** Every tool's provider input names its tool, so a queued job can be routed and run. */
-export type ToolInputBase = { tool: ToolId };
+/**
+ * Every tool's provider input names its tool, so a queued job can be routed and run; an upload is
+ * its `image`, the images it asks for `numOutputs` (what the providers read of any input).
+ */
+export type ToolInputBase = ProviderInput;
 
 /** A checked request: the provider input (images decoded) and its units. */
 export type PreparedTool<I extends ToolInputBase = ToolInputBase> = {
@@ -23,28 +26,22 @@ export type PreparedTool<I extends ToolInputBase = ToolInputBase> = {
   imageField?: string;
 };
 
-/** A tool's own local engine: loaded on its first job (the model stays loaded), then run per job. */
-export type LocalEngine<I> = (input: I, signal: AbortSignal) => Promise<ToolResult>;
-
-/**
- * A refusal the local engine can foresee (no face, a face too small), checked before the charge:
- * resolves when the engine can serve the input, rejects with a ProviderError whose userMessage says
- * why not and what to try.
- */
-export type LocalPrecheck<I> = (input: I, signal: AbortSignal) => Promise<void>;
-
-export interface ServerTool<I extends ToolInputBase = ToolInputBase> {
+/** What a tool's folder writes, in terms of its own input type `I`. */
+export type ServerToolSpec<I extends ToolInputBase> = {
   id: I['tool'];
   /** Validates a request body; throws InputError (with the field) on the first problem. */
-  prepare(body: unknown): PreparedTool<I>;
+  prepare: (body: unknown) => PreparedTool<I>;
   /** The Replicate model that serves the tool; none: Replicate does not. */
   replicate?: ReplicateModelSpec<I>;
   /** The labelled demo output (DEMO on every image): a placeholder, never presented as AI. */
-  demo(input: I): Promise<ToolResult>;
-  /** The engine on this machine, imported on first use; none: the demo stands in locally. */
-  local?(options: LocalEngineOptions): Promise<LocalEngine<I>>;
+  demo: (input: I) => Promise<ToolResult>;
+  /**
+   * The engine on this machine (inference/local/), imported on first use and handed this tool's
+   * input in the engine's own terms; none: the demo stands in locally.
+   */
+  local?: (options: LocalEngineOptions) => Promise<LocalEngine<I>>;
   /** The local engine's cheap check of an input before the charge (LocalPrecheck); none: nothing to foresee. */
-  localPrecheck?(options: LocalEngineOptions): Promise<LocalPrecheck<I>>;
+  localPrecheck?: (options: LocalEngineOptions) => Promise<LocalPrecheck<I>>;
   /**
    * 'preview': the local engine's result carries a labelled placeholder (Background Swap's drawn,
    * DEMO-stamped backgrounds), so it is a free preview like the demo's (jobs/free-preview.ts).
@@ -56,7 +53,55 @@ export interface ServerTool<I extends ToolInputBase = ToolInputBase> {
    * (decision 039); none: the contract's price.
    */
   localPrice?: number;
+};
+
+/**
+ * A tool as the server holds it: what the providers serve it with (ServedTool), its request check
+ * and its local pricing. Its own input type stays only where an input comes out (`prepare`), so the
+ * ten fit one list as they are; where an input goes in, it is checked to be this tool's.
+ */
+export interface ServerTool<I extends ToolInputBase = ToolInputBase> extends ServedTool {
+  readonly id: I['tool'];
+  prepare(body: unknown): PreparedTool<I>;
+  readonly localResult?: 'preview';
+  readonly localPrice?: number;
 }
 
-/** Helps TypeScript keep each tool's own input type (a plain annotation would widen it). */
-export const defineServerTool = <I extends ToolInputBase>(tool: ServerTool<I>): ServerTool<I> => tool;
+/**
+ * A tool's module from its spec: each function that takes an input is given it as the tool's own
+ * type, after a check that it is this tool's (an input of another tool is a bug: it throws).
+ */
+export function defineServerTool<I extends ToolInputBase>(spec: ServerToolSpec<I>): ServerTool<I> {
+  const { id, replicate, local, localPrecheck } = spec;
+  const isOwn = (input: ToolInputBase): input is I => input.tool === id;
+  const own = (input: ToolInputBase): I => {
+    if (!isOwn(input)) throw new Error(`the ${id} module was given an input of ${input.tool}`);
+    return input;
+  };
+  return {
+    id,
+    prepare: spec.prepare,
+    demo: async (input) => spec.demo(own(input)),
+    ...(replicate
+      ? { replicate: { ...replicate, buildInput: (input, image) => replicate.buildInput(own(input), image) } }
+      : {}),
+    ...(local
+      ? {
+          local: async (options) => {
+            const engine = await local(options);
+            return async (input, signal) => engine(own(input), signal);
+          },
+        }
+      : {}),
+    ...(localPrecheck
+      ? {
+          localPrecheck: async (options) => {
+            const check = await localPrecheck(options);
+            return async (input, signal) => check(own(input), signal);
+          },
+        }
+      : {}),
+    ...(spec.localResult ? { localResult: spec.localResult } : {}),
+    ...(spec.localPrice !== undefined ? { localPrice: spec.localPrice } : {}),
+  };
+}

@@ -2,7 +2,7 @@
 // Official models run their latest version through POST /v1/models/{owner}/{name}/predictions;
 // community models are pinned to a version id and run through POST /v1/predictions, so an owner
 // pushing a new version cannot change what we run.
-import type { ImageInput } from '../../images/image-types';
+import type { ProviderInput } from '../provider';
 
 /**
  * How a prediction's `output` becomes our list of image URLs:
@@ -13,16 +13,15 @@ import type { ImageInput } from '../../images/image-types';
  */
 export type OutputRule = 'list' | 'single' | 'first' | 'cutout-then-list';
 
-/** The image argument is the data URI or uploaded-file URL of the request's image. */
-type BuildInput<I> = I extends { image: ImageInput }
-  ? (request: I, image: string) => Record<string, unknown>
-  : (request: I) => Record<string, unknown>;
-
-export type ReplicateModelSpec<I> = {
+export type ReplicateModelSpec<I extends ProviderInput = ProviderInput> = {
   /** `owner/name` */
   model: `${string}/${string}`;
   /** Pinned version id; absent for official models, which always run their latest version. */
   version?: string;
   output: OutputRule;
-  buildInput: BuildInput<I>;
+  /**
+   * The model's input for a request. `image`: the data URI or uploaded-file URL of the request's
+   * `image` (undefined for a tool that takes none).
+   */
+  buildInput: (request: I, image: string | undefined) => Record<string, unknown>;
 };

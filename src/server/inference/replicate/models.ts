@@ -1,36 +1,40 @@
 // The Replicate side of the tools: each tool's module names its model and how our input maps to
-// it (tools/<tool-id>/index.ts, inference.md "The tools"); this looks them up for the provider.
+// it (tools/<tool-id>/index.ts, inference.md "The tools"); this looks them up, in the tools the
+// provider was given, for the provider.
 import type { ToolId } from '../../../contract/tools';
-import { SERVER_TOOLS, serverTool } from '../../tools/registry';
-import { ProviderError, type ToolInput } from '../provider';
+import { ProviderError, type ProviderInput } from '../provider';
+import type { ServedTools } from '../served-tool';
 import type { ReplicateModelSpec } from './model-spec';
 
 export type { OutputRule, ReplicateModelSpec } from './model-spec';
 
-/** The model specs of every tool Replicate serves. */
-export const REPLICATE_MODELS: readonly ReplicateModelSpec<ToolInput>[] = SERVER_TOOLS.flatMap((tool) =>
-  tool.replicate ? [tool.replicate as ReplicateModelSpec<ToolInput>] : [],
-);
+export type ReplicateModels = {
+  /** The model specs of every tool Replicate serves. */
+  all: readonly ReplicateModelSpec[];
+  serves(tool: ToolId): boolean;
+  /** The model spec and the exact input to send for one request. */
+  requestFor(
+    request: ProviderInput,
+    image: string | undefined,
+  ): { spec: ReplicateModelSpec; input: Record<string, unknown> };
+  /** The spec of a prediction's `owner/name` model, if it is one of ours. */
+  specForModel(model: string): ReplicateModelSpec | undefined;
+};
 
-export const isReplicateTool = (tool: ToolId): boolean => serverTool(tool).replicate !== undefined;
-
-/** The model spec and the exact input to send for one request. */
-export function replicateRequestFor(
-  request: ToolInput,
-  image: string | undefined,
-): { spec: ReplicateModelSpec<ToolInput>; input: Record<string, unknown> } {
-  const spec = serverTool(request.tool).replicate as ReplicateModelSpec<ToolInput> | undefined;
-  if (!spec) throw new ProviderError(`Replicate does not serve ${request.tool}`);
-  // Each tool's builder was written for its own input; the request is that tool's (same id).
-  const build = spec.buildInput as (request: ToolInput, image: string | undefined) => Record<string, unknown>;
-  return { spec, input: build(request, image) };
+export function replicateModels(tools: ServedTools): ReplicateModels {
+  const byTool = new Map(tools.flatMap((tool) => (tool.replicate ? [[tool.id, tool.replicate] as const] : [])));
+  const all = [...byTool.values()];
+  return {
+    all,
+    serves: (tool) => byTool.has(tool),
+    requestFor(request, image) {
+      const spec = byTool.get(request.tool);
+      if (!spec) throw new ProviderError(`Replicate does not serve ${request.tool}`);
+      return { spec, input: spec.buildInput(request, image) };
+    },
+    specForModel: (model) => all.find((spec) => spec.model === model),
+  };
 }
-
-/** The spec of a prediction's `owner/name` model, if it is one of ours. */
-export const specForModel = (model: string): ReplicateModelSpec<ToolInput> | undefined =>
-  REPLICATE_MODELS.find((spec) => spec.model === model);
 
 /** How many images the request asked for (the most we return). */
-export function imagesRequested(request: ToolInput): number {
-  return 'numOutputs' in request ? request.numOutputs : 1;
-}
+export const imagesRequested = (request: ProviderInput): number => request.numOutputs ?? 1;

@@ -7,8 +7,9 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import Replicate, { type Prediction } from 'replicate';
 import type { ToolId } from '../../../contract/tools';
 import type { ImageInput, ImageMime, OutputImage } from '../../images/image-types';
-import { type InferenceProvider, ProviderError, type ToolInput, type ToolResult } from '../provider';
-import { imagesRequested, isReplicateTool, type OutputRule, replicateRequestFor, specForModel } from './models';
+import { type InferenceProvider, ProviderError, type ProviderInput, type ToolResult } from '../provider';
+import type { ServedTools } from '../served-tool';
+import { imagesRequested, type OutputRule, replicateModels } from './models';
 
 export const SAFETY_USER_MESSAGE = "The model's safety filter blocked this request. Try a different prompt or image.";
 
@@ -27,6 +28,8 @@ export type ReplicateProviderLogger = {
 
 export type ReplicateProviderOptions = {
   apiToken: string;
+  /** The tools (the registry's list): each names its model, if Replicate serves it. */
+  tools: ServedTools;
   /** Defaults to https://api.replicate.com/v1 (tests point it at a local fake). */
   baseUrl?: string;
   fetch?: typeof fetch;
@@ -47,6 +50,7 @@ export type ReplicateProviderOptions = {
 const DEFAULT_API_URL = 'https://api.replicate.com/v1';
 
 export function createReplicateProvider(options: ReplicateProviderOptions): InferenceProvider {
+  const models = replicateModels(options.tools);
   const fetchImpl = options.fetch ?? globalThis.fetch;
   const client = new Replicate({
     auth: options.apiToken,
@@ -163,8 +167,8 @@ export function createReplicateProvider(options: ReplicateProviderOptions): Infe
     return { kind: 'images', images } satisfies ToolResult;
   }
 
-  async function run(request: ToolInput, signal: AbortSignal): Promise<ToolResult> {
-    if (!isReplicateTool(request.tool)) throw new ProviderError(`Replicate does not serve ${request.tool}`);
+  async function run(request: ProviderInput, signal: AbortSignal): Promise<ToolResult> {
+    if (!models.serves(request.tool)) throw new ProviderError(`Replicate does not serve ${request.tool}`);
     signal.throwIfAborted();
 
     // One signal for everything below: the caller's abort or our own deadline.
@@ -176,8 +180,8 @@ export function createReplicateProvider(options: ReplicateProviderOptions): Infe
     let creating: Promise<Prediction> | undefined;
     let prediction: Prediction | undefined;
     try {
-      const image = 'image' in request ? await modelImage(request.image, stop.signal, uploads) : undefined;
-      const { spec, input } = replicateRequestFor(request, image);
+      const image = request.image ? await modelImage(request.image, stop.signal, uploads) : undefined;
+      const { spec, input } = models.requestFor(request, image);
       // The create call gets no abort signal: if we stop while it is in flight we still need the
       // prediction's id to cancel it.
       creating = client.predictions.create({
@@ -226,7 +230,7 @@ export function createReplicateProvider(options: ReplicateProviderOptions): Infe
     if (!isTerminalPrediction(payload)) throw malformed('Replicate sent a prediction that has not finished');
     const prediction = payload as Prediction;
     try {
-      const spec = specForModel(prediction.model);
+      const spec = models.specForModel(prediction.model);
       if (!spec)
         throw malformed(`Replicate prediction ${prediction.id} is of model ${prediction.model}, not one of ours`);
       return await imagesOf(prediction, spec.output, imagesWanted, AbortSignal.timeout(timeoutMs));
@@ -247,7 +251,7 @@ export function createReplicateProvider(options: ReplicateProviderOptions): Infe
 
   return {
     name: 'replicate',
-    supports: (tool: ToolId) => isReplicateTool(tool),
+    supports: (tool: ToolId) => models.serves(tool),
     run,
     complete,
     check,

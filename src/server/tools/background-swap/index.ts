@@ -36,6 +36,9 @@ export const backgroundSwap = defineServerTool<BackgroundSwapInput>({
     }),
   // The cut-out is real, the backgrounds are labelled drawings: a free preview, not a result to pay for.
   localResult: 'preview',
-  local: async ({ backgroundModel }) =>
-    (await import('../../inference/local/background/background-engines')).createBackgroundSwapEngine(backgroundModel),
+  local: async ({ backgroundModel }) => {
+    const { createBackgroundSwapEngine } = await import('../../inference/local/background/background-engines');
+    const engine = createBackgroundSwapEngine(backgroundModel);
+    return ({ image, prompt, numOutputs }, signal) => engine({ image, prompt, count: numOutputs }, signal);
+  },
 });

@@ -23,5 +23,10 @@ export const creativeUpscaler = defineServerTool<CreativeUpscalerInput>({
   },
   demo: (input) => resizedUpload(input.image, input.scale),
   localPrice: toolById('image-upscaler').cost,
-  local: async () => (await import('../../inference/local/upscale/upscale-engines')).creativeUpscalerEngine,
+  local: async () => {
+    const { creativeUpscalerEngine } = await import('../../inference/local/upscale/upscale-engines');
+    // An upload past 2x's limit (checked before the charge, so rare) is refused with the tool's message.
+    const tooLargeMessage = toolById('creative-upscaler').failureMessage;
+    return ({ image }, signal) => creativeUpscalerEngine({ image, tooLargeMessage }, signal);
+  },
 });

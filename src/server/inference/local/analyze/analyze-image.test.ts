@@ -1,9 +1,8 @@
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
 import { fixtureImage, imageInputFrom } from '../faces/fixture-image';
-import { createLocalProvider } from '../local-provider';
 import type { RawImage } from '../raw-image';
-import { type AnalyzerModels, analyzeImage, mergeKeywords } from './analyze-image';
+import { type AnalyzerModels, analyzeImage, imageAnalyzerEngine, mergeKeywords } from './analyze-image';
 
 /** Models that find nothing and call everything a photo: for what the pixels alone give. */
 const noModels: AnalyzerModels = {
@@ -14,10 +13,8 @@ const noModels: AnalyzerModels = {
 
 describe('Image Analyzer (local engine)', () => {
   it('answers keywords from the vision models and the pixels, and a palette, for a portrait photo', async () => {
-    const provider = createLocalProvider();
-    expect(provider.supports('image-analyzer')).toBe(true);
     const image = await fixtureImage('grace_hopper.jpg');
-    const result = await provider.run({ tool: 'image-analyzer', image }, new AbortController().signal);
+    const result = await imageAnalyzerEngine({ image }, new AbortController().signal);
     if (result.kind !== 'analysis') throw new Error(`expected an analysis, got ${result.kind}`);
 
     const words = result.keywords.map((k) => k.keyword);

@@ -4,10 +4,9 @@
 
 import type { ImageInput } from '../../../images/image-types';
 import type { NsfwClassifier } from '../../../images/moderation/image-moderation';
-import type { ImageAnalyzerInput } from '../../../tools/image-analyzer';
-import type { LocalEngine } from '../../../tools/server-tool';
 import type { Keyword, ToolResult } from '../../provider';
 import { visionKeywords } from '../faces/vision-keywords';
+import type { LocalEngine } from '../local-engine';
 import { createNsfwjsClassifier } from '../nsfw/nsfw-classifier';
 import type { RawImage } from '../raw-image';
 import { textKeywords } from '../text/text-keywords';
@@ -61,5 +60,6 @@ export function mergeKeywords(keywords: Keyword[]): Keyword[] {
     .slice(0, MAX_KEYWORDS);
 }
 
-export const imageAnalyzerEngine: LocalEngine<ImageAnalyzerInput> = (input, signal) =>
-  analyzeImage(input.image, signal);
+/** The Image Analyzer's engine: keywords and the palette of the upload. */
+export const imageAnalyzerEngine: LocalEngine<{ image: ImageInput }> = ({ image }, signal) =>
+  analyzeImage(image, signal);

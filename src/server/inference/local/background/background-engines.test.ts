@@ -1,18 +1,24 @@
-// The Background Remover and Background Swap through the local provider, on a real portrait with
+// The Background Remover's and Background Swap's engines, on a real portrait with
 // the real ISNet (medium, the default). The model is loaded once for the whole file: every job
 // below shares it; the small network, on request, gets one cut-out of its own.
 import sharp from 'sharp';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { ImageInput } from '../../../images/image-types';
-import { ProviderError, type ToolInput, type ToolResult } from '../../provider';
+import { ProviderError, type ToolResult } from '../../provider';
 import { fixtureImage } from '../faces/fixture-image';
-import { createLocalProvider } from '../local-provider';
 import { decodeRgb, type RawImage } from '../raw-image';
+import {
+  type BackgroundSwapParams,
+  createBackgroundRemoverEngine,
+  createBackgroundSwapEngine,
+} from './background-engines';
 import { sceneryBackground } from './scenery';
 
 const SLOW = 120_000;
-const provider = createLocalProvider();
-const run = (input: ToolInput, signal = new AbortController().signal) => provider.run(input, signal);
+const removeBackground = (image: ImageInput, signal = new AbortController().signal) =>
+  createBackgroundRemoverEngine('medium')({ image }, signal);
+const swapBackground = (params: BackgroundSwapParams) =>
+  createBackgroundSwapEngine('medium')(params, new AbortController().signal);
 
 type Box = { left: number; top: number; width: number; height: number };
 
@@ -72,7 +78,6 @@ describe('Background Remover (local engine)', () => {
   let longestStallMs = 0;
 
   beforeAll(async () => {
-    expect(provider.supports('background-remover')).toBe(true);
     let last = performance.now();
     const timer = setInterval(() => {
       const now = performance.now();
@@ -80,7 +85,7 @@ describe('Background Remover (local engine)', () => {
       last = now;
     }, 20);
     try {
-      const outputs = await decodeAll(await run({ tool: 'background-remover', image: upload }));
+      const outputs = await decodeAll(await removeBackground(upload));
       expect(outputs).toHaveLength(1);
       cutOut = outputs[0] as (typeof outputs)[number];
     } finally {
@@ -107,10 +112,8 @@ describe('Background Remover (local engine)', () => {
   it(
     'cuts out with the small network too, when configured',
     async () => {
-      const small = createLocalProvider({ backgroundModel: 'small' });
-      const [output] = await decodeAll(
-        await small.run({ tool: 'background-remover', image: upload }, new AbortController().signal),
-      );
+      const small = createBackgroundRemoverEngine('small');
+      const [output] = await decodeAll(await small({ image: upload }, new AbortController().signal));
       for (const corner of CORNERS) expect(meanChannel(output?.pixels as RawImage, corner, 3)).toBeLessThan(5);
       expect(meanChannel(output?.pixels as RawImage, FACE, 3)).toBeGreaterThan(250);
     },
@@ -129,12 +132,12 @@ describe('Background Remover (local engine)', () => {
   it('stops a job whose signal is aborted', async () => {
     const controller = new AbortController();
     controller.abort();
-    await expect(run({ tool: 'background-remover', image: upload }, controller.signal)).rejects.toThrow(/abort/i);
+    await expect(removeBackground(upload, controller.signal)).rejects.toThrow(/abort/i);
   });
 
   it('rejects an unreadable upload with a message for the user', async () => {
     const corrupt = { ...upload, bytes: Buffer.concat([upload.bytes.subarray(0, 200), Buffer.from('garbage')]) };
-    const failure = run({ tool: 'background-remover', image: corrupt });
+    const failure = removeBackground(corrupt);
     await expect(failure).rejects.toBeInstanceOf(ProviderError);
     await expect(failure).rejects.toMatchObject({
       options: { userMessage: expect.stringMatching(/could not be read/) },
@@ -150,11 +153,11 @@ describe('an image without a subject', () => {
         .png()
         .toBuffer();
       const flat: ImageInput = { bytes, mime: 'image/png', width: 320, height: 240 };
-      for (const input of [
-        { tool: 'background-remover', image: flat },
-        { tool: 'background-swap', image: flat, prompt: 'a beach', numOutputs: 1 },
-      ] as ToolInput[]) {
-        const failure = run(input);
+      for (const job of [
+        () => removeBackground(flat),
+        () => swapBackground({ image: flat, prompt: 'a beach', count: 1 }),
+      ]) {
+        const failure = job();
         await expect(failure).rejects.toBeInstanceOf(ProviderError);
         await expect(failure).rejects.toMatchObject({
           options: { userMessage: expect.stringMatching(/^No subject found/), retryable: false },
@@ -170,8 +173,7 @@ describe('Background Swap (local engine)', () => {
   let outputs: Awaited<ReturnType<typeof decodeAll>>;
 
   beforeAll(async () => {
-    expect(provider.supports('background-swap')).toBe(true);
-    outputs = await decodeAll(await run({ tool: 'background-swap', image: upload, prompt, numOutputs: 3 }));
+    outputs = await decodeAll(await swapBackground({ image: upload, prompt, count: 3 }));
   }, SLOW);
 
   it('answers as many webp images as asked, the upload fitted into 1024 on its long side', () => {
@@ -231,9 +233,7 @@ describe('Background Swap (local engine)', () => {
 
   it('rejects an unreadable upload and an impossible number of images', async () => {
     const corrupt = { ...upload, bytes: Buffer.from('not an image at all') };
-    await expect(run({ tool: 'background-swap', image: corrupt, prompt, numOutputs: 2 })).rejects.toBeInstanceOf(
-      ProviderError,
-    );
-    await expect(run({ tool: 'background-swap', image: upload, prompt, numOutputs: 5 })).rejects.toThrow(/1 to 4/);
+    await expect(swapBackground({ image: corrupt, prompt, count: 2 })).rejects.toBeInstanceOf(ProviderError);
+    await expect(swapBackground({ image: upload, prompt, count: 5 })).rejects.toThrow(/1 to 4/);
   });
 });

@@ -2,10 +2,8 @@
 // ISNet (cut-out.ts). The swap has no generator to paint a new background, so it draws one from
 // the description's words (scenery.ts) and marks every image "DEMO background".
 import sharp from 'sharp';
-import type { OutputImage } from '../../../images/image-types';
-import type { BackgroundRemoverInput } from '../../../tools/background-remover';
-import type { BackgroundSwapInput } from '../../../tools/background-swap';
-import type { LocalEngine } from '../../../tools/server-tool';
+import type { ImageInput, OutputImage } from '../../../images/image-types';
+import type { LocalEngine } from '../local-engine';
 import { fromRaw } from '../raw-image';
 import { cutOut, decodeUpload } from './cut-out';
 import type { IsnetSize } from './isnet-model';
@@ -14,19 +12,22 @@ import { sceneryBackground } from './scenery';
 /** Swap outputs are fitted to this on their long side, the size of the hosted model's outputs. */
 export const SWAP_LONG_SIDE = 1024;
 
-export function createBackgroundRemoverEngine(size: IsnetSize): LocalEngine<BackgroundRemoverInput> {
-  return async (input, signal) => {
-    const subject = await cutOut(await decodeUpload(input.image.bytes), size, signal);
+/** The Background Remover's engine: the upload's subject on a transparent PNG. */
+export function createBackgroundRemoverEngine(size: IsnetSize): LocalEngine<{ image: ImageInput }> {
+  return async ({ image }, signal) => {
+    const subject = await cutOut(await decodeUpload(image.bytes), size, signal);
     const png: OutputImage = { bytes: await fromRaw(subject).png().toBuffer(), contentType: 'image/png' };
     return { kind: 'images', images: [png] };
   };
 }
 
-export function createBackgroundSwapEngine(size: IsnetSize): LocalEngine<BackgroundSwapInput> {
-  return async (input, signal) => {
-    const { image, prompt, numOutputs } = input;
-    if (!Number.isInteger(numOutputs) || numOutputs < 1 || numOutputs > 4) {
-      throw new Error(`background-swap needs 1 to 4 outputs, got ${numOutputs}`);
+/** The Background Swap's engine: `count` images of the upload's subject on backgrounds drawn from `prompt`. */
+export type BackgroundSwapParams = { image: ImageInput; prompt: string; count: number };
+
+export function createBackgroundSwapEngine(size: IsnetSize): LocalEngine<BackgroundSwapParams> {
+  return async ({ image, prompt, count }, signal) => {
+    if (!Number.isInteger(count) || count < 1 || count > 4) {
+      throw new Error(`background-swap needs 1 to 4 outputs, got ${count}`);
     }
     const subject = await cutOut(await decodeUpload(image.bytes), size, signal);
     const scale = SWAP_LONG_SIDE / Math.max(subject.width, subject.height);
@@ -37,7 +38,7 @@ export function createBackgroundSwapEngine(size: IsnetSize): LocalEngine<Backgro
     const fitted = await fromRaw(subject).resize(width, height, { fit: 'fill', kernel: 'lanczos3' }).raw().toBuffer();
     const mark = demoMark(width, height);
     const images: OutputImage[] = [];
-    for (let variant = 0; variant < numOutputs; variant++) {
+    for (let variant = 0; variant < count; variant++) {
       signal.throwIfAborted();
       const composed = await sharp(sceneryBackground(prompt, variant, width, height))
         .composite([

@@ -1,13 +1,15 @@
 // The local engine as the server uses it: a provider whose runs happen in a child process of their
 // own (engine-process.ts), never on the thread that serves HTTP (decision 039). The process starts
 // on the first run (a server that never runs a local tool never pays for it), keeps its models
-// loaded, and is started again after it dies; a run it took with it fails as retryable.
+// loaded, and is started again after it dies; a run it took with it fails as retryable. The
+// process's entry is the caller's (src/server/engine-main.ts: engine-process.ts with the same tools).
 import { type ChildProcess, fork } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { serverTool } from '../../../tools/registry';
-import { type InferenceProvider, ProviderError, type ToolInput, type ToolResult } from '../../provider';
-import { createLocalProvider, type LocalEngineOptions } from '../local-provider';
+import { type InferenceProvider, ProviderError, type ProviderInput, type ToolResult } from '../../provider';
+import { type ServedTools, servedToolFinder } from '../../served-tool';
+import type { LocalEngineOptions } from '../local-engine';
+import { createLocalProvider } from '../local-provider';
 import { type EngineReply, type EngineRequest, fromWire, withBuffers } from './engine-messages';
 
 export type EngineProcessProvider = InferenceProvider & {
@@ -20,13 +22,25 @@ export type EngineProcessProvider = InferenceProvider & {
 type Waiter = { resolve: (result: ToolResult | undefined) => void; reject: (error: Error) => void };
 type Engine = { child: ChildProcess; ready: Promise<void> };
 
-const ENTRY = fileURLToPath(new URL('./engine-process.ts', import.meta.url));
 /** tsx, by absolute URL: the child may start from any working directory. */
 const TSX = pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href;
 
-export function createEngineProcessProvider(options: LocalEngineOptions): EngineProcessProvider {
+/** What the engine process serves: the tools, and the entry that runs runEngineProcess with them. */
+export type EngineProcessSetup = {
+  /** The registry's list (tools/registry.ts): which tools have an engine, which a check. */
+  tools: ServedTools;
+  /** The process's main module: it calls engine-process.ts's runEngineProcess with the same tools. */
+  entry: URL;
+};
+
+export function createEngineProcessProvider(
+  { tools, entry }: EngineProcessSetup,
+  options: LocalEngineOptions,
+): EngineProcessProvider {
   // Only for what the server knows without running anything (which tools have an engine, a check).
-  const inline = createLocalProvider(options);
+  const inline = createLocalProvider(tools, options);
+  const toolFor = servedToolFinder(tools);
+  const entryPath = fileURLToPath(entry);
   const waiters = new Map<number, Waiter>();
   let nextId = 1;
   let engine: Engine | undefined;
@@ -44,7 +58,7 @@ export function createEngineProcessProvider(options: LocalEngineOptions): Engine
   };
 
   function start(): Engine {
-    const child = fork(ENTRY, [JSON.stringify(options)], {
+    const child = fork(entryPath, [JSON.stringify(options)], {
       execArgv: ['--import', TSX],
       serialization: 'advanced',
       stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
@@ -72,7 +86,7 @@ export function createEngineProcessProvider(options: LocalEngineOptions): Engine
     return { child, ready };
   }
 
-  async function ask(kind: 'run' | 'precheck', input: ToolInput, signal: AbortSignal) {
+  async function ask(kind: 'run' | 'precheck', input: ProviderInput, signal: AbortSignal) {
     signal.throwIfAborted();
     engine ??= start();
     const { child, ready } = engine;
@@ -111,7 +125,7 @@ export function createEngineProcessProvider(options: LocalEngineOptions): Engine
     },
     async precheck(input, signal) {
       // Most tools foresee nothing: no round trip, and no engine process started for it.
-      if (!serverTool(input.tool).localPrecheck) return;
+      if (!toolFor(input.tool).localPrecheck) return;
       await ask('precheck', input, signal);
     },
     async close() {

@@ -1,10 +1,12 @@
 // What the server and its engine process say to each other over the IPC channel (Node's
 // 'advanced' serialization: structured clone, so buffers travel as bytes, not base64).
 import type { ToolResult } from '../../provider';
-import { ProviderError, type ToolInput } from '../../provider';
+import { ProviderError, type ProviderInput } from '../../provider';
 
 /** Server -> engine process. */
-export type EngineRequest = { kind: 'run' | 'precheck'; id: number; input: ToolInput } | { kind: 'cancel'; id: number };
+export type EngineRequest =
+  | { kind: 'run' | 'precheck'; id: number; input: ProviderInput }
+  | { kind: 'cancel'; id: number };
 
 /** A failure as it crosses the channel: a ProviderError keeps what the user may be shown. */
 export type WireError = { message: string; userMessage?: string; retryable?: boolean; provider: boolean };

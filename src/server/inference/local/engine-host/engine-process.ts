@@ -1,10 +1,13 @@
-// The local engine's own process (engine-host.ts starts it): every model run and the pixel work
-// around it (decoding, tiling, mixing, measuring, encoding) happens here, at a lower CPU priority,
-// so that the server's thread, its libuv pool and its share of the two cores stay free for HTTP.
+// The local engine's own process (engine-host.ts starts it, through an entry that hands this the
+// tools: src/server/engine-main.ts): every model run and the pixel work around it (decoding,
+// tiling, mixing, measuring, encoding) happens here, at a lower CPU priority, so that the server's
+// thread, its libuv pool and its share of the two cores stay free for HTTP.
 // argv[2]: the LocalEngineOptions as JSON. It exits when the server goes away.
 import { readdirSync } from 'node:fs';
 import os from 'node:os';
-import { createLocalProvider, type LocalEngineOptions } from '../local-provider';
+import type { ServedTools } from '../../served-tool';
+import type { LocalEngineOptions } from '../local-engine';
+import { createLocalProvider } from '../local-provider';
 import { type EngineReply, type EngineRequest, toWire, withBuffers } from './engine-messages';
 
 /** Nice value of every thread here: the web thread (nice 0) wins the cores whenever it wants them. */
@@ -30,37 +33,42 @@ function lowerPriority() {
   }
 }
 
-lowerPriority();
-const options = JSON.parse(process.argv[2] ?? '{}') as LocalEngineOptions;
-const engines = createLocalProvider(options);
-const running = new Map<number, AbortController>();
+/** Serves the server's runs and prechecks of `tools` in this process until the server goes away. */
+export function runEngineProcess(tools: ServedTools): void {
+  lowerPriority();
 
-const send = (reply: EngineReply) => process.send?.(reply);
+  const options = JSON.parse(process.argv[2] ?? '{}') as LocalEngineOptions;
+  const engines = createLocalProvider(tools, options);
+  const running = new Map<number, AbortController>();
+  const send = (reply: EngineReply) => process.send?.(reply);
 
-process.on('message', async (request: EngineRequest) => {
-  if (request.kind === 'cancel') {
-    running.get(request.id)?.abort(new Error('cancelled by the server'));
-    return;
-  }
-  const controller = new AbortController();
-  running.set(request.id, controller);
-  try {
-    const input = withBuffers(request.input);
-    if (request.kind === 'precheck') {
-      await engines.precheck?.(input, controller.signal);
-      send({ id: request.id, ok: true });
-    } else {
-      send({ id: request.id, ok: true, result: await engines.run(input, controller.signal) });
+  process.on('message', async (request: EngineRequest) => {
+    if (request.kind === 'cancel') {
+      running.get(request.id)?.abort(new Error('cancelled by the server'));
+      return;
     }
-  } catch (error) {
-    send({ id: request.id, ok: false, error: toWire(error) });
-  } finally {
-    running.delete(request.id);
-  }
-});
-// The server stopped or died: nothing here is worth finishing. A Ctrl-C in the terminal reaches
-// this process too: it is the server's to handle (its jobs in hand finish), so it is ignored here.
-// It holds nothing to flush: ended at once (SIGTERM is ignored below).
-process.on('disconnect', () => process.kill(process.pid, 'SIGKILL'));
-for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, () => undefined);
-send({ ready: true });
+    const controller = new AbortController();
+    running.set(request.id, controller);
+    try {
+      const input = withBuffers(request.input);
+      if (request.kind === 'precheck') {
+        await engines.precheck?.(input, controller.signal);
+        send({ id: request.id, ok: true });
+      } else {
+        send({ id: request.id, ok: true, result: await engines.run(input, controller.signal) });
+      }
+    } catch (error) {
+      send({ id: request.id, ok: false, error: toWire(error) });
+    } finally {
+      running.delete(request.id);
+    }
+  });
+
+  // The server stopped or died: nothing here is worth finishing. A Ctrl-C in the terminal reaches
+  // this process too: it is the server's to handle (its jobs in hand finish), so it is ignored here.
+  // It holds nothing to flush: ended at once (SIGTERM is ignored below).
+  process.on('disconnect', () => process.kill(process.pid, 'SIGKILL'));
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, () => undefined);
+
+  send({ ready: true });
+}

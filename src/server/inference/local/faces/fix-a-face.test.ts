@@ -1,7 +1,6 @@
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
 import { ProviderError } from '../../provider';
-import { createLocalProvider } from '../local-provider';
 import { decodeRgb, type RawImage } from '../raw-image';
 import { detectFaces } from './detect-faces';
 import { fixAFaceEngine } from './fix-a-face';
@@ -12,7 +11,7 @@ type Area = { x: number; y: number; width: number; height: number };
 
 async function fixAFace(name: string) {
   const image = await fixtureImage(name);
-  const result = await fixAFaceEngine({ tool: 'fix-a-face', image, scale: 2 }, new AbortController().signal);
+  const result = await fixAFaceEngine({ image }, new AbortController().signal);
   if (result.kind !== 'images') throw new Error(`expected images, got ${result.kind}`);
   return { image, output: result.images };
 }
@@ -61,10 +60,9 @@ describe('Fix a Face', { timeout: 60_000 }, () => {
     const big = await sharp({ create: { width: 2100, height: 2100, channels: 3, background: '#808080' } })
       .png()
       .toBuffer();
-    const error = await fixAFaceEngine(
-      { tool: 'fix-a-face', image: await imageInputFrom(big), scale: 2 },
-      new AbortController().signal,
-    ).catch((e: unknown) => e);
+    const error = await fixAFaceEngine({ image: await imageInputFrom(big) }, new AbortController().signal).catch(
+      (e: unknown) => e,
+    );
     expect(error).toBeInstanceOf(ProviderError);
     expect((error as ProviderError).options.userMessage).toBe(
       'This image is too large for Fix a Face: please use one of at most 2048 x 2048 pixels.',
@@ -102,13 +100,9 @@ describe('Fix a Face', { timeout: 60_000 }, () => {
     },
   );
 
-  it('is served by the local engine, which refuses a photo without a face with the message the user sees', async () => {
-    const provider = createLocalProvider();
-    expect(provider.supports('fix-a-face')).toBe(true);
+  it('refuses a photo without a face with the message the user sees', async () => {
     const image = await fixtureImage('coffee.png');
-    const error = await provider
-      .run({ tool: 'fix-a-face', image, scale: 2 }, new AbortController().signal)
-      .catch((e: unknown) => e);
+    const error = await fixAFaceEngine({ image }, new AbortController().signal).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ProviderError);
     expect((error as ProviderError).options.userMessage).toBe(
       "We couldn't find a face in this photo. Try a photo where the face is clear and faces the camera.",
@@ -119,6 +113,6 @@ describe('Fix a Face', { timeout: 60_000 }, () => {
     const controller = new AbortController();
     controller.abort();
     const image = await fixtureImage('astronaut.png');
-    await expect(fixAFaceEngine({ tool: 'fix-a-face', image, scale: 2 }, controller.signal)).rejects.toThrow(/aborted/);
+    await expect(fixAFaceEngine({ image }, controller.signal)).rejects.toThrow(/aborted/);
   });
 });

@@ -4,9 +4,9 @@
 // blended in through a feathered oval so that no edge shows. There is no face-restoration network
 // (GFPGAN, CodeFormer) on npm; this is the honest local equivalent and is labelled local.
 import { exceedsUpscaleLimit, UPSCALE_MAX_INPUT } from '../../../../contract/tools';
-import type { FixAFaceInput } from '../../../tools/fix-a-face';
-import type { LocalEngine } from '../../../tools/server-tool';
+import type { ImageInput } from '../../../images/image-types';
 import { ProviderError } from '../../provider';
+import type { LocalEngine } from '../local-engine';
 import { decodeRgb, fromRaw, type RawImage } from '../raw-image';
 import { withFidelity } from '../upscale/fidelity';
 import { restore4x } from '../upscale/super-resolve';
@@ -135,8 +135,9 @@ function featherWeight(radius: number): number {
   return t * t * (3 - 2 * t);
 }
 
-export const fixAFaceEngine: LocalEngine<FixAFaceInput> = async (input, signal) => {
-  const fixed = await fixFaces(await decodeRgb(input.image.bytes), signal);
+/** Fix a Face's engine: the upload at 2x with its faces restored (webp). */
+export const fixAFaceEngine: LocalEngine<{ image: ImageInput }> = async ({ image }, signal) => {
+  const fixed = await fixFaces(await decodeRgb(image.bytes), signal);
   signal.throwIfAborted();
   const bytes = await fromRaw(fixed).webp({ quality: 90 }).toBuffer();
   return { kind: 'images', images: [{ bytes, contentType: 'image/webp' }] };

@@ -1,10 +1,9 @@
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
 import { ProviderError } from '../../provider';
-import { createLocalProvider } from '../local-provider';
 import { decodeRgb } from '../raw-image';
 import { fixtureImage, imageInputFrom } from './fixture-image';
-import { MIN_FACE_HEIGHT, restorableFaces } from './restorable-faces';
+import { fixAFacePrecheck, MIN_FACE_HEIGHT, restorableFaces } from './restorable-faces';
 
 /** Grace Hopper's portrait reduced to 128 px wide: her face is boxed at about 80 px. */
 const smallPortrait = async () =>
@@ -50,16 +49,11 @@ describe('the faces Fix a Face can restore', { timeout: 60_000 }, () => {
     expect(height).toBeLessThan(MIN_FACE_HEIGHT);
   });
 
-  it('are checked by the local engine before the charge (its precheck), with the same message', async () => {
-    const { precheck } = createLocalProvider();
-    if (!precheck) throw new Error('the local engine has no precheck');
+  it("are checked by the engine's precheck (before the charge), with the same message", async () => {
     const signal = new AbortController().signal;
-    const small = { tool: 'fix-a-face', image: await smallPortrait(), scale: 2 } as const;
-    expect(await refusal(precheck(small, signal))).toMatch(/too small for Fix a Face/);
-    const portrait = { tool: 'fix-a-face', image: await fixtureImage('astronaut.png'), scale: 2 } as const;
-    await expect(precheck(portrait, signal)).resolves.toBeUndefined();
-    // A tool that foresees nothing passes at once, whatever the image.
-    const upscale = { tool: 'image-upscaler', image: await fixtureImage('coffee.png'), scale: 2 } as const;
-    await expect(precheck(upscale, signal)).resolves.toBeUndefined();
+    expect(await refusal(fixAFacePrecheck({ image: await smallPortrait() }, signal))).toMatch(
+      /too small for Fix a Face/,
+    );
+    await expect(fixAFacePrecheck({ image: await fixtureImage('astronaut.png') }, signal)).resolves.toBeUndefined();
   });
 });

@@ -1,9 +1,9 @@
 // Which faces the local Fix a Face can restore, decided before the charge (the tool's localPrecheck)
 // and again by the engine: none found, or only faces too small for the network to add real detail,
 // is a refusal that says so and what to try, not a paid run that ends like a Lanczos resize.
-import type { FixAFaceInput } from '../../../tools/fix-a-face';
-import type { LocalPrecheck } from '../../../tools/server-tool';
+import type { ImageInput } from '../../../images/image-types';
 import { ProviderError } from '../../provider';
+import type { LocalPrecheck } from '../local-engine';
 import { decodeRgb, type RawImage } from '../raw-image';
 import { detectFaces, type FaceBox } from './detect-faces';
 
@@ -42,6 +42,6 @@ export async function restorableFaces(
 }
 
 /** Fix a Face's check before the charge: the same faces the engine will look for. */
-export const fixAFacePrecheck: LocalPrecheck<FixAFaceInput> = async (input, signal) => {
-  await restorableFaces(await decodeRgb(input.image.bytes), signal);
+export const fixAFacePrecheck: LocalPrecheck<{ image: ImageInput }> = async ({ image }, signal) => {
+  await restorableFaces(await decodeRgb(image.bytes), signal);
 };

@@ -2,12 +2,11 @@ import path from 'node:path';
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
 import type { ImageInput } from '../../../images/image-types';
-import { ProviderError, type ToolInput, type ToolResult } from '../../provider';
+import { ProviderError, type ToolResult } from '../../provider';
 import { FIXTURE_IMAGES, imageInputFrom } from '../faces/fixture-image';
-import { createLocalProvider } from '../local-provider';
 import { decodeRgb, fromRaw } from '../raw-image';
 import { degraded, laplacianVariance, ssim } from './sharpness';
-import { networkInputSize } from './upscale-engines';
+import { creativeUpscalerEngine, imageUpscalerEngine, networkInputSize, type UpscaleFactor } from './upscale-engines';
 
 const SLOW = 60_000;
 
@@ -17,7 +16,11 @@ async function astronautUpload(width: number, height: number, format: 'png' | 'j
   return imageInputFrom(await crop.toFormat(format).toBuffer());
 }
 
-const run = (input: ToolInput, signal = new AbortController().signal) => createLocalProvider().run(input, signal);
+const upscale = (image: ImageInput, scale: UpscaleFactor, signal = new AbortController().signal) =>
+  imageUpscalerEngine({ image, scale }, signal);
+const TOO_LARGE = 'Too large for the Creative Upscaler.';
+const creativeUpscale = (image: ImageInput) =>
+  creativeUpscalerEngine({ image, tooLargeMessage: TOO_LARGE }, new AbortController().signal);
 
 async function onlyImage(result: ToolResult) {
   if (result.kind !== 'images') throw new Error(`expected images, got ${result.kind}`);
@@ -30,12 +33,11 @@ async function onlyImage(result: ToolResult) {
 
 describe('Image Upscaler (local engine)', () => {
   it(
-    'is served locally and answers a webp 2x, 4x and 6x the size of the upload',
+    'answers a webp 2x, 4x and 6x the size of the upload',
     async () => {
-      expect(createLocalProvider().supports('image-upscaler')).toBe(true);
       const image = await astronautUpload(30, 20, 'jpeg');
       for (const scale of [2, 4, 6] as const) {
-        const out = await onlyImage(await run({ tool: 'image-upscaler', image, scale }));
+        const out = await onlyImage(await upscale(image, scale));
         expect(out).toMatchObject({ contentType: 'image/webp', format: 'webp', width: 30 * scale, height: 20 * scale });
       }
     },
@@ -53,7 +55,7 @@ describe('Image Upscaler (local engine)', () => {
         .png()
         .toBuffer({ resolveWithObject: true });
       expect(info.channels).toBe(4);
-      const out = await onlyImage(await run({ tool: 'image-upscaler', image: await imageInputFrom(data), scale: 2 }));
+      const out = await onlyImage(await upscale(await imageInputFrom(data), 2));
       expect(out).toMatchObject({ width: 48, height: 32 });
 
       const alpha = await sharp(out.bytes).extractChannel('alpha').raw().toBuffer();
@@ -75,7 +77,7 @@ describe('Image Upscaler (local engine)', () => {
       const original = await decodeRgb(png);
       const low = await degraded(original, 4);
       const upload = await imageInputFrom(await fromRaw(low).png().toBuffer());
-      const out = await onlyImage(await run({ tool: 'image-upscaler', image: upload, scale: 4 }));
+      const out = await onlyImage(await upscale(upload, 4));
       const restored = await decodeRgb(out.bytes);
       const lanczos = await decodeRgb(await fromRaw(low).resize(256, 256, { kernel: 'lanczos3' }).png().toBuffer());
 
@@ -89,7 +91,7 @@ describe('Image Upscaler (local engine)', () => {
     const strip = await sharp({ create: { width: 8200, height: 8, channels: 3, background: '#808080' } })
       .png()
       .toBuffer();
-    const error = await run({ tool: 'image-upscaler', image: await imageInputFrom(strip), scale: 2 }).catch((e) => e);
+    const error = await upscale(await imageInputFrom(strip), 2).catch((e) => e);
     expect(error).toBeInstanceOf(ProviderError);
     expect(error.options.userMessage).toBe(
       'This image is too large for 2x: please use one of at most 2048 x 2048 pixels and a side of at most 8191 pixels.',
@@ -100,7 +102,7 @@ describe('Image Upscaler (local engine)', () => {
     const cancelled = new AbortController();
     cancelled.abort();
     const image = await astronautUpload(30, 20);
-    await expect(run({ tool: 'image-upscaler', image, scale: 2 }, cancelled.signal)).rejects.toThrow(/abort/i);
+    await expect(upscale(image, 2, cancelled.signal)).rejects.toThrow(/abort/i);
   });
 });
 
@@ -117,7 +119,6 @@ describe('Creative Upscaler (local engine)', () => {
   it(
     'answers a 2x webp that redraws more fine texture than the plain upscaler',
     async () => {
-      expect(createLocalProvider().supports('creative-upscaler')).toBe(true);
       // Cat fur reduced 2x and saved at JPEG q40: the compact network smooths it, the large one redraws it.
       const png = await sharp(path.join(FIXTURE_IMAGES, 'chelsea.png'))
         .extract({ left: 97, top: 22, width: 256, height: 256 })
@@ -125,8 +126,8 @@ describe('Creative Upscaler (local engine)', () => {
         .toBuffer();
       const low = await degraded(await decodeRgb(png), 2);
       const image = await imageInputFrom(await fromRaw(low).png().toBuffer());
-      const creative = await onlyImage(await run({ tool: 'creative-upscaler', image, scale: 2 }));
-      const plain = await onlyImage(await run({ tool: 'image-upscaler', image, scale: 2 }));
+      const creative = await onlyImage(await creativeUpscale(image));
+      const plain = await onlyImage(await upscale(image, 2));
 
       expect(creative).toMatchObject({ contentType: 'image/webp', format: 'webp', width: 256, height: 256 });
       // 1.51x here with the Creative mix measured on the image (decision 026: 40% x4plus at least, the
@@ -136,14 +137,12 @@ describe('Creative Upscaler (local engine)', () => {
     SLOW,
   );
 
-  it('refuses a too-large upload with its own failure message', async () => {
+  it('refuses a too-large upload with the message it is given (the tool module gives its own)', async () => {
     const strip = await sharp({ create: { width: 8200, height: 8, channels: 3, background: '#808080' } })
       .png()
       .toBuffer();
-    const error = await run({ tool: 'creative-upscaler', image: await imageInputFrom(strip), scale: 2 }).catch(
-      (e) => e,
-    );
+    const error = await creativeUpscale(await imageInputFrom(strip)).catch((e) => e);
     expect(error).toBeInstanceOf(ProviderError);
-    expect(error.options.userMessage).toBe('Creative upscale failed. Please use a smaller image size.');
+    expect(error.options.userMessage).toBe(TOO_LARGE);
   });
 });

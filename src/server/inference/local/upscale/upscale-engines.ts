@@ -1,12 +1,10 @@
 // The Image Upscaler and Creative Upscaler on the local engine: Real-ESRGAN super-resolution
 // (super-resolve.ts, real-esrgan.ts), encoded as webp like the hosted models' outputs.
 import sharp from 'sharp';
-import { exceedsUpscaleLimit, toolById, UPSCALE_MAX_INPUT, upscaleMaxSide } from '../../../../contract/tools';
+import { exceedsUpscaleLimit, UPSCALE_MAX_INPUT, upscaleMaxSide } from '../../../../contract/tools';
 import type { ImageInput, OutputImage } from '../../../images/image-types';
-import type { CreativeUpscalerInput } from '../../../tools/creative-upscaler';
-import type { ImageUpscalerInput } from '../../../tools/image-upscaler';
-import type { LocalEngine } from '../../../tools/server-tool';
 import { ProviderError, type ToolResult } from '../../provider';
+import type { LocalEngine } from '../local-engine';
 import { decodeUpright, fromRaw, type RawImage, resizedTo, splitAlpha } from '../raw-image';
 import { calibratedMix, calibratedShare, mixWithLanczos, withFidelity } from './fidelity';
 import type { RealEsrganModel } from './real-esrgan-files';
@@ -146,7 +144,10 @@ async function withAlphaAsWebp(enlarged: RawImage, upload: { rgb: RawImage; alph
   return images(await webp(enlarged, alpha));
 }
 
-export const imageUpscalerEngine: LocalEngine<ImageUpscalerInput> = async ({ image, scale }, signal) => {
+/** The Image Upscaler's engine: the upload enlarged `scale` times. */
+export type UpscaleParams = { image: ImageInput; scale: UpscaleFactor };
+
+export const imageUpscalerEngine: LocalEngine<UpscaleParams> = async ({ image, scale }, signal) => {
   const upload = await decodeWithin(
     image,
     scale,
@@ -155,8 +156,14 @@ export const imageUpscalerEngine: LocalEngine<ImageUpscalerInput> = async ({ ima
   return withAlphaAsWebp(await upscaleBy(upload.rgb, scale, signal), upload);
 };
 
-export const creativeUpscalerEngine: LocalEngine<CreativeUpscalerInput> = async ({ tool, image }, signal) => {
-  const upload = await decodeWithin(image, 2, toolById(tool).failureMessage);
+/** The Creative Upscaler's engine: the upload at 2x; `tooLargeMessage`: what a user is told of one past 2x's limit. */
+export type CreativeUpscaleParams = { image: ImageInput; tooLargeMessage: string };
+
+export const creativeUpscalerEngine: LocalEngine<CreativeUpscaleParams> = async (
+  { image, tooLargeMessage },
+  signal,
+) => {
+  const upload = await decodeWithin(image, 2, tooLargeMessage);
   return withAlphaAsWebp(await creativeUpscale(upload.rgb, signal), upload);
 };
 

@@ -1,10 +1,11 @@
-// The demo provider's outputs of a photo taken sideways: the camera stores it 600x512 with EXIF
+// The demo provider (inference/demo/) drawing each tool's demo (here in tools/: the demos are the tool
+// modules'). Its outputs of a photo taken sideways: the camera stores it 600x512 with EXIF
 // orientation 6, and it is shown (and must come back) upright, 512x600, not stretched.
 import sharp from 'sharp';
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { ImageInput } from '../../images/image-types';
-import type { ToolInput } from '../provider';
-import { createDemoProvider } from './demo-provider';
+import type { ImageInput } from '../images/image-types';
+import { createDemoProvider } from '../inference/demo/demo-provider';
+import { SERVER_TOOLS, type ToolInput } from './registry';
 
 let photo: ImageInput;
 beforeAll(async () => {
@@ -16,7 +17,7 @@ beforeAll(async () => {
   photo = { bytes, mime: 'image/jpeg', width: 600, height: 512 };
 });
 
-const demo = createDemoProvider();
+const demo = createDemoProvider(SERVER_TOOLS);
 const signal = new AbortController().signal;
 
 async function outputSize(input: ToolInput) {

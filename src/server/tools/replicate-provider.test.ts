@@ -1,3 +1,5 @@
+// The Replicate provider (inference/replicate/) serving the tools' own models against a fake
+// Replicate: here in tools/ because it runs the tool modules' specs, which inference/ never imports.
 import { randomBytes } from 'node:crypto';
 import sharp from 'sharp';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
@@ -7,16 +9,17 @@ import {
   FOREIGN_OUTPUT_URL,
   type RecordedRequest,
   startFakeReplicate,
-} from '../../../../test/support/fake-replicate';
-import { TOOL_IDS } from '../../../contract/tools';
-import type { ImageInput, ImageMime } from '../../images/image-types';
-import { ProviderError, type ToolInput, type ToolResult } from '../provider';
+} from '../../../test/support/fake-replicate';
+import { TOOL_IDS } from '../../contract/tools';
+import type { ImageInput, ImageMime } from '../images/image-types';
+import { ProviderError, type ToolResult } from '../inference/provider';
 import {
   createReplicateProvider,
   outputUrlMatcher,
   type ReplicateProviderOptions,
   SAFETY_USER_MESSAGE,
-} from './replicate-provider';
+} from '../inference/replicate/replicate-provider';
+import { SERVER_TOOLS, type ToolInput } from './registry';
 
 let fake: FakeReplicate;
 const logger = { warn: vi.fn(), error: vi.fn() };
@@ -35,6 +38,7 @@ beforeEach(() => {
 
 function provider(overrides: Partial<ReplicateProviderOptions> = {}) {
   return createReplicateProvider({
+    tools: SERVER_TOOLS,
     apiToken: fake.token,
     baseUrl: fake.apiUrl,
     allowedOutputHosts: [fake.url],
@@ -423,6 +427,7 @@ describe('Replicate provider: waiting and failures', () => {
   it('a version Replicate does not know is a non-retryable rejection', async () => {
     // As if a pinned version had been deleted upstream: the fake answers 422 like Replicate.
     const p = createReplicateProvider({
+      tools: SERVER_TOOLS,
       apiToken: fake.token,
       baseUrl: fake.apiUrl,
       allowedOutputHosts: [fake.url],

@@ -1,11 +1,18 @@
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import sharp from 'sharp';
 import { afterAll, describe, expect, it } from 'vitest';
-import { ProviderError } from '../../provider';
-import { fixtureImage, imageInputFrom } from '../faces/fixture-image';
-import { createEngineProcessProvider } from './engine-host';
+import { createEngineProcessProvider } from './inference/local/engine-host/engine-host';
+import { fixtureImage, imageInputFrom } from './inference/local/faces/fixture-image';
+import { ProviderError } from './inference/provider';
+import { SERVER_TOOLS, type ToolInput } from './tools/registry';
 
-const provider = createEngineProcessProvider({ backgroundModel: 'medium' });
+// The engine process as the server starts it: this entry, with the server's tools.
+const provider = createEngineProcessProvider(
+  { tools: SERVER_TOOLS, entry: new URL('./engine-main.ts', import.meta.url) },
+  { backgroundModel: 'medium' },
+);
+/** A run of the engine process, with the tool's own input. */
+const runOnEngine = (input: ToolInput, signal: AbortSignal) => provider.run(input, signal);
 afterAll(() => provider.close());
 const signal = () => new AbortController().signal;
 
@@ -24,8 +31,8 @@ describe('the local engine in its own process', () => {
     const delay = monitorEventLoopDelay({ resolution: 10 });
     delay.enable();
     const [analysis, upscaled] = await Promise.all([
-      provider.run({ tool: 'image-analyzer', image: portrait }, signal()),
-      provider.run({ tool: 'image-upscaler', image: photo, scale: 2 }, signal()),
+      runOnEngine({ tool: 'image-analyzer', image: portrait }, signal()),
+      runOnEngine({ tool: 'image-upscaler', image: photo, scale: 2 }, signal()),
     ]);
     delay.disable();
 
@@ -44,7 +51,7 @@ describe('the local engine in its own process', () => {
     const portrait = await fixtureImage('grace_hopper.jpg');
     // Dimensions past 6x's limit: the engine refuses before decoding.
     const tooLarge = { ...portrait, width: 6000, height: 6000 };
-    const failure = await provider.run({ tool: 'image-upscaler', image: tooLarge, scale: 6 }, signal()).catch((e) => e);
+    const failure = await runOnEngine({ tool: 'image-upscaler', image: tooLarge, scale: 6 }, signal()).catch((e) => e);
     expect(failure).toBeInstanceOf(ProviderError);
     expect((failure as ProviderError).options.userMessage).toMatch(/too large for 6x/);
   }, 60_000);
@@ -52,20 +59,20 @@ describe('the local engine in its own process', () => {
   it('stops waiting at once when the job is cancelled, and stays usable', async () => {
     const photo = await fixtureImage('hubble_deep_field.jpg');
     const controller = new AbortController();
-    const run = provider.run({ tool: 'image-upscaler', image: photo, scale: 4 }, controller.signal);
+    const run = runOnEngine({ tool: 'image-upscaler', image: photo, scale: 4 }, controller.signal);
     setTimeout(() => controller.abort(new Error('the user left')), 200);
     const started = Date.now();
     await expect(run).rejects.toThrow('the user left');
     expect(Date.now() - started).toBeLessThan(1000);
 
     const small = await imageInputFrom(await sharp(photo.bytes).resize(64, 64).png().toBuffer());
-    const again = await provider.run({ tool: 'image-upscaler', image: small, scale: 2 }, signal());
+    const again = await runOnEngine({ tool: 'image-upscaler', image: small, scale: 2 }, signal());
     expect(again.kind).toBe('images');
   }, 120_000);
 
   it('fails a run as retryable when the engine process dies, and starts a new one for the next', async () => {
     const photo = await fixtureImage('hubble_deep_field.jpg');
-    const run = provider.run({ tool: 'image-upscaler', image: photo, scale: 4 }, signal());
+    const run = runOnEngine({ tool: 'image-upscaler', image: photo, scale: 4 }, signal());
     const pid = await waitForPid();
     process.kill(pid, 'SIGKILL');
     const failure = await run.catch((e) => e);
@@ -73,7 +80,7 @@ describe('the local engine in its own process', () => {
     expect((failure as ProviderError).options.retryable).toBe(true);
 
     const small = await imageInputFrom(await sharp(photo.bytes).resize(64, 64).png().toBuffer());
-    const again = await provider.run({ tool: 'image-upscaler', image: small, scale: 2 }, signal());
+    const again = await runOnEngine({ tool: 'image-upscaler', image: small, scale: 2 }, signal());
     expect(again.kind).toBe('images');
     expect(provider.pid).not.toBe(pid);
   }, 120_000);
