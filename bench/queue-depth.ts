@@ -1,10 +1,9 @@
-// bench/queue-depth: does the queue stay fast when a backlog builds up? One worker loop sends a
-// job, fetches the next one and completes it (the queue's part of a tool call), for a fixed time,
+// bench/queue-depth: does the queue stay fast when a backlog builds up? One worker loop queues a
+// job, takes the next one and finishes it (the queue's part of a tool call), for a fixed time,
 // with 0, 1,000 and 10,000 jobs already waiting (spread over fair-queue rounds, as a busy day
 // leaves them). Prints ops/s per depth and the ratio to the empty queue, on PGlite and, when a URL
-// is given, on PostgreSQL: pg-boss's own API without and with our order index (the queue of the
-// account-setup jobs), and the tool jobs' queue in `jobs` since decision 037 (a queued row, the take
-// that claims it, the finish).
+// is given, on PostgreSQL: the tool jobs' queue in `jobs` (decision 037: a queued row, the take
+// that claims it, the finish), and a waiting page's read of its place.
 //   npm run bench:queue -- [--seconds 5] [--depths 0,1000,10000] [--postgres postgres://...]
 import { randomUUID } from 'node:crypto';
 import { type SQL, sql } from 'drizzle-orm';
@@ -12,8 +11,6 @@ import pg from 'pg';
 import { type Database, migrateDatabase, openPglite, openPostgres } from '../src/server/db/client';
 import { queuePosition } from '../src/server/jobs/job-view';
 import { findJob, markSucceeded, takeNextJob } from '../src/server/jobs/jobs-repository';
-import { QUEUE_NAMES, QUEUE_ORDER_INDEX, type Queue, startQueue, stopQueue } from '../src/server/jobs/queue';
-import { quietLogger } from '../src/server/log';
 
 const argument = (name: string) => {
   const i = process.argv.indexOf(`--${name}`);
@@ -22,67 +19,31 @@ const argument = (name: string) => {
 const SECONDS = Number(argument('seconds') ?? 5);
 const DEPTHS = (argument('depths') ?? '0,1000,10000').split(',').map(Number);
 const POSTGRES = argument('postgres') ?? process.env.TEST_DATABASE_URL;
-const QUEUE = QUEUE_NAMES.accountSetup;
-/** A busy queue's backlog spans this many fair-queue rounds (priority = -round). */
+/** A busy queue's backlog spans this many fair-queue rounds. */
 const ROUNDS = 50;
 
-async function fillPgBoss(database: Database, depth: number): Promise<void> {
-  const boss = await startQueue(database, quietLogger());
-  try {
-    for (let sent = 0; sent < depth; sent += 1000) {
-      const batch = Array.from({ length: Math.min(1000, depth - sent) }, (_, i) => ({
-        name: QUEUE,
-        data: { jobId: randomUUID() },
-        priority: -((sent + i) % ROUNDS),
-      }));
-      await boss.insert(batch);
-    }
-  } finally {
-    await stopQueue(boss);
-  }
-}
-
 /**
- * Runs `operation` (send + fetch + complete of one job, with the queue started) one after another
- * for SECONDS: the rate a lone worker drains at.
+ * Runs `operation` (queue + take + finish of one job) one after another for SECONDS: the rate a
+ * lone worker drains at.
  */
-async function measure(
-  database: Database,
-  operation: (boss: Queue, round: number) => Promise<void>,
-  { withoutOrderIndex = false } = {},
-): Promise<number> {
-  const boss = await startQueue(database, quietLogger());
-  // The queue makes its order index at every start: 'as shipped' measures pg-boss without it.
-  if (withoutOrderIndex) await database.executeSql(`drop index if exists pgboss.${QUEUE_ORDER_INDEX}`);
-  await database.executeSql('analyze pgboss.job');
-  try {
-    let operations = 0;
-    const end = performance.now() + SECONDS * 1000;
-    const started = performance.now();
-    while (performance.now() < end) {
-      await operation(boss, operations % ROUNDS);
-      operations++;
-    }
-    return operations / ((performance.now() - started) / 1000);
-  } finally {
-    await stopQueue(boss);
+async function measure(operation: (round: number) => Promise<void>): Promise<number> {
+  let operations = 0;
+  const end = performance.now() + SECONDS * 1000;
+  const started = performance.now();
+  while (performance.now() < end) {
+    await operation(operations % ROUNDS);
+    operations++;
   }
+  return operations / ((performance.now() - started) / 1000);
 }
 
-/** A job sent this very microsecond may not be due yet (start_after < now()): ask again. */
+/** A job queued this very microsecond may not be seen yet: ask again. */
 async function untilAnswered<T>(fetch: () => Promise<T | undefined | null>): Promise<T> {
   for (let tries = 0; tries < 100; tries++) {
     const answer = await fetch();
     if (answer) return answer;
   }
   throw new Error('the queue answered no job though one was just sent');
-}
-
-/** pg-boss's own send, fetch and complete. */
-async function withPgBoss(boss: Queue, round: number): Promise<void> {
-  await boss.send(QUEUE, { jobId: randomUUID() }, { priority: -round });
-  const job = await untilAnswered(async () => (await boss.fetch(QUEUE, { batchSize: 1, priority: true }))[0]);
-  await boss.complete(QUEUE, job.id);
 }
 
 const BENCH_USER = 'bench-queue-user';
@@ -116,7 +77,7 @@ async function fillJobs(database: Database, depth: number): Promise<void> {
 const BACKLOG_JOBS_PER_USER = 10;
 
 /** The tool jobs' queue (decision 037): a job queued (the charge's insert), taken and claimed, finished. */
-const withJobsQueue = (database: Database) => async (_boss: Queue, round: number) => {
+const withJobsQueue = (database: Database) => async (round: number) => {
   const id = randomUUID();
   await database.db.execute(
     sql`insert into jobs ${jobColumns} values (${queuedJobRow(sql`${id}::uuid`, sql`${round}::int`)})`,
@@ -178,27 +139,22 @@ function postgresBackend(url: string): Backend {
   };
 }
 
-async function run(backend: Backend, variant: 'as shipped' | 'order index' | 'jobs table') {
+async function run(backend: Backend) {
   const rates: number[] = [];
   for (const depth of DEPTHS) {
     const database = await backend.open();
     try {
-      if (variant === 'jobs table') await fillJobs(database, depth);
-      else await fillPgBoss(database, depth);
-      const rate = await measure(database, variant === 'jobs table' ? withJobsQueue(database) : withPgBoss, {
-        withoutOrderIndex: variant === 'as shipped',
-      });
+      await fillJobs(database, depth);
+      const rate = await measure(withJobsQueue(database));
       rates.push(rate);
       const ratio = (rates[0] ?? rate) / rate;
       console.log(
-        `${backend.name.padEnd(11)} ${variant.padEnd(12)} depth ${String(depth).padStart(6)}  ${rate.toFixed(0).padStart(5)} ops/s   empty/this ${ratio.toFixed(2)}x`,
+        `${backend.name.padEnd(11)} ${'jobs table'.padEnd(12)} depth ${String(depth).padStart(6)}  ${rate.toFixed(0).padStart(5)} ops/s   empty/this ${ratio.toFixed(2)}x`,
       );
-      if (variant === 'jobs table') {
-        const { position, ms } = await positionOfLast(database);
-        console.log(
-          `${backend.name.padEnd(11)} ${'position'.padEnd(12)} depth ${String(depth).padStart(6)}  ${ms.toFixed(2).padStart(5)} ms a read of the last job's place (${position})`,
-        );
-      }
+      const { position, ms } = await positionOfLast(database);
+      console.log(
+        `${backend.name.padEnd(11)} ${'position'.padEnd(12)} depth ${String(depth).padStart(6)}  ${ms.toFixed(2).padStart(5)} ms a read of the last job's place (${position})`,
+      );
     } finally {
       await (database.dispose?.() ?? database.close());
     }
@@ -207,9 +163,5 @@ async function run(backend: Backend, variant: 'as shipped' | 'order index' | 'jo
 
 const backends = [pgliteBackend(), ...(POSTGRES ? [postgresBackend(POSTGRES)] : [])];
 if (!POSTGRES) console.log('(PostgreSQL skipped: pass --postgres <url> or set TEST_DATABASE_URL)');
-console.log(`send + fetch + complete, one worker, ${SECONDS} s per depth`);
-for (const backend of backends) {
-  await run(backend, 'as shipped');
-  await run(backend, 'order index');
-  await run(backend, 'jobs table');
-}
+console.log(`queue + take + finish, one worker, ${SECONDS} s per depth`);
+for (const backend of backends) await run(backend);

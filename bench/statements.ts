@@ -1,5 +1,5 @@
 // bench/statements: how many SQL statements one request costs, counted on PGlite (every statement
-// of drizzle, pg-boss and better-auth passes through PGlite's query/exec). Counts one
+// of drizzle and better-auth passes through PGlite's query/exec). Counts one
 // GET /api/health, one signed-in GET /api/profile and one tool call with an instant provider
 // (request, worker and answer), after a warm-up call. Prints each statement with --list.
 //   npm run bench:statements -- [--list]

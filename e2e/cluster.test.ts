@@ -43,7 +43,6 @@ describe.runIf(ADMIN_URL)('cluster mode: 2 web + 2 worker processes on PostgreSQ
       // 25 concurrent calls per user test the balance, not the per-user job cap.
       MAX_ACTIVE_JOBS_PER_USER: '100',
       QUEUE_POLL_SECONDS: '0.5',
-      QUEUE_MAINTENANCE_SECONDS: '2',
       // The upscaler on the local engine: paid, quick on a tiny image, slow enough at 6x to be killed.
       // The other tools on the demo (free previews, unused here).
       INFERENCE_PROVIDER: 'demo',

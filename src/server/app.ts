@@ -17,7 +17,6 @@ import { healthRoutes } from './health/routes';
 import type { ImageModeration } from './images/moderation/image-moderation';
 import type { InferenceRouter } from './inference/routing';
 import type { JobSignals } from './jobs/job-signals';
-import type { Queue } from './jobs/queue';
 import type { Logger } from './log';
 import { devMailRoutes } from './mail/dev-mail-routes';
 import type { Mailer } from './mail/mailer';
@@ -34,7 +33,6 @@ import { replicateWebhookRoutes } from './webhooks/replicate-webhook';
 export type AppDeps = {
   config: Config;
   database: Database;
-  queue: Queue;
   instance: InstanceInfo;
   auth: Auth;
   mailer: Mailer;
@@ -112,7 +110,6 @@ export function buildApp(deps: AppDeps) {
       toolRoutes({
         db: deps.database.db,
         auth,
-        queue: deps.queue,
         storage: deps.storage,
         inference: deps.inference,
         moderation: deps.moderation,

@@ -33,14 +33,12 @@ const EnvSchema = z.object({
     )
     .optional(),
   LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error']).default('info'),
-  /** Seconds a worker waits between polls for new jobs (pg-boss minimum is 0.5). */
+  /** Seconds a worker waits between polls for new jobs and account setups (a sign-up or a charge in the same process wakes it at once). */
   QUEUE_POLL_SECONDS: z.coerce.number().min(0.5, 'must be at least 0.5').max(60).default(1),
   /** Seconds a tool call waits for its job before answering 202 with the job id. */
   TOOL_WAIT_SECONDS: z.coerce.number().min(0).max(300).default(55),
   /** Seconds a tool job's provider call may take; a job running longer is handed back by the orphan sweep (retried or refunded). */
   TOOL_JOB_EXPIRE_SECONDS: z.coerce.number().int().min(2).max(86_400).default(900),
-  /** How often pg-boss tidies its queues (account setup, ping): expired jobs, retention. */
-  QUEUE_MAINTENANCE_SECONDS: z.coerce.number().int().min(1).max(3600).default(60),
   /** Tool calls one account may make per minute (valid or not); beyond it the API answers 429 with Retry-After. */
   TOOL_CALLS_PER_MINUTE: z.coerce.number().int().min(1).max(100_000).default(60),
   /** Seconds a worker may go without renewing its lease before its jobs are handed back to the queue. */
@@ -134,7 +132,6 @@ export type Config = {
   queuePollSeconds: number;
   toolWaitSeconds: number;
   toolJobExpireSeconds: number;
-  queueMaintenanceSeconds: number;
   workerConcurrency: number;
   toolCallsPerMinute: number;
   /** Tool jobs one user may have queued or running at once (the fair queue's cap). */
@@ -288,7 +285,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, argv: readonly 
     queuePollSeconds: e.QUEUE_POLL_SECONDS,
     toolWaitSeconds: e.TOOL_WAIT_SECONDS,
     toolJobExpireSeconds: e.TOOL_JOB_EXPIRE_SECONDS,
-    queueMaintenanceSeconds: e.QUEUE_MAINTENANCE_SECONDS,
     workerConcurrency: e.WORKER_CONCURRENCY,
     toolCallsPerMinute: e.TOOL_CALLS_PER_MINUTE,
     maxActiveJobsPerUser: e.MAX_ACTIVE_JOBS_PER_USER,

@@ -17,9 +17,9 @@ async function main() {
     throw error;
   }
   const logger = createLogger(config.logLevel);
-  // pg-boss 10 does not await its own complete/fail calls, so a database restart surfaces as an
-  // unhandled rejection. Losing the database for a moment must not kill the server: log it and
-  // carry on (jobs are retried or expire and are refunded). Anything else is a bug: exit.
+  // Losing the database for a moment must not kill the server: a statement nobody awaited that a
+  // restart refuses (a driver's or a library's) is logged and the process carries on (jobs are
+  // retried or expire and are refunded). Anything else is a bug: exit.
   process.on('unhandledRejection', (reason) => {
     if (isDatabaseConnectionError(reason)) {
       logger.error('database unreachable; carrying on until it is back', { error: reason });

@@ -1,5 +1,5 @@
-// Starts the back end for one process: database (migrated), queue, the worker and/or the HTTP
-// app, as the role says; and stops them in the reverse order.
+// Starts the back end for one process: database (migrated), the worker and/or the HTTP app, as
+// the role says; and stops them in the reverse order.
 import { readFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
@@ -8,9 +8,10 @@ import { fileURLToPath } from 'node:url';
 import { serve } from '@hono/node-server';
 import { TOOL_IDS, type ToolId } from '../contract/tools';
 import {
+  type AccountSetupWorker,
   enqueueAccountSetup,
   enqueueUnfinishedAccountSetups,
-  registerAccountSetupWorker,
+  startAccountSetupWorker,
 } from './accounts/account-setup';
 import { emailDeletedBefore } from './accounts/deleted-emails';
 import { ensureProfile } from './accounts/profiles';
@@ -36,8 +37,6 @@ import type { ToolJobDeps } from './jobs/job-runner';
 import { JobSignals } from './jobs/job-signals';
 import { startOrphanedJobSweep } from './jobs/orphaned-jobs';
 import { startPendingJobBackstop } from './jobs/pending-jobs';
-import { registerPingWorker } from './jobs/ping';
-import { type Queue, startQueue, stopQueue } from './jobs/queue';
 import { relaySignals } from './jobs/signal-relay';
 import { startToolWorkers } from './jobs/tool-workers';
 import { startWorkerLease } from './jobs/worker-leases';
@@ -57,7 +56,6 @@ const ENGINE_MAIN = new URL('./engine-main.ts', import.meta.url);
 
 export type Backend = {
   database: Database;
-  queue: Queue;
   instance: InstanceInfo;
   auth: Auth;
   mailer: Mailer;
@@ -107,14 +105,13 @@ export async function startBackend(
   const stops = stopper(logger);
   if (options.ownsDatabase) stops.add(() => database.close());
   try {
-    // Every start-up step that changes the database (our migrations, the installation row, pg-boss's
-    // schema, queues and their policies) runs under one advisory lock: processes started together
-    // take turns instead of racing pg-boss's CREATE SCHEMA and createQueue (deadlocks, duplicate
-    // keys), and those that come later find everything in place.
-    const { instance, queue, lease } = await database.runExclusive(SCHEMA_LOCK_KEY, async (db) => {
+    // Every start-up step that changes the database (our migrations, the installation row) runs
+    // under one advisory lock: processes started together take turns instead of racing (deadlocks,
+    // duplicate keys), and those that come later find everything in place.
+    const { instance, lease } = await database.runExclusive(SCHEMA_LOCK_KEY, async (db) => {
       await applyMigrations(database.dialect, db);
       const instance = await ensureInstance(db);
-      // Before the queue, so that it is removed after the queue has let go of this worker's jobs.
+      // Added before the worker's loops, so removed after they have let go of this worker's jobs.
       const lease = config.role.worker
         ? await startWorkerLease(database.db, logger, {
             leaseSeconds: config.workerLeaseSeconds,
@@ -122,10 +119,8 @@ export async function startBackend(
           })
         : null;
       if (lease) stops.add(lease.stop);
-      const queue = await startQueue(database, logger, { maintenanceIntervalSeconds: config.queueMaintenanceSeconds });
-      return { instance, queue, lease };
+      return { instance, lease };
     });
-    stops.add(() => stopQueue(queue));
     stops.add(startPgliteAutovacuum(database, logger));
 
     const mailer = createMailer(config, database, logger);
@@ -162,13 +157,15 @@ export async function startBackend(
     const stripe = config.stripe ? createStripeClient(config.stripe) : null;
     const payments = stripe ? createStripePaymentProvider(stripe) : createLocalPaymentProvider();
     const authSecret = resolveAuthSecret(config.auth.secret, config.dataDir);
+    // This process's account-setup loop (worker role): woken by a sign-up here.
+    let accountSetups: AccountSetupWorker | null = null;
     const auth = createAuth({
       config,
       database,
       mailer,
       logger,
       secret: authSecret,
-      // Never throws: the account exists; what failed here is redone by the account-setup job.
+      // Never throws: the account exists; what failed here is redone by the account setup.
       async onUserCreated(user) {
         const makeProfile = async () =>
           ensureProfile(database.db, user.id, {
@@ -177,11 +174,13 @@ export async function startBackend(
         await makeProfile().catch((error) =>
           logger.error('profile creation failed at sign-up; the setup job retries it', { userId: user.id, error }),
         );
-        await enqueueAccountSetup(queue, user.id).catch((error) =>
-          logger.error('account setup could not be queued; the next worker start retries it', {
-            userId: user.id,
-            error,
-          }),
+        await enqueueAccountSetup(database.db, user.id).then(
+          () => accountSetups?.wake(),
+          (error) =>
+            logger.error('account setup could not be queued; the next worker start retries it', {
+              userId: user.id,
+              error,
+            }),
         );
       },
     });
@@ -194,12 +193,14 @@ export async function startBackend(
     stops.add(await relaySignals(database, signals, config.role, logger, lease ? () => lease.alone() : undefined));
     if (lease) {
       const workerId = `${os.hostname()}:${process.pid}`;
-      await registerPingWorker(queue, workerId, config.queuePollSeconds);
-      await registerAccountSetupWorker(
-        queue,
+      const setups = startAccountSetupWorker(
         { db: database.db, auth, mailer, payments, logger },
-        config.queuePollSeconds,
+        { workerId: lease.id, leaseSeconds: config.workerLeaseSeconds },
+        { pollingIntervalSeconds: config.queuePollSeconds },
       );
+      accountSetups = setups;
+      // Added after the lease, so stopped before it (stops run last-first).
+      stops.add(setups.stop);
       const toolJobDeps: ToolJobDeps = {
         db: database.db,
         workerId: lease.id,
@@ -209,14 +210,13 @@ export async function startBackend(
         providerFor: (tool, recorded) => inference.providerForJob(tool, recorded),
         runTimeoutMs: config.toolJobExpireSeconds * 1000,
       };
-      // Added after the queue, so stopped before it: the jobs in hand finish first.
+      // Added after the lease, so stopped before it: the jobs in hand finish first.
       stops.add(
         startToolWorkers(toolJobDeps, {
           pollingIntervalSeconds: config.queuePollSeconds,
           concurrency: config.workerConcurrency,
         }),
       );
-      // Added after the queue, so stopped before it (stops run last-first).
       stops.add(
         startPendingJobBackstop(toolJobDeps, {
           graceSeconds: config.webhookGraceSeconds,
@@ -231,14 +231,14 @@ export async function startBackend(
         }),
       );
       stops.add(startRetentionSweep({ db: database.db, storage, logger }, config.creations));
-      const requeued = await enqueueUnfinishedAccountSetups(database.db, queue);
+      const requeued = await enqueueUnfinishedAccountSetups(database.db);
+      if (requeued > 0) setups.wake();
       logger.info('worker started', { workerId, lease: lease.id, requeuedAccountSetups: requeued });
     }
     const app = config.role.web
       ? buildApp({
           config,
           database,
-          queue,
           instance,
           auth,
           mailer,
@@ -254,7 +254,7 @@ export async function startBackend(
           webDistDir: options.webDistDir,
         })
       : null;
-    return { database, queue, instance, auth, mailer, storage, inference, signals, app, stop: () => stops.run() };
+    return { database, instance, auth, mailer, storage, inference, signals, app, stop: () => stops.run() };
   } catch (error) {
     await stops.run();
     throw error;

@@ -1,12 +1,17 @@
-// A new account survives a failing mail server: the sign-up succeeds, the profile and customer
-// exist, the mail job waits for its retry, and nothing claims the mail was sent.
+// The account setup after sign-up (payment customer, first verification mail) waits as a row in
+// `account_setups` (decision 045): done once, retried with backoff when a step fails, run again
+// when the worker that held it died, and queued again at a worker start when it never finished.
+import { randomUUID } from 'node:crypto';
 import net from 'node:net';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Profile } from '../../src/contract/accounts';
-import { enqueueUnfinishedAccountSetups } from '../../src/server/accounts/account-setup';
-import { profiles, user } from '../../src/server/db/schema';
-import { QUEUE_NAMES } from '../../src/server/jobs/queue';
+import {
+  ACCOUNT_SETUP_TRIES,
+  claimNextAccountSetup,
+  enqueueUnfinishedAccountSetups,
+} from '../../src/server/accounts/account-setup';
+import { accountSetups, mailOutbox, profiles, user, workerLeases } from '../../src/server/db/schema';
 import { TestClient } from '../support/http-client';
 import { createTestBackend, eventually, type TestBackend } from '../support/test-backend';
 
@@ -19,18 +24,111 @@ async function closedPort() {
   return port;
 }
 
+async function userIdOf(backend: TestBackend, email: string): Promise<string> {
+  const [account] = await backend.database.db.select({ id: user.id }).from(user).where(eq(user.email, email));
+  if (!account) throw new Error(`no user ${email}`);
+  return account.id;
+}
+
+const setupOf = async (backend: TestBackend, userId: string) =>
+  (await backend.database.db.select().from(accountSetups).where(eq(accountSetups.userId, userId)))[0];
+
+describe('account setup', () => {
+  let backend: TestBackend;
+  beforeAll(async () => {
+    backend = await createTestBackend();
+  });
+  afterAll(() => backend.stop());
+
+  it('is done once after sign-up: one customer, one verification mail, and its row gone', async () => {
+    const browser = new TestClient(backend.app, backend.config.appUrl);
+    const email = 'set.up.once@example.com';
+    expect((await browser.signUp(email)).status).toBe(200);
+    const id = await userIdOf(backend, email);
+    await eventually(async () => (await setupOf(backend, id)) === undefined);
+    const [profile] = await backend.database.db.select().from(profiles).where(eq(profiles.userId, id));
+    expect(profile?.stripeCustomerId).toMatch(/^cus_local_/);
+    expect(profile?.verificationEmailSentAt).not.toBeNull();
+    // Nothing runs it again: a poll later, still the one mail.
+    await new Promise((resolve) => setTimeout(resolve, 1_200));
+    const mails = await backend.database.db.select().from(mailOutbox).where(eq(mailOutbox.to, email));
+    expect(mails).toHaveLength(1);
+  });
+
+  it('is run again when the worker that held it died mid-run', async () => {
+    const browser = new TestClient(backend.app, backend.config.appUrl);
+    const email = 'crashed.setup@example.com';
+    expect((await browser.signUp(email)).status).toBe(200);
+    const id = await userIdOf(backend, email);
+    await eventually(async () => (await setupOf(backend, id)) === undefined);
+    // As if its run had been taken by a worker that then died (no lease left), before the customer
+    // and the mail: due again at once, not after the run's 15-minute expiry.
+    await backend.database.db
+      .update(profiles)
+      .set({ stripeCustomerId: null, verificationEmailSentAt: null })
+      .where(eq(profiles.userId, id));
+    await backend.database.db.delete(mailOutbox).where(eq(mailOutbox.to, email));
+    await backend.database.db.insert(accountSetups).values({
+      userId: id,
+      attempts: 1,
+      workerId: randomUUID(),
+      runAfter: new Date(Date.now() + 15 * 60_000),
+    });
+    const customer = async () => (await browser.get<Profile>('/api/profile')).body.stripeCustomerId;
+    expect(await eventually(customer)).toMatch(/^cus_local_/);
+    await eventually(async () => (await setupOf(backend, id)) === undefined);
+    expect(await backend.database.db.select().from(mailOutbox).where(eq(mailOutbox.to, email))).toHaveLength(1);
+  });
+});
+
+describe('claiming a setup', () => {
+  let backend: TestBackend;
+  const userId = 'claimed-setup-user';
+  beforeAll(async () => {
+    // The worker's own loop looks once at start, then not for a minute: the test's claims alone.
+    backend = await createTestBackend({ env: { QUEUE_POLL_SECONDS: '60' } });
+    await backend.database.db.insert(user).values({ id: userId, name: 'C', email: 'claimed@example.com' });
+  });
+  afterAll(() => backend.stop());
+
+  const claim = (workerId: string) => claimNextAccountSetup(backend.database.db, workerId, 30);
+
+  it('gives a due setup to one worker, and a held one to nobody until its worker is gone', async () => {
+    await backend.database.db.insert(accountSetups).values({ userId });
+    const [a, b] = [randomUUID(), randomUUID()];
+    await backend.database.db.insert(workerLeases).values([
+      { id: a, host: 'a', pid: 1 },
+      { id: b, host: 'b', pid: 2 },
+    ]);
+    const claims = await Promise.all([claim(a), claim(b)]);
+    expect(claims.filter((c) => c !== null)).toEqual([{ userId, attempt: 1 }]);
+    expect(await claim(b)).toBeNull(); // held by a live worker
+    const holder = (await setupOf(backend, userId))?.workerId as string;
+    // Its worker's lease lapses: due again, as the next attempt.
+    await backend.database.db
+      .update(workerLeases)
+      .set({ heartbeatAt: new Date(Date.now() - 60_000) })
+      .where(eq(workerLeases.id, holder));
+    const other = holder === a ? b : a;
+    expect(await claim(other)).toEqual({ userId, attempt: 2 });
+    // Held by a live worker past its expiry (a hung run): due again too.
+    await backend.database.db
+      .update(accountSetups)
+      .set({ runAfter: new Date(Date.now() - 1_000) })
+      .where(eq(accountSetups.userId, userId));
+    expect(await claim(holder)).toEqual({ userId, attempt: 3 });
+  });
+});
+
 describe('account setup with a failing mail server', () => {
   let backend: TestBackend;
 
-  /** The account's setup job, once its first attempt has failed and it waits for a retry. */
+  /** The account's setup, once its first attempt has failed and it waits for a retry. */
   async function setupAwaitingRetry(email: string) {
-    const [account] = await backend.database.db.select().from(user).where(eq(user.email, email));
+    const id = await userIdOf(backend, email);
     return eventually(async () => {
-      const { rows } = await backend.database.executeSql(
-        `select state, output from pgboss.job where name = $1 and data->>'userId' = $2`,
-        [QUEUE_NAMES.accountSetup, account?.id],
-      );
-      return rows.find((r) => r.state === 'retry');
+      const setup = await setupOf(backend, id);
+      return setup?.lastError && setup.workerId === null ? setup : null;
     });
   }
 
@@ -46,12 +144,11 @@ describe('account setup with a failing mail server', () => {
     expect((await browser.get<Profile>('/api/profile')).body).toMatchObject({ tokens: 20, emailVerified: false });
 
     const retrying = await setupAwaitingRetry(email);
-    const [account] = await backend.database.db.select().from(user).where(eq(user.email, email));
-    expect(JSON.stringify(retrying.output)).toContain('ECONNREFUSED');
-    const [profile] = await backend.database.db
-      .select()
-      .from(profiles)
-      .where(eq(profiles.userId, account?.id as string));
+    expect(retrying.lastError).toContain('ECONNREFUSED');
+    // The retry waits 5-10 s after the first run.
+    expect(retrying.runAfter.getTime()).toBeGreaterThan(Date.now() + 2_000);
+    expect(retrying.attempts).toBe(1);
+    const [profile] = await backend.database.db.select().from(profiles).where(eq(profiles.userId, retrying.userId));
     expect(profile?.stripeCustomerId).toMatch(/^cus_local_/);
     expect(profile?.verificationEmailSentAt).toBeNull();
   });
@@ -66,6 +163,30 @@ describe('account setup with a failing mail server', () => {
     const again = await browser.post('/api/profile/verification-email');
     expect(again.status).toBe(502); // not 429: the failed send did not start the cooldown
   });
+
+  it('stops after its last try, keeping the error', async () => {
+    const browser = new TestClient(backend.app, backend.config.appUrl);
+    const email = 'out.of.tries@example.com';
+    await browser.signUp(email);
+    const { userId } = await setupAwaitingRetry(email);
+    // Its last try is due now.
+    await backend.database.db
+      .update(accountSetups)
+      .set({ attempts: ACCOUNT_SETUP_TRIES - 1, runAfter: new Date(Date.now() - 1_000) })
+      .where(eq(accountSetups.userId, userId));
+    const last = await eventually(async () => {
+      const setup = await setupOf(backend, userId);
+      return setup?.attempts === ACCOUNT_SETUP_TRIES && setup.workerId === null ? setup : null;
+    });
+    expect(last.lastError).toContain('ECONNREFUSED');
+    // Due no more, whatever its run_after says.
+    await backend.database.db
+      .update(accountSetups)
+      .set({ runAfter: new Date(Date.now() - 1_000) })
+      .where(eq(accountSetups.userId, userId));
+    await new Promise((resolve) => setTimeout(resolve, 1_200));
+    expect((await setupOf(backend, userId))?.attempts).toBe(ACCOUNT_SETUP_TRIES);
+  });
 });
 
 describe('unfinished setups', () => {
@@ -79,11 +200,36 @@ describe('unfinished setups', () => {
     const browser = new TestClient(backend.app, backend.config.appUrl);
     await browser.signUp('left.behind@example.com');
     const customer = async () => (await browser.get<Profile>('/api/profile')).body.stripeCustomerId;
-    await eventually(customer);
+    const id = await userIdOf(backend, 'left.behind@example.com');
+    await eventually(async () => (await setupOf(backend, id)) === undefined);
     // As if the first setup never ran: no customer.
     await backend.database.db.update(profiles).set({ stripeCustomerId: null });
     expect(await customer()).toBeNull();
-    expect(await enqueueUnfinishedAccountSetups(backend.database.db, backend.queue)).toBeGreaterThanOrEqual(1);
+    expect(await enqueueUnfinishedAccountSetups(backend.database.db)).toBeGreaterThanOrEqual(1);
     expect(await eventually(customer)).toMatch(/^cus_local_/);
+  });
+
+  it('given up, are queued again from their first try; waiting, are left as they are', async () => {
+    const browser = new TestClient(backend.app, backend.config.appUrl);
+    const email = 'gave.up@example.com';
+    await browser.signUp(email);
+    const id = await userIdOf(backend, email);
+    await eventually(async () => (await setupOf(backend, id)) === undefined);
+    await backend.database.db.update(profiles).set({ stripeCustomerId: null }).where(eq(profiles.userId, id));
+    // Waiting an hour: left waiting.
+    const later = new Date(Date.now() + 3_600_000);
+    await backend.database.db.insert(accountSetups).values({ userId: id, attempts: 3, runAfter: later });
+    await enqueueUnfinishedAccountSetups(backend.database.db);
+    expect(await setupOf(backend, id)).toMatchObject({ attempts: 3, runAfter: later });
+    // Out of tries: queued again.
+    await backend.database.db
+      .update(accountSetups)
+      .set({ attempts: ACCOUNT_SETUP_TRIES, lastError: 'the provider was down' })
+      .where(eq(accountSetups.userId, id));
+    await enqueueUnfinishedAccountSetups(backend.database.db);
+    const customer = async () =>
+      (await backend.database.db.select().from(profiles).where(eq(profiles.userId, id)))[0]?.stripeCustomerId;
+    expect(await eventually(customer)).toMatch(/^cus_local_/);
+    await eventually(async () => (await setupOf(backend, id)) === undefined);
   });
 });

@@ -20,7 +20,6 @@ beforeAll(async () => {
   backend = await createTestBackend({ inference: routerWith(instantProvider()) });
   deps = {
     db: backend.database.db,
-    queue: backend.queue,
     storage: backend.storage,
     inference: backend.inference,
     moderation: createImageModeration({ policy: 'block', threshold: 0.7 }, NEUTRAL_CLASSIFIER),

@@ -6,17 +6,13 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, writeFile
 import path from 'node:path';
 import pg from 'pg';
 import { type Database, MIGRATIONS_DIR, migrateDatabase, openPglite, openPostgres } from '../../src/server/db/client';
-import { startQueue, stopQueue } from '../../src/server/jobs/queue';
-import { quietLogger } from '../../src/server/log';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 const CACHE_DIR = path.join(ROOT, '.tmp/test-db');
 
-/** Migrations and queue schema: what the template contains (the queue creates its own tables). */
+/** What the template contains: the migrated schema. */
 async function prepare(database: Database) {
   await migrateDatabase(database);
-  const queue = await startQueue(database, quietLogger());
-  await stopQueue(queue);
 }
 
 function templateKey(): string {
@@ -25,8 +21,6 @@ function templateKey(): string {
     const full = path.join(MIGRATIONS_DIR, file);
     if (file.endsWith('.sql') || file.endsWith('.json')) hash.update(file).update(readFileSync(full));
   }
-  hash.update(readFileSync(path.join(ROOT, 'src/server/jobs/queue.ts')));
-  hash.update(JSON.parse(readFileSync(path.join(ROOT, 'node_modules/pg-boss/package.json'), 'utf8')).version);
   hash.update(
     JSON.parse(readFileSync(path.join(ROOT, 'node_modules/@electric-sql/pglite/package.json'), 'utf8')).version,
   );

@@ -1,14 +1,15 @@
 // What follows a new account, outside the request that created it: the profile (already made by
 // the sign-up hook; made here if that failed), the payment customer, and the first verification
-// mail. It runs as a queued job so that a failing mail server or payment provider loses nothing:
-// pg-boss retries it with backoff, and each step is skipped once done.
-import { eq, isNull } from 'drizzle-orm';
+// mail. It waits as a row in `account_setups` (decision 045) so that a failing mail server or
+// payment provider, or a worker that dies, loses nothing: a worker retries it with backoff, and
+// each step is skipped once done (both claim their work in the database: a second run makes no
+// second customer and sends no second mail).
+import { eq, sql } from 'drizzle-orm';
 import type { Auth } from '../auth/auth';
 import { ensureCustomer } from '../billing/customers';
 import type { PaymentProvider } from '../billing/payment-provider';
 import type { AppDb } from '../db/client';
-import { profiles, user } from '../db/schema';
-import { QUEUE_NAMES, type Queue } from '../jobs/queue';
+import { accountSetups, user } from '../db/schema';
 import type { Logger } from '../log';
 import type { Mailer } from '../mail/mailer';
 import { deletedEmail } from './account-deletion';
@@ -22,11 +23,20 @@ export type AccountSetupDeps = {
   logger: Logger;
 };
 
-type AccountSetupJob = { userId: string };
+/** Runs a setup gets at most: the first and 10 retries (pg-boss's retryLimit 10 before decision 045). */
+export const ACCOUNT_SETUP_TRIES = 11;
+/** A retry waits 5 s after the first run, twice that after each next, each up to twice that at random: about 1.5-3 hours in all. */
+const RETRY_DELAY_SECONDS = 5;
+/** A run held longer than this (a hung provider call) is due again even though its worker lives. */
+const EXPIRE_SECONDS = 15 * 60;
+/** How long a stop waits for the setup in hand before leaving it to the next worker. */
+const STOP_WAIT_MS = 10_000;
 
-export async function enqueueAccountSetup(queue: Queue, userId: string): Promise<void> {
-  // One pending setup per user: a repeated enqueue (hook plus sweep) is dropped.
-  await queue.send(QUEUE_NAMES.accountSetup, { userId } satisfies AccountSetupJob, { singletonKey: userId });
+type Rows<T> = { rows: T[] };
+
+/** Queues the account's setup (once: a setup already waiting for it stays as it is). */
+export async function enqueueAccountSetup(db: AppDb, userId: string): Promise<void> {
+  await db.insert(accountSetups).values({ userId }).onConflictDoNothing();
 }
 
 export async function runAccountSetup(deps: AccountSetupDeps, userId: string): Promise<void> {
@@ -45,25 +55,134 @@ export async function runAccountSetup(deps: AccountSetupDeps, userId: string): P
   }
 }
 
-export async function registerAccountSetupWorker(queue: Queue, deps: AccountSetupDeps, pollingIntervalSeconds: number) {
-  await queue.work<AccountSetupJob>(QUEUE_NAMES.accountSetup, { pollingIntervalSeconds }, async ([job]) => {
-    if (!job) return;
-    try {
-      await runAccountSetup(deps, job.data.userId);
-    } catch (error) {
-      deps.logger.error('account setup failed; it will be retried', { userId: job.data.userId, error });
-      throw error;
-    }
-  });
+type ClaimedSetup = { userId: string; attempt: number };
+
+/**
+ * Claims the next due setup for the worker `workerId` in one statement: attempts + 1, its lease, and
+ * due again after the expiry. Due = waiting past its `run_after`, or claimed by a worker whose lease
+ * has lapsed or is gone (it died mid-run), or claimed longer ago than the expiry.
+ */
+export async function claimNextAccountSetup(
+  db: AppDb,
+  workerId: string,
+  leaseSeconds: number,
+): Promise<ClaimedSetup | null> {
+  const { rows } = (await db.execute(sql`
+    update account_setups set attempts = attempts + 1, worker_id = ${workerId}::uuid,
+      run_after = now() + make_interval(secs => ${EXPIRE_SECONDS})
+    where user_id = (
+      select s.user_id from account_setups s
+      where s.attempts < ${ACCOUNT_SETUP_TRIES} and (s.run_after <= now() or (s.worker_id is not null and not exists (
+        select 1 from worker_leases l
+        where l.id = s.worker_id and l.heartbeat_at > now() - make_interval(secs => ${leaseSeconds}))))
+      order by s.run_after limit 1 for update skip locked)
+    returning user_id, attempts`)) as Rows<{ user_id: string; attempts: number }>;
+  const row = rows[0];
+  return row ? { userId: row.user_id, attempt: Number(row.attempts) } : null;
 }
 
-/** At worker start: accounts whose setup never finished (for example, the enqueue failed) get it again. */
-export async function enqueueUnfinishedAccountSetups(db: AppDb, queue: Queue): Promise<number> {
-  const unfinished = await db
-    .select({ userId: profiles.userId })
-    .from(profiles)
-    .where(isNull(profiles.stripeCustomerId))
-    .limit(500);
-  for (const { userId } of unfinished) await enqueueAccountSetup(queue, userId);
-  return unfinished.length;
+/** Runs a claimed setup: done, its row goes; failed, it is due again after the backoff (unless out of tries). */
+async function runClaimed(deps: AccountSetupDeps, { userId, attempt }: ClaimedSetup): Promise<void> {
+  const { db } = deps;
+  try {
+    await runAccountSetup(deps, userId);
+  } catch (error) {
+    const lastTry = attempt >= ACCOUNT_SETUP_TRIES;
+    if (lastTry) deps.logger.error('account setup failed on its last try; it is not retried', { userId, error });
+    else deps.logger.error('account setup failed; it will be retried', { userId, attempt, error });
+    const message = error instanceof Error ? error.message : String(error);
+    // Only if this run still holds it (a later claim, after this worker's lease lapsed, owns it then).
+    await db.execute(sql`
+      update account_setups set worker_id = null, last_error = ${message},
+        run_after = now() + make_interval(secs => ${RETRY_DELAY_SECONDS}::float8 * power(2, ${attempt}::int - 1) * (1 + random()))
+      where user_id = ${userId} and attempts = ${attempt}`);
+    return;
+  }
+  // Done, whichever run holds it now.
+  await db.delete(accountSetups).where(eq(accountSetups.userId, userId));
+}
+
+export type AccountSetupWorker = {
+  /** A setup was queued in this process: look now rather than at the next poll. */
+  wake(): void;
+  /** Stops taking setups and waits (at most 10 s) for the one in hand. */
+  stop(): Promise<void>;
+};
+
+/**
+ * The worker's loop over `account_setups`: claims and runs one due setup after another, then looks
+ * again every `pollingIntervalSeconds` (QUEUE_POLL_SECONDS) or when woken.
+ */
+export function startAccountSetupWorker(
+  deps: AccountSetupDeps,
+  lease: { workerId: string; leaseSeconds: number },
+  { pollingIntervalSeconds }: { pollingIntervalSeconds: number },
+): AccountSetupWorker {
+  let stopping = false;
+  let woken = false;
+  let endSleep: (() => void) | null = null;
+  const sleep = () =>
+    new Promise<void>((resolve) => {
+      const timer = setTimeout(() => done(), pollingIntervalSeconds * 1000);
+      timer.unref();
+      const done = () => {
+        clearTimeout(timer);
+        endSleep = null;
+        resolve();
+      };
+      endSleep = done;
+      if (woken || stopping) done();
+    });
+  const loop = (async () => {
+    while (!stopping) {
+      woken = false;
+      let claimed: ClaimedSetup | null = null;
+      try {
+        claimed = await claimNextAccountSetup(deps.db, lease.workerId, lease.leaseSeconds);
+      } catch (error) {
+        deps.logger.error('could not take the next account setup', { error });
+      }
+      if (!claimed) {
+        await sleep();
+        continue;
+      }
+      try {
+        await runClaimed(deps, claimed);
+      } catch (error) {
+        // Left claimed: due again after the expiry, or as soon as this worker's lease is gone.
+        deps.logger.error('could not record an account setup', { userId: claimed.userId, error });
+      }
+    }
+  })();
+  return {
+    wake() {
+      woken = true;
+      endSleep?.();
+    },
+    async stop() {
+      stopping = true;
+      endSleep?.();
+      let timer: NodeJS.Timeout | undefined;
+      const gaveUp = new Promise<'gave up'>((resolve) => {
+        timer = setTimeout(() => resolve('gave up'), STOP_WAIT_MS);
+      });
+      const outcome = await Promise.race([loop, gaveUp]);
+      clearTimeout(timer);
+      if (outcome === 'gave up') deps.logger.warn('stopped with an account setup still running; it is retried', {});
+    },
+  };
+}
+
+/**
+ * At worker start: accounts whose setup never finished (no payment customer) and is not waiting
+ * (the enqueue failed, or it ran out of tries) get it again. Answers how many were queued.
+ */
+export async function enqueueUnfinishedAccountSetups(db: AppDb): Promise<number> {
+  const { rows } = (await db.execute(sql`
+    insert into account_setups (user_id)
+    select user_id from profiles where stripe_customer_id is null limit 500
+    on conflict (user_id) do update set attempts = 0, run_after = now(), worker_id = null, last_error = null
+      where account_setups.attempts >= ${ACCOUNT_SETUP_TRIES}
+    returning user_id`)) as Rows<{ user_id: string }>;
+  return rows.length;
 }

@@ -4,7 +4,7 @@ import { createHash } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { PGlite, types } from '@electric-sql/pglite';
-import { type SQL, sql } from 'drizzle-orm';
+import type { SQL } from 'drizzle-orm';
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
 import type { PgDatabase, PgDialect, PgQueryResultHKT } from 'drizzle-orm/pg-core';
@@ -22,7 +22,7 @@ export type SqlExecutor = (text: string, values?: unknown[]) => Promise<SqlRows>
 export interface Database {
   dialect: 'pglite' | 'postgres';
   db: AppDb;
-  /** Raw SQL for the queue (pg-boss) and health checks; multi-statement text is allowed without values. */
+  /** Raw SQL (health checks, upkeep, tests); multi-statement text is allowed without values. */
   executeSql: SqlExecutor;
   /**
    * Runs `work` while holding a cluster-wide lock named by `key`, so that of several processes
@@ -69,7 +69,7 @@ export async function openPglite(
         const result = await client.query<Record<string, unknown>>(text, values);
         return { rows: result.rows };
       }
-      // The simple protocol runs several statements (pg-boss sends its schema as one text).
+      // The simple protocol runs several statements in one text.
       const results = await client.exec(text);
       return { rows: (results.at(-1)?.rows ?? []) as Record<string, unknown>[] };
     },
@@ -194,7 +194,7 @@ export function postgresClientOf(db: Pick<AppDb, '_'>): pg.Pool | pg.Client | nu
 /**
  * `db.execute(query)` as a named (prepared) statement on PostgreSQL (PGlite names its own): for
  * the hand-written statements of every tool call (the charge, the take, the finish), whose CTEs
- * cost more to plan than to run. Named by their text, as executeSql names pg-boss's, so each
+ * cost more to plan than to run. Named by their text, as executeSql names its own, so each
  * connection plans each text once; works on a transaction too.
  */
 export async function executePrepared(db: Pick<AppDb, '_'>, query: SQL): Promise<SqlRows> {
@@ -243,7 +243,7 @@ export function openDatabase(location: DatabaseLocation): Promise<Database> {
 
 /**
  * Any fixed number: the key of the advisory lock under which one process at a time changes the
- * database's shape at start (migrations, seed rows, the queue's schema and queues: system.ts).
+ * database's shape at start (migrations, seed rows: system.ts).
  */
 export const SCHEMA_LOCK_KEY = 7_261_104;
 
@@ -257,33 +257,4 @@ export function applyMigrations(dialect: Database['dialect'], db: AppDb): Promis
 /** Applies pending migrations. On PostgreSQL several processes may start at once: one migrates. */
 export function migrateDatabase(database: Database): Promise<void> {
   return database.runExclusive(SCHEMA_LOCK_KEY, (db) => applyMigrations(database.dialect, db));
-}
-
-/**
- * As node-postgres sends parameters: undefined as NULL (drizzle would drop it), objects as JSON,
- * arrays as one array literal (drizzle would spread them into a list; pg-boss sends job ids so).
- */
-function driverValue(value: unknown): unknown {
-  if (value === undefined) return null;
-  if (Array.isArray(value)) return `{${value.map((v) => `"${String(v).replace(/[\\"]/g, '\\$&')}"`).join(',')}}`;
-  if (value !== null && typeof value === 'object' && !(value instanceof Date) && !Buffer.isBuffer(value)) {
-    return JSON.stringify(value);
-  }
-  return value;
-}
-
-/**
- * Raw SQL with $1..$n placeholders on a drizzle database or transaction, so that pg-boss can
- * enqueue inside our transaction (its `db` option): the job row and the queued job commit together.
- */
-export function sqlExecutorOf(db: Pick<AppDb, 'execute'>): SqlExecutor {
-  return async (text, values = []) => {
-    const parts = text.split(/\$(\d+)/);
-    const chunks: SQL[] = [];
-    parts.forEach((part, i) => {
-      chunks.push(i % 2 === 0 ? sql.raw(part) : sql`${driverValue(values[Number(part) - 1])}`);
-    });
-    const result = (await db.execute(sql.join(chunks, sql.raw('')))) as unknown as SqlRows;
-    return { rows: result.rows ?? [] };
-  };
 }

@@ -261,6 +261,29 @@ export const workerLeases = pgTable('worker_leases', {
   heartbeatAt: timestamp('heartbeat_at', { withTimezone: true }).notNull().defaultNow(),
 });
 
+/**
+ * Account setups not done yet (accounts/account-setup.ts, decision 045): one row per new account
+ * from sign-up until its setup succeeds (then deleted). A worker claims a due row (attempts + 1,
+ * its lease); a failure makes it due again after a backoff; a claim whose worker's lease lapsed is
+ * due again at once, and one held longer than the expiry too. After the last try the row stays,
+ * with its error, and is due no more.
+ */
+export const accountSetups = pgTable(
+  'account_setups',
+  {
+    userId: text('user_id')
+      .primaryKey()
+      .references(() => user.id, { onDelete: 'cascade' }),
+    attempts: integer('attempts').notNull().default(0),
+    runAfter: timestamp('run_after', { withTimezone: true }).notNull().defaultNow(),
+    /** The lease of the worker running it now; null when waiting. */
+    workerId: uuid('worker_id'),
+    lastError: text('last_error'),
+    createdAt: createdAt(),
+  },
+  (t) => [index('account_setups_due_idx').on(t.runAfter)],
+);
+
 /** Stored images: a tool's inputs and outputs, served to their owner only. */
 export const files = pgTable(
   'files',

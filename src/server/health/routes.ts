@@ -9,7 +9,6 @@ import type { Config } from '../config';
 import type { Database } from '../db/client';
 import type { InstanceInfo } from '../db/instance';
 import type { InferenceRouter } from '../inference/routing';
-import { QUEUE_NAMES, QUEUE_SCHEMA } from '../jobs/queue';
 import { eventLoopDelays } from './event-loop';
 
 export type HealthDeps = {
@@ -67,40 +66,32 @@ export function mayReadHealthDetails(config: Config, headers: Headers): boolean 
   return LOOPBACK.test(headers.get(CLIENT_IP_HEADER) ?? '');
 }
 
-/** The tool jobs' queue is the jobs table (decision 037); health names it as pg-boss's queues are named. */
+/** The one queue is the tool jobs' in the jobs table (decisions 037, 045); health reports it by this name. */
 const TOOL_RUN_QUEUE = 'tool-run';
 
-/** The row of the counts below that holds the payments an operator must refund by hand. */
-const UNREFUNDED_PAYMENTS = '!unrefunded-payments';
-
 /**
- * Jobs waiting per queue (every queue named, 0 when empty) and the payments whose refund failed
+ * The tool jobs waiting (`queued` rows) and the payments whose refund failed
  * (billing/account-payments.ts), in one statement.
  */
 async function healthCounts(database: Database) {
-  const names = [...Object.values(QUEUE_NAMES), TOOL_RUN_QUEUE];
   const { rows } = await database.executeSql(
-    `select name, count(*)::int as waiting from ${QUEUE_SCHEMA}.job where name = any($1) and state < 'active' group by name
-     union all select '${TOOL_RUN_QUEUE}', count(*)::int from jobs where status = 'queued' having count(*) > 0
-     union all select '${UNREFUNDED_PAYMENTS}', count(*)::int from payments where status = 'refund_failed' having count(*) > 0`,
-    [names],
+    `select (select count(*)::int from jobs where status = 'queued') as waiting,
+       (select count(*)::int from payments where status = 'refund_failed') as unrefunded`,
   );
-  const waiting: Record<string, number> = Object.fromEntries(names.map((name) => [name, 0]));
-  let unrefundedPayments = 0;
-  for (const row of rows) {
-    if (row.name === UNREFUNDED_PAYMENTS) unrefundedPayments = Number(row.waiting);
-    else waiting[String(row.name)] = Number(row.waiting);
-  }
-  return { waiting, unrefundedPayments };
+  const [row] = rows;
+  return {
+    waiting: { [TOOL_RUN_QUEUE]: Number(row?.waiting ?? 0) },
+    unrefundedPayments: Number(row?.unrefunded ?? 0),
+  };
 }
 
 export function healthRoutes(deps: HealthDeps) {
   const { config, database, instance } = deps;
   const eventLoop = eventLoopDelays();
   return new Hono().get('/', async (c) => {
-    // One statement either way: it reaches the database and the queue's tables (they share it).
+    // One statement either way: it reaches the database, which holds the queue too.
     if (!mayReadHealthDetails(config, c.req.raw.headers)) {
-      const reachable = await timed(() => database.executeSql(`select count(*) as queues from ${QUEUE_SCHEMA}.queue`));
+      const reachable = await timed(() => database.executeSql('select 1 as reachable'));
       const healthy = reachable.status === 'ok';
       return c.json({ status: healthy ? 'ok' : 'degraded' }, healthy ? 200 : 503);
     }

@@ -20,7 +20,6 @@ import { chargeAndQueue, earlierJobFor, IdempotencyConflictError } from '../jobs
 import { hasRoomForJob, TooManyJobsError } from '../jobs/fair-queue';
 import { chargeFor } from '../jobs/free-preview';
 import type { JobSignals } from '../jobs/job-signals';
-import type { Queue } from '../jobs/queue';
 import { balanceOf, InsufficientTokensError } from '../ledger/ledger';
 import type { Logger } from '../log';
 import type { FileStorage } from '../storage/storage';
@@ -35,7 +34,6 @@ const TOO_MANY_JOBS_RETRY_SECONDS = 15;
 
 export type ToolCallServiceDeps = {
   db: AppDb;
-  queue: Queue;
   storage: FileStorage;
   inference: InferenceRouter;
   moderation: ImageModeration;
