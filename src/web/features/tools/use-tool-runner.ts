@@ -19,7 +19,7 @@ import { unwatchJob, watchJob } from '../../lib/jobs/job-watch';
 import { useNavigate, useSearchParams } from '../../lib/router';
 import { useAuth } from '../../lib/session/auth-context';
 import { saveToolDraft, type ToolDraft } from '../../lib/tool-draft';
-import { progressFrom, sameProgress } from './parts/JobProgress';
+import { progressFrom, type RunningJob, sameProgress } from './parts/progress';
 import { type Access, accessOf } from './tool-access';
 import { callTool, FIRST_LOOK_MS, getJob, JOB_FOLLOW_WAIT_SECONDS, JOB_POLL_MS } from './tool-api';
 import { firstFailingCheck } from './tool-rules';
@@ -31,21 +31,8 @@ export type ToolBody<Id extends ToolId> = Omit<ToolRequest<Id>, 'userId'>;
 
 export type JobState<Id extends ToolId = ToolId> =
   | { phase: 'idle' }
-  /**
-   * 'sending': the call is out, until the server accepts the job; 'queued' and 'running': the server
-   * is still working (202). `queuePosition`: its place while it waits (for a slot, or for its model).
-   * `startedAt`: when the job was asked for (ms since the epoch), for the elapsed time.
-   * `typicalSeconds`: how long the tool usually takes, when the server knows (JobDetail).
-   * `doneBy`: when the server expects it done, counting the jobs ahead and beside it (ms since the epoch).
-   */
-  | {
-      phase: 'running';
-      status: 'sending' | 'queued' | 'running';
-      queuePosition?: number | null;
-      typicalSeconds?: number | null;
-      doneBy?: number | null;
-      startedAt: number;
-    }
+  /** See RunningJob (parts/progress.ts). */
+  | RunningJob
   /**
    * `request`: the body that was sent, or the settings of a job shown again (the Image Upscaler titles
    * its result with the scale asked for). `before`: the input image of a job shown again (a fresh

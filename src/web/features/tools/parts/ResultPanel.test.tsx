@@ -1,7 +1,8 @@
 import { render, screen } from '@testing-library/react';
 import { ImageIcon } from 'lucide-react';
 import { describe, expect, it } from 'vitest';
-import { progressText, ResultPanel } from './ResultPanel';
+import { progressText } from './progress';
+import { ResultPanel } from './ResultPanel';
 
 describe('a running job', () => {
   it('says where a waiting job stands in the line', () => {

@@ -1,6 +1,5 @@
 import { Download, LoaderCircle, type LucideIcon } from 'lucide-react';
 import { type ReactNode, useEffect, useId, useRef } from 'react';
-import { QUEUE_AHEAD_COUNTED_UP_TO } from '../../../../contract/tool-responses';
 import { FormMessage } from '../../../components/FormMessage';
 import { PlaceholderPanel } from '../../../components/PlaceholderPanel';
 import { useDownloads } from '../downloads';
@@ -9,27 +8,6 @@ import type { JobState } from '../use-tool-runner';
 import { CompareView } from './CompareView';
 import { JobProgress } from './JobProgress';
 import { SendToLinks } from './SendToLinks';
-
-const PROGRESS_TEXT = {
-  sending: 'Sending your request…',
-  queued: 'Queued: waiting for a free worker…',
-  running: 'Working on it: this can take a minute…',
-} as const;
-
-/**
- * What the user reads while the job runs: its place in the line when it waits, for a slot or, held
- * by a worker, for its model (the server gives a place then too).
- */
-export function progressText(job: Extract<JobState, { phase: 'running' }>): string {
-  const position = job.queuePosition;
-  if (job.status === 'sending' || !position) return PROGRESS_TEXT[job.status];
-  if (position === 1) return 'Queued: yours is next…';
-  const ahead = position - 1;
-  // The server counts no further than this: beyond it, it says "at least".
-  if (ahead >= QUEUE_AHEAD_COUNTED_UP_TO)
-    return `Queued: at least ${QUEUE_AHEAD_COUNTED_UP_TO.toLocaleString('en-US')} jobs ahead of yours…`;
-  return `Queued: ${ahead} ${ahead === 1 ? 'job' : 'jobs'} ahead of yours…`;
-}
 
 type Props = {
   title: string;
