@@ -4,13 +4,21 @@
 // states are held here too.
 import { spawnSync } from 'node:child_process';
 import path from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { buildPgliteTemplate } from '../test/support/template-db';
 
 const root = path.resolve(import.meta.dirname, '..');
 
+// The benches measure on a copy of the suite's migrated template (bench-database.ts), not on a new
+// database each: initdb and migrations are seconds per bench that measure nothing.
+let migratedDump = '';
+beforeAll(async () => {
+  migratedDump = await buildPgliteTemplate();
+}, 180_000);
+
 /** Runs a bench script to its end; its output, or a failure with what it printed. */
 function runBench(script: string, args: string[] = []): string {
-  const env = { ...process.env };
+  const env = { ...process.env, BENCH_PGLITE_DUMP: migratedDump };
   delete env.TEST_DATABASE_URL; // PGlite only: the benches' PostgreSQL runs are for people, not CI
   const result = spawnSync(process.execPath, ['--import', 'tsx', path.join(root, 'bench', script), ...args], {
     cwd: root,
@@ -61,9 +69,10 @@ describe('the benches', () => {
       expect(output, endpoint).toMatch(
         new RegExp(`${endpoint}\\s+[\\d.]+ req/s .* errors 0\\n\\s+thread [\\d.]+ ms a request: PGlite [\\d.]+ ms`),
       );
-    // A statement's time is counted: a tool call's three cost more than a health request's one.
-    const [health, tool] = [...output.matchAll(/PGlite ([\d.]+) ms/g)].map((match) => Number(match[1]));
-    expect(tool).toBeGreaterThan(health ?? Number.POSITIVE_INFINITY);
+    // A statement's time is counted for both (which is larger is a measurement, not a check: a busy
+    // machine has inverted it).
+    const counted = [...output.matchAll(/PGlite ([\d.]+) ms/g)].map((match) => Number(match[1]));
+    expect(counted.slice(0, 2).every((ms) => ms > 0)).toBe(true);
     expect(output).toMatch(/ratio tool\/health: throughput [\d.]+x, p50 [\d.]+x/);
     expect(output).toMatch(/floor \(.*\) [\d.]+x/);
     // And by statement: the tool call's three, each about once a call, named by their SQL.

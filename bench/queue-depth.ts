@@ -8,9 +8,10 @@
 import { randomUUID } from 'node:crypto';
 import { type SQL, sql } from 'drizzle-orm';
 import pg from 'pg';
-import { type Database, migrateDatabase, openPglite, openPostgres } from '../src/server/db/client';
+import { type Database, migrateDatabase, openPostgres } from '../src/server/db/client';
 import { queuePosition } from '../src/server/jobs/job-view';
 import { findJob, markSucceeded, takeNextJob } from '../src/server/jobs/jobs-repository';
+import { openBenchPglite } from './bench-database';
 
 const argument = (name: string) => {
   const i = process.argv.indexOf(`--${name}`);
@@ -109,7 +110,7 @@ const POSITION_READS = 50;
 type Backend = { name: string; open: () => Promise<Database & { dispose?: () => Promise<void> }> };
 
 function pgliteBackend(): Backend {
-  return { name: 'PGlite', open: () => openPglite() };
+  return { name: 'PGlite', open: () => openBenchPglite() };
 }
 
 function postgresBackend(url: string): Backend {

@@ -9,17 +9,17 @@ import path from 'node:path';
 import { eq } from 'drizzle-orm';
 import { grantTokens } from '../src/server/admin/commands';
 import { loadConfig } from '../src/server/config';
-import { openPglite } from '../src/server/db/client';
 import { user } from '../src/server/db/schema';
 import { quietLogger } from '../src/server/log';
 import { startBackend } from '../src/server/system';
 import { TestClient } from '../test/support/http-client';
 import { instantProvider, routerWith } from '../test/support/tool-fixtures';
+import { openBenchPglite } from './bench-database';
 
 const LIST = process.argv.includes('--list');
 const dataDir = mkdtempSync(path.join(os.tmpdir(), 'pp-statements-'));
 const config = loadConfig({ DATA_DIR: dataDir, TRUST_PROXY_HOPS: '1', LOG_LEVEL: 'error', QUEUE_POLL_SECONDS: '30' });
-const database = await openPglite();
+const database = await openBenchPglite();
 
 // Every statement PGlite runs, in order (extended-protocol queries and simple-protocol texts).
 const seen: string[] = [];

@@ -14,12 +14,12 @@ import { serve } from '@hono/node-server';
 import { eq } from 'drizzle-orm';
 import { grantTokens } from '../src/server/admin/commands';
 import { loadConfig } from '../src/server/config';
-import { openPglite } from '../src/server/db/client';
 import { user } from '../src/server/db/schema';
 import { quietLogger } from '../src/server/log';
 import { startBackend } from '../src/server/system';
 import { TestClient } from '../test/support/http-client';
 import { instantProvider, routerWith } from '../test/support/tool-fixtures';
+import { openBenchPglite } from './bench-database';
 
 const arg = (name: string, fallback: number) => {
   const i = process.argv.indexOf(`--${name}`);
@@ -137,7 +137,7 @@ async function main() {
     TOOL_CALLS_PER_MINUTE: '100000',
     LOG_LEVEL: 'error',
   });
-  const database = await openPglite();
+  const database = await openBenchPglite();
   timeDatabase(database.pglite);
   const backend = await startBackend(config, quietLogger(), database, { inference: routerWith(instantProvider()) });
   if (!backend.app) throw new Error('no web role');

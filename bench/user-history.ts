@@ -14,12 +14,12 @@ import { performance } from 'node:perf_hooks';
 import { eq, sql } from 'drizzle-orm';
 import { grantTokens } from '../src/server/admin/commands';
 import { loadConfig } from '../src/server/config';
-import { openPglite } from '../src/server/db/client';
 import { user } from '../src/server/db/schema';
 import { quietLogger } from '../src/server/log';
 import { startBackend } from '../src/server/system';
 import { TestClient } from '../test/support/http-client';
 import { instantProvider, routerWith } from '../test/support/tool-fixtures';
+import { openBenchPglite } from './bench-database';
 
 const option = (name: string, fallback: string) => {
   const i = process.argv.indexOf(`--${name}`);
@@ -33,7 +33,7 @@ type Figures = Record<string, number>; // request -> PGlite ms per request
 async function measure(historySize: number): Promise<Figures> {
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'pp-history-'));
   const config = loadConfig({ DATA_DIR: dataDir, TOOL_CALLS_PER_MINUTE: '100000', LOG_LEVEL: 'error' });
-  const database = await openPglite();
+  const database = await openBenchPglite();
   const backend = await startBackend(config, quietLogger(), database, { inference: routerWith(instantProvider()) });
   if (!backend.app) throw new Error('no web role');
   const client = new TestClient(backend.app, config.appUrl);
