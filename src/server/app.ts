@@ -16,7 +16,10 @@ import type { InstanceInfo } from './db/instance';
 import { healthRoutes } from './health/routes';
 import type { ImageModeration } from './images/moderation/image-moderation';
 import type { InferenceRouter } from './inference/routing';
+import { createJobProgress } from './jobs/job-progress';
 import type { JobSignals } from './jobs/job-signals';
+import { fileRoutes } from './jobs/views/file-routes';
+import { jobRoutes } from './jobs/views/job-routes';
 import type { Logger } from './log';
 import { devMailRoutes } from './mail/dev-mail-routes';
 import type { Mailer } from './mail/mailer';
@@ -62,6 +65,9 @@ export function buildApp(deps: AppDeps) {
     appUrl: config.appUrl,
     trustedOrigins: config.trustedOrigins,
   };
+  // A waiting job's place and time left, read at most once a second per provider: for the tool
+  // calls' 202s and the job reads alike.
+  const progressOf = createJobProgress(deps.database.db, { slotsPerWorker: config.workerConcurrency });
   const api = new Hono()
     .use('*', rejectBrokenUrlEncoding())
     .use('*', apiBodyLimit())
@@ -116,12 +122,14 @@ export function buildApp(deps: AppDeps) {
         logger: deps.logger,
         waitMs: config.toolWaitSeconds * 1000,
         callsPerMinute: config.toolCallsPerMinute,
-        workerSlots: config.workerConcurrency,
+        progressOf,
         maxActiveJobsPerUser: config.maxActiveJobsPerUser,
         storageQuotaBytes: config.creations.quotaBytes,
         signals: deps.signals,
       }),
     )
+    .route('/', jobRoutes({ db: deps.database.db, auth, progressOf, signals: deps.signals }))
+    .route('/', fileRoutes({ db: deps.database.db, auth, storage: deps.storage }))
     .route(
       '/',
       creationRoutes({

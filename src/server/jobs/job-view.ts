@@ -1,5 +1,5 @@
 // What the API shows of a job: the contract's job view, its place in the queue, and the wait of a
-// tool call for its job to finish.
+// request (a tool call, a job read) for its job to finish.
 import { type JobView, QUEUE_AHEAD_COUNTED_UP_TO } from '../../contract/tool-responses';
 import type { ToolId } from '../../contract/tools';
 import type { AppDb } from '../db/client';
@@ -54,6 +54,23 @@ export class JobGoneError extends Error {
     super(`job ${jobId} was deleted`);
     this.name = 'JobGoneError';
   }
+}
+
+/** Null for a job deleted (with its account) while the request waited for it; any other error stands. */
+export function unlessGone(error: unknown): null {
+  if (error instanceof JobGoneError) return null;
+  throw error;
+}
+
+/**
+ * How long a request waits for its job: what the client asks with RFC 7240 `Prefer: wait=N`, at most
+ * `limitMs`; `unasked` without it (a tool call: the server's limit, the spec's synchronous answer).
+ * Our web page asks wait=0 of a call (its 202 ends "Sending your request…") and then follows the
+ * job with job reads that wait for its finish (decision 042).
+ */
+export function waitMsFor(prefer: string | undefined, limitMs: number, unasked = limitMs): number {
+  const asked = prefer?.match(/(?:^|[,;\s])wait=(\d{1,5})(?:$|[,;\s])/i)?.[1];
+  return asked === undefined ? unasked : Math.min(limitMs, Number(asked) * 1000);
 }
 
 /**
