@@ -13,7 +13,7 @@ import path from 'node:path';
 import { gzipSync } from 'node:zlib';
 import type { Manifest } from 'vite';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { ssrDirOf, ssrEntryOf } from '../src/server/web/ssr-build';
+import { ssrDirOf, ssrEntryOf } from '../src/server/pages/ssr-build';
 import { buildWebIfStale, WEB_DIST_DIR } from './web-build.mjs';
 
 const BUDGET_GZIPPED_BYTES = Math.round(87 * 1024);

@@ -1,6 +1,6 @@
 // A Vite plugin: after the build writes dist/web, every text asset gets a brotli (.br) and a gzip
 // (.gz) twin, made once here at maximum quality instead of on every request. The static handler
-// (src/server/web/spa.ts) serves the twin the browser accepts. Images and fonts are already
+// (src/server/pages/spa.ts) serves the twin the browser accepts. Images and fonts are already
 // compressed and are left alone.
 import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';

@@ -1,13 +1,13 @@
 // A Vite plugin: after the browser build, Vite's SSR build turns src/web/entry-prerender.tsx into
 // `<outDir>-ssr/entry-prerender-<hash>.js` (dist/web-ssr, outside what the server serves as files), which the
-// server runs to prerender each page (decision 021, src/server/web/prerendered-pages.ts). Each page is
+// server runs to prerender each page (decision 021, src/server/pages/prerendered-pages.ts). Each page is
 // rendered once here as well, so a page that cannot render outside a browser fails the build, not
 // the server's start.
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import react from '@vitejs/plugin-react';
 import { build, type Plugin } from 'vite';
-import { ssrDirOf, ssrEntryOf } from '../src/server/web/ssr-build';
+import { ssrDirOf, ssrEntryOf } from '../src/server/pages/ssr-build';
 
 type Entry = typeof import('../src/web/entry-prerender');
 

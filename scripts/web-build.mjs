@@ -15,7 +15,7 @@ const inputs = [
   'vite.config.ts',
   'scripts/precompress.ts',
   'scripts/prerender.ts',
-  'src/server/web/ssr-build.ts',
+  'src/server/pages/ssr-build.ts',
   'package-lock.json',
 ];
 

@@ -23,14 +23,14 @@ import { jobRoutes } from './jobs/views/job-routes';
 import type { Logger } from './log';
 import { devMailRoutes } from './mail/dev-mail-routes';
 import type { Mailer } from './mail/mailer';
+import { spaRoutes } from './pages/spa';
+import { compressJson } from './responses/compress-json';
 import { apiBodyLimit } from './security/body-limit';
 import { originCheck } from './security/origin-check';
 import { securityHeaders } from './security/security-headers';
 import { rejectBrokenUrlEncoding } from './security/url-encoding';
 import type { FileStorage } from './storage/storage';
 import { toolRoutes, toolsInfoOf } from './tools/routes';
-import { compressJson } from './web/compress-json';
-import { spaRoutes } from './web/spa';
 import { replicateWebhookRoutes } from './webhooks/replicate-webhook';
 
 export type AppDeps = {

@@ -1,5 +1,5 @@
 // The app rendered to HTML outside a browser (decision 021): built by Vite's SSR build into
-// dist/web-ssr (scripts/prerender.ts) and run by the server (src/server/web/prerendered-pages.ts),
+// dist/web-ssr (scripts/prerender.ts) and run by the server (src/server/pages/prerendered-pages.ts),
 // which sends each page's HTML inside index.html so that it paints before any script has run; the
 // browser then hydrates it (main.tsx). What renders here is a first render in a browser that has not
 // heard from the server yet: the session loading (signed out, or the room of the signed-in state when

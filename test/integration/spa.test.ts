@@ -5,7 +5,7 @@ import path from 'node:path';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { precompressDir } from '../../scripts/precompress';
-import { spaRoutes } from '../../src/server/web/spa';
+import { spaRoutes } from '../../src/server/pages/spa';
 import { createTestBackend, type TestBackend } from '../support/test-backend';
 
 /** Large and repetitive enough to be worth compressing, as a real vendor chunk is. */

@@ -10,8 +10,8 @@ import { isUuid } from '../db/ids';
 import { removeFiles } from '../jobs/job-files';
 import { viewJob } from '../jobs/job-view';
 import { findOwnFile } from '../jobs/jobs-repository';
+import { fileEtag, PRIVATE_JSON_CACHE, sendPrivateImage } from '../responses/private-cache';
 import type { FileStorage } from '../storage/storage';
-import { fileEtag, PRIVATE_JSON_CACHE, sendPrivateImage } from '../web/private-cache';
 import { exportAccount } from './account-export';
 import { viewCreation } from './creation-view';
 import {

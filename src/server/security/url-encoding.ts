@@ -2,7 +2,7 @@
 // made by hand or cut short: no page or API of ours makes one. Hono itself decodes such a path
 // leniently (it keeps the broken escape as it is), so nothing throws, but a half-decoded address
 // is never what the caller meant: the API answers it with 400 before any route reads it, and the
-// web app's pages with its not-found page (web/spa.ts). Issue 37.
+// web app's pages with its not-found page (pages/spa.ts). Issue 37.
 import type { MiddlewareHandler } from 'hono';
 import { isWellEncoded } from '../../contract/url-encoding';
 

@@ -7,8 +7,8 @@ import type { Auth } from '../../auth/auth';
 import { sessionUser } from '../../auth/session';
 import type { AppDb } from '../../db/client';
 import { isUuid } from '../../db/ids';
+import { fileEtag, sendPrivateImage } from '../../responses/private-cache';
 import type { FileStorage } from '../../storage/storage';
-import { fileEtag, sendPrivateImage } from '../../web/private-cache';
 import { findOwnFile } from '../jobs-repository';
 
 export type FileRoutesDeps = { db: AppDb; auth: Auth; storage: FileStorage };

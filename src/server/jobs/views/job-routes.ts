@@ -15,7 +15,7 @@ import {
 } from '../../creations/creations-repository';
 import type { AppDb } from '../../db/client';
 import { isUuid } from '../../db/ids';
-import { PRIVATE_JSON_CACHE } from '../../web/private-cache';
+import { PRIVATE_JSON_CACHE } from '../../responses/private-cache';
 import type { JobProgressOf } from '../job-progress';
 import type { JobSignals } from '../job-signals';
 import { unlessGone, viewJob, waitForJob, waitMsFor } from '../job-view';
