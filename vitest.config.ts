@@ -3,15 +3,57 @@ import { defineConfig } from 'vitest/config';
 
 // One runner, several projects:
 //   web          React components in happy-dom
-//   unit         pure server/contract code, scripts, and brief runs of the benches (bench/benches.test.ts)
+//   unit         pure server/contract code, scripts, and brief runs of the benches (bench/benches.test.ts);
+//                unit-isolated: the few that need a module graph of their own
 //   integration  the Hono app in-process against PGlite (cloned from a migrated template), and
-//                again against PostgreSQL when TEST_DATABASE_URL is set
+//                again against PostgreSQL when TEST_DATABASE_URL is set (except PGLITE_ONLY)
 //   e2e          the real server process driven by Playwright in Debian chromium
+// Run on PGlite only: these test HTTP, policy, mail, sign-in, storage and model behaviour whose SQL is
+// the same the files run on both databases already cover (a charge, a job, a profile), or they open
+// PGlite themselves (the migration tests). Everything about money, the queue, jobs, races, signals,
+// sessions and the ledger runs on both.
+const PGLITE_ONLY = [
+  'access',
+  'admin',
+  'auth-enumeration',
+  'creations-share',
+  'fix-a-face-precheck',
+  'google',
+  'image-analyzer-local',
+  'image-moderation',
+  'job-input',
+  'job-progress',
+  'local-prices',
+  'mail',
+  'malformed-urls',
+  'migration-*',
+  'origin-checks',
+  'private-cache',
+  's3-storage',
+  'security-headers',
+  'slow-images',
+  'spa',
+  'stored-image-input',
+  'tools-replicate',
+].map((name) => `test/integration/${name}.test.ts`);
+
+const UNIT_TESTS = ['src/{server,contract}/**/*.test.ts', 'scripts/**/*.test.ts', 'bench/**/*.test.ts'];
+// Files that need a module graph of their own: vi.mock replaces a module for one file, and the
+// shared-runtime test checks what a fresh process has loaded.
+const ISOLATED_UNIT_TESTS = [
+  'src/server/inference/local/upscale/real-esrgan-fallback.test.ts',
+  'src/server/inference/local/faces/shared-runtime.test.ts',
+];
+
 const integrationOn = (dialect: 'pglite' | 'postgres') => ({
   extends: true as const,
   test: {
     name: `integration-${dialect}`,
     include: ['test/integration/**/*.test.ts'],
+    exclude: dialect === 'postgres' ? PGLITE_ONLY : [],
+    // Files share a worker's loaded modules: each file's own backend and database keep them apart,
+    // and importing the whole server again per file was most of this tier's time.
+    isolate: false,
     environment: 'node',
     env: { TEST_DB_DIALECT: dialect },
     globalSetup: ['test/support/global-setup.ts'],
@@ -22,6 +64,9 @@ const integrationOn = (dialect: 'pglite' | 'postgres') => ({
 
 export default defineConfig({
   test: {
+    // Vitest's default on two cores is one file at a time; most files mostly wait (on a server, a
+    // browser, a queue's poll, a model in its own thread), so three overlap without starving.
+    maxWorkers: 3,
     projects: [
       {
         plugins: [react()],
@@ -37,11 +82,19 @@ export default defineConfig({
       {
         test: {
           name: 'unit',
-          include: ['src/{server,contract}/**/*.test.ts', 'scripts/**/*.test.ts', 'bench/**/*.test.ts'],
+          include: UNIT_TESTS,
+          exclude: ISOLATED_UNIT_TESTS,
           environment: 'node',
-          // A first test that loads a model (seconds) past 5 s under load is not a failure.
+          // Files share a worker's loaded modules, so a model loads once per worker, not per file.
+          isolate: false,
+          // A first test that loads a model (seconds) past 5 s under load is not a failure, nor a
+          // database made in a hook past 10 s.
           testTimeout: 30_000,
+          hookTimeout: 60_000,
         },
+      },
+      {
+        test: { name: 'unit-isolated', include: ISOLATED_UNIT_TESTS, environment: 'node', testTimeout: 30_000 },
       },
       integrationOn('pglite'),
       ...(process.env.TEST_DATABASE_URL ? [integrationOn('postgres')] : []),
