@@ -18,7 +18,7 @@ beforeAll(async () => {
 
 /** Runs a bench script to its end; its output, or a failure with what it printed. */
 function runBench(script: string, args: string[] = []): string {
-  const env = { ...process.env, BENCH_PGLITE_DUMP: migratedDump };
+  const env: NodeJS.ProcessEnv = { ...process.env, BENCH_PGLITE_DUMP: migratedDump };
   delete env.TEST_DATABASE_URL; // PGlite only: the benches' PostgreSQL runs are for people, not CI
   const result = spawnSync(process.execPath, ['--import', 'tsx', path.join(root, 'bench', script), ...args], {
     cwd: root,
