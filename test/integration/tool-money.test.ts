@@ -187,9 +187,10 @@ describe('a worker that dies mid-job', () => {
       await second.stop();
       letGo();
       await eventually(async () => hanging.finished > 0);
-      // The abandoned run's bookkeeping settles before the close.
+      // The abandoned run's bookkeeping settles before the close; then the dead worker's loops stop
+      // too (test files share their process: left running, they would poll a closed database).
       await new Promise((resolve) => setTimeout(resolve, 500));
-      await first.database.drop();
+      await first.stop();
     }
   }, 60_000);
 });
