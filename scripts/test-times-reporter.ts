@@ -6,7 +6,7 @@ import path from 'node:path';
 import type { Reporter, TestModule } from 'vitest/node';
 
 /** Where the run's tier times go (scripts/test.mjs reads them). */
-export const TEST_TIMES_FILE = path.resolve('.tmp/test-times.json');
+export const TEST_TIMES_FILE = path.resolve(process.env.TEST_TIMES_FILE ?? '.tmp/test-times.json');
 
 type ProjectTimes = { start: number; end: number; busyMs: number; files: { file: string; ms: number }[] };
 

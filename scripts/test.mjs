@@ -3,7 +3,7 @@
 // (web, unit, integration on PGlite and, with TEST_DATABASE_URL, on PostgreSQL, and the browser
 // tests, which serve that build). Ends with each tier's time, then one total line over all of them:
 // "N passed, N failed, N skipped". Extra arguments go to vitest (e.g. --project web).
-import { spawn, spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -50,47 +50,69 @@ if (vitestArgs.length === 0) {
   ]);
 }
 
-const report = path.join(root, '.tmp/vitest-report.json');
-const timesFile = path.join(root, '.tmp/test-times.json');
-mkdirSync(path.dirname(report), { recursive: true });
-rmSync(report, { force: true });
-rmSync(timesFile, { force: true });
-console.log('\n> vitest');
-const vitest = spawnSync(
-  process.execPath,
-  [
-    bin('vitest', 'vitest.mjs'),
-    'run',
-    '--reporter=default',
-    '--reporter=json',
-    '--reporter=./scripts/test-times-reporter.ts',
-    `--outputFile.json=${report}`,
-    ...vitestArgs,
-  ],
-  { cwd: root, stdio: 'inherit' },
-);
-if (existsSync(report)) {
-  const results = JSON.parse(readFileSync(report, 'utf8'));
-  totals.passed += results.numPassedTests;
-  totals.failed += results.numFailedTests;
-  totals.skipped += results.numPendingTests + results.numTodoTests;
-  // A file that failed to load (or a failing setup) has no test results: count it as a failure.
-  const brokenFiles = results.testResults.filter(
-    (file) => file.status === 'failed' && file.assertionResults.length === 0,
+// The browser tests run one file at a time (one server and one browser each); Vitest runs such a
+// project only after all the others, so it runs in a Vitest of its own beside the rest instead.
+const otherProjects = ['web', 'unit', 'unit-isolated', 'integration-pglite'];
+if (process.env.TEST_DATABASE_URL) otherProjects.push('integration-postgres');
+const runs =
+  vitestArgs.length > 0
+    ? [{ name: 'vitest', args: vitestArgs }]
+    : [
+        { name: 'browser', args: ['--project', 'e2e'] },
+        { name: 'others', args: otherProjects.flatMap((project) => ['--project', project]) },
+      ];
+mkdirSync(path.join(root, '.tmp'), { recursive: true });
+const timesFiles = [];
+
+function runVitest({ name, args }) {
+  const report = path.join(root, `.tmp/vitest-report-${name}.json`);
+  const timesFile = path.join(root, `.tmp/test-times-${name}.json`);
+  rmSync(report, { force: true });
+  rmSync(timesFile, { force: true });
+  timesFiles.push(timesFile);
+  console.log(`\n> vitest (${name})`);
+  const child = spawn(
+    process.execPath,
+    [
+      bin('vitest', 'vitest.mjs'),
+      'run',
+      '--reporter=default',
+      '--reporter=json',
+      '--reporter=./scripts/test-times-reporter.ts',
+      `--outputFile.json=${report}`,
+      ...args,
+    ],
+    { cwd: root, stdio: 'inherit', env: { ...process.env, TEST_TIMES_FILE: timesFile } },
   );
-  totals.failed += brokenFiles.length;
+  return new Promise((resolve) => {
+    child.on('close', (code) => {
+      let failed = 0;
+      if (existsSync(report)) {
+        const results = JSON.parse(readFileSync(report, 'utf8'));
+        totals.passed += results.numPassedTests;
+        failed += results.numFailedTests;
+        totals.skipped += results.numPendingTests + results.numTodoTests;
+        // A file that failed to load (or a failing setup) has no test results: count it as a failure.
+        failed += results.testResults.filter(
+          (file) => file.status === 'failed' && file.assertionResults.length === 0,
+        ).length;
+      }
+      if (code !== 0 && failed === 0) failed = 1;
+      totals.failed += failed;
+      resolve();
+    });
+  });
 }
-if (vitest.status !== 0 && totals.failed === 0) totals.failed += 1;
+await Promise.all(runs.map(runVitest));
 
 // Where the time went: each tier's wall time (Vitest's projects overlap: they share the cores).
 const seconds = (ms) => `${(ms / 1000).toFixed(0).padStart(5)} s`;
 console.log('\nTier times:');
 for (const { tier, wallMs } of tierTimes) console.log(`  ${tier.padEnd(22)} ${seconds(wallMs)}`);
-if (existsSync(timesFile))
-  for (const tier of JSON.parse(readFileSync(timesFile, 'utf8'))) {
-    const slowest = tier.slowest.map((f) => `${path.basename(f.file)} ${(f.ms / 1000).toFixed(0)} s`).join(', ');
-    console.log(`  ${tier.project.padEnd(22)} ${seconds(tier.wallMs)}  ${tier.files} files; slowest: ${slowest}`);
-  }
+for (const tier of timesFiles.filter(existsSync).flatMap((file) => JSON.parse(readFileSync(file, 'utf8')))) {
+  const slowest = tier.slowest.map((f) => `${path.basename(f.file)} ${(f.ms / 1000).toFixed(0)} s`).join(', ');
+  console.log(`  ${tier.project.padEnd(22)} ${seconds(tier.wallMs)}  ${tier.files} files; slowest: ${slowest}`);
+}
 console.log(`  ${'whole run'.padEnd(22)} ${seconds(Date.now() - runStart)}`);
 
 const line = `${totals.passed} passed, ${totals.failed} failed${totals.skipped ? `, ${totals.skipped} skipped` : ''}`;
