@@ -9,8 +9,8 @@ import { randomUUID } from 'node:crypto';
 import { type SQL, sql } from 'drizzle-orm';
 import pg from 'pg';
 import { type Database, migrateDatabase, openPostgres } from '../src/server/db/client';
-import { queuePosition } from '../src/server/jobs/job-view';
 import { findJob, markSucceeded, takeNextJob } from '../src/server/jobs/jobs-repository';
+import { queuePosition } from '../src/server/jobs/views/job-view';
 import { openBenchPglite } from './bench-database';
 
 const argument = (name: string) => {

@@ -16,9 +16,10 @@ import type { InstanceInfo } from './db/instance';
 import { healthRoutes } from './health/routes';
 import type { ImageModeration } from './images/moderation/image-moderation';
 import type { InferenceRouter } from './inference/routing';
-import { createJobProgress } from './jobs/job-progress';
-import type { JobSignals } from './jobs/job-signals';
+import type { JobSignals } from './jobs/queue/job-signals';
+import { toolRoutes, toolsInfoOf } from './jobs/request/tool-call-routes';
 import { fileRoutes } from './jobs/views/file-routes';
+import { createJobProgress } from './jobs/views/job-progress';
 import { jobRoutes } from './jobs/views/job-routes';
 import type { Logger } from './log';
 import { devMailRoutes } from './mail/dev-mail-routes';
@@ -30,7 +31,6 @@ import { originCheck } from './security/origin-check';
 import { securityHeaders } from './security/security-headers';
 import { rejectBrokenUrlEncoding } from './security/url-encoding';
 import type { FileStorage } from './storage/storage';
-import { toolRoutes, toolsInfoOf } from './tools/routes';
 import { replicateWebhookRoutes } from './webhooks/replicate-webhook';
 
 export type AppDeps = {

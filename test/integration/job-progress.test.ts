@@ -5,7 +5,7 @@
 // for the job's finish (Prefer: wait=N) so that a page following it hears of it at once.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { jobs } from '../../src/server/db/schema';
-import { createTypicalRunTime } from '../../src/server/jobs/typical-run-time';
+import { createTypicalRunTime } from '../../src/server/jobs/views/typical-run-time';
 import { createTestBackend, type TestBackend } from '../support/test-backend';
 import { dataUrl, instantProvider, pngBytes, routerWith, verifiedUser } from '../support/tool-fixtures';
 

@@ -1,4 +1,4 @@
-// The waiting tool request (jobs/job-view.ts waitForJob): when its process hears every finish
+// The waiting tool request (jobs/views/job-view.ts waitForJob): when its process hears every finish
 // (JobSignals.hearsEveryFinish: the only process on PGlite, any web process on PostgreSQL, where
 // every worker relays its finishes), it waits for the signal and re-reads its job only as a safety
 // net, once a second; otherwise it re-reads from 100 ms on, since the finish may happen where
@@ -9,10 +9,10 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AppDb } from '../../src/server/db/client';
 import { jobs, workerLeases } from '../../src/server/db/schema';
-import { JobSignals } from '../../src/server/jobs/job-signals';
-import { waitForJob } from '../../src/server/jobs/job-view';
 import { markSucceeded } from '../../src/server/jobs/jobs-repository';
-import { FINISHED_CHANNEL } from '../../src/server/jobs/signal-relay';
+import { JobSignals } from '../../src/server/jobs/queue/job-signals';
+import { FINISHED_CHANNEL } from '../../src/server/jobs/queue/signal-relay';
+import { waitForJob } from '../../src/server/jobs/views/job-view';
 import { createTestBackend, eventually, type TestBackend } from '../support/test-backend';
 import { chargeTextToPicJob, finishedJobRow, verifiedUser } from '../support/tool-fixtures';
 

@@ -8,7 +8,7 @@ import { eq, sql } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { jobs, ledger, workerLeases } from '../../src/server/db/schema';
 import type { InferenceProvider, ToolResult } from '../../src/server/inference/provider';
-import { handBackOrphanedJobs } from '../../src/server/jobs/orphaned-jobs';
+import { handBackOrphanedJobs } from '../../src/server/jobs/worker/orphaned-jobs';
 import { findLedgerMismatches } from '../../src/server/ledger/ledger';
 import { quietLogger } from '../../src/server/log';
 import { startBackend } from '../../src/server/system';

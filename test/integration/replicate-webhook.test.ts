@@ -8,7 +8,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { JobView } from '../../src/contract/tool-responses';
 import { toolById } from '../../src/contract/tools';
 import { files, jobs, ledger, webhookEvents } from '../../src/server/db/schema';
-import { checkPendingJobs } from '../../src/server/jobs/pending-jobs';
+import { checkPendingJobs } from '../../src/server/jobs/worker/pending-jobs';
 import { findLedgerMismatches } from '../../src/server/ledger/ledger';
 import { quietLogger } from '../../src/server/log';
 import { type FakeReplicate, routerOnFake, signWebhook, startFakeReplicate } from '../support/fake-replicate';

@@ -1,4 +1,4 @@
-// Job signals between processes (cluster mode: --web and --worker on PostgreSQL, jobs/signal-relay.ts):
+// Job signals between processes (cluster mode: --web and --worker on PostgreSQL, jobs/queue/signal-relay.ts):
 // a web process and a worker process, each with its own signals, on one database. On PostgreSQL a job
 // queued in the web process wakes a worker slot in the other, and a job finished in the worker process
 // wakes the request waiting in the web one, by id alone (decision 043: it reads the row itself);
@@ -6,8 +6,8 @@
 // once another worker lives. The embedded database serves one process, whose own signals suffice,
 // so nothing is relayed there.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { JobSignals } from '../../src/server/jobs/job-signals';
-import { FINISHED_CHANNEL, relaySignals } from '../../src/server/jobs/signal-relay';
+import { JobSignals } from '../../src/server/jobs/queue/job-signals';
+import { FINISHED_CHANNEL, relaySignals } from '../../src/server/jobs/queue/signal-relay';
 import { quietLogger } from '../../src/server/log';
 import { createTestDatabase, eventually, type TestDatabase } from '../support/test-backend';
 import { finishedJobRow } from '../support/tool-fixtures';

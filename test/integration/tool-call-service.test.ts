@@ -7,9 +7,9 @@ import { jobs, ledger } from '../../src/server/db/schema';
 import { createImageModeration } from '../../src/server/images/moderation/image-moderation';
 import { createDemoProvider } from '../../src/server/inference/demo/demo-provider';
 import { createInferenceRouter } from '../../src/server/inference/routing';
+import { callTool, type ToolCallServiceDeps } from '../../src/server/jobs/request/tool-call-service';
 import { quietLogger } from '../../src/server/log';
 import { SERVER_TOOLS } from '../../src/server/tools/registry';
-import { callTool, type ToolCallServiceDeps } from '../../src/server/tools/tool-call-service';
 import { createTestBackend, NEUTRAL_CLASSIFIER, type TestBackend } from '../support/test-backend';
 import { dataUrl, instantProvider, pngBytes, routerWith, verifiedUser } from '../support/tool-fixtures';
 

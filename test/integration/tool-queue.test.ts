@@ -1,4 +1,4 @@
-// The tool-run queue is the `jobs` table itself (jobs/tool-workers.ts, decision 037): a job waits as
+// The tool-run queue is the `jobs` table itself (jobs/worker/tool-workers.ts, decision 037): a job waits as
 // `queued`, a worker's take claims the first due one in one statement, a finish may take the next,
 // a run that throws queues its job again after the retry's delay, and the last try refunds.
 import { randomUUID } from 'node:crypto';
@@ -6,8 +6,8 @@ import { eq, sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { jobs } from '../../src/server/db/schema';
 import { type InferenceProvider, ProviderError, type ToolResult } from '../../src/server/inference/provider';
-import { tryAgainOrRefund } from '../../src/server/jobs/job-runner';
 import { markSucceeded, TOOL_RUN_TRIES, takeNextJob } from '../../src/server/jobs/jobs-repository';
+import { tryAgainOrRefund } from '../../src/server/jobs/worker/job-runner';
 import { findLedgerMismatches } from '../../src/server/ledger/ledger';
 import { quietLogger } from '../../src/server/log';
 import { createTestBackend, eventually, type TestBackend } from '../support/test-backend';

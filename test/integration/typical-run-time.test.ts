@@ -2,7 +2,7 @@
 // tool on its provider took lately, the median of the last 20 good runs, once 3 have finished.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { jobs } from '../../src/server/db/schema';
-import { createTypicalRunTime } from '../../src/server/jobs/typical-run-time';
+import { createTypicalRunTime } from '../../src/server/jobs/views/typical-run-time';
 import { createTestBackend, type TestBackend } from '../support/test-backend';
 import { instantProvider, routerWith, verifiedUser } from '../support/tool-fixtures';
 

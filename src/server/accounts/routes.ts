@@ -8,7 +8,7 @@ import { deleteProviderCustomer, endOpenCheckouts } from '../billing/account-pay
 import type { PaymentProvider } from '../billing/payment-provider';
 import type { Config } from '../config';
 import type { AppDb } from '../db/client';
-import type { JobSignals } from '../jobs/job-signals';
+import type { JobSignals } from '../jobs/queue/job-signals';
 import type { Logger } from '../log';
 import type { Mailer } from '../mail/mailer';
 import type { FileStorage } from '../storage/storage';

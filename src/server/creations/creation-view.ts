@@ -1,9 +1,9 @@
 // What the API shows of a creation (contract/creations.ts): the job view, what it cost, the
 // settings the user chose (images left out) and its images with their thumbnails.
 import type { Creation, CreationImage, CreationSettings } from '../../contract/creations';
-import { fileUrl, viewJob } from '../jobs/job-view';
 import type { FileRow, JobRow } from '../jobs/jobs-repository';
 import type { StoredInput } from '../jobs/stored-input';
+import { fileUrl, viewJob } from '../jobs/views/job-view';
 import { thumbnailUrl } from './thumbnails';
 
 /** The stored input's plain fields: an image (a reference to an input file) is an object and left out. */

@@ -1,10 +1,10 @@
 // Refunds: every token a tool job gives back passes here, and no other module writes a refund.
 // Each is a ledger row (reason `refund`) with the balance changed in the same transaction as the
 // job's finish; the ledger's unique (reason, reference) makes each happen at most once. The kinds:
-// - failed (failAndRefund): all the job was charged, reference the job id. A provider's error or an
-//   unusable answer (job-runner.ts), a run out of tries, from the worker's loop or handed back by the
-//   orphan sweep on its last try (tryAgainOrRefund), a pending job given up at its time limit and
-//   canceled at its provider (pending-jobs.ts, through completeToolJob).
+// - failed (failAndRefund): all the job was charged, reference the job id. A provider's error or
+//   an unusable answer (worker/job-runner.ts), a run out of tries, from the worker's loop or handed
+//   back by the orphan sweep on its last try (tryAgainOrRefund), a pending job given up at its time
+//   limit and canceled at its provider (worker/pending-jobs.ts, through completeToolJob).
 // - succeeded for less (refundOnSuccess, applied by succeedAndRefund): the provider that served it
 //   asks less than the job was charged (the routing changed between queueing and running: all of it
 //   when a free preview served a paid job), reference the job id; or a per-image tool got fewer
@@ -18,8 +18,8 @@ import type { AppDb } from '../db/client';
 import type { ToolResult } from '../inference/provider';
 import { applyLedgerEntry, type DbOrTx, type LedgerEntry } from '../ledger/ledger';
 import { chargeFor, listPrice } from './free-preview';
-import type { FinishedJob } from './job-signals';
 import { type JobRow, type JobRun, markFailed } from './jobs-repository';
+import type { FinishedJob } from './queue/job-signals';
 import { imagesAsked } from './stored-input';
 
 /**

@@ -1,6 +1,6 @@
 // Request bodies are bounded before anyone reads them. Tool calls carry images and have their own,
-// larger limit (tools/routes.ts); every other API body (sign-in, purchases, webhooks, which embed
-// at most a 256 kB inline input) fits in 1 MB.
+// larger limit (jobs/request/tool-call-routes.ts); every other API body (sign-in, purchases,
+// webhooks, which embed at most a 256 kB inline input) fits in 1 MB.
 import type { Context, MiddlewareHandler } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { TOOLS } from '../../contract/tools';

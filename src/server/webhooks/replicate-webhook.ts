@@ -7,7 +7,7 @@ import { Hono } from 'hono';
 import { jobs } from '../db/schema';
 import { isTerminalPrediction } from '../inference/replicate/replicate-provider';
 import { verifyReplicateWebhook } from '../inference/replicate/webhook-signature';
-import { completeToolJob, type JobCompletionDeps } from '../jobs/job-runner';
+import { completeToolJob, type JobCompletionDeps } from '../jobs/worker/job-runner';
 import { claimWebhookEvent, releaseWebhookEvent } from './webhook-events';
 
 export type ReplicateWebhookDeps = JobCompletionDeps & {

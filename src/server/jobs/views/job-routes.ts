@@ -16,10 +16,10 @@ import {
 import type { AppDb } from '../../db/client';
 import { isUuid } from '../../db/ids';
 import { PRIVATE_JSON_CACHE } from '../../responses/private-cache';
-import type { JobProgressOf } from '../job-progress';
-import type { JobSignals } from '../job-signals';
-import { unlessGone, viewJob, waitForJob, waitMsFor } from '../job-view';
 import { findOwnJob } from '../jobs-repository';
+import type { JobSignals } from '../queue/job-signals';
+import type { JobProgressOf } from './job-progress';
+import { unlessGone, viewJob, waitForJob, waitMsFor } from './job-view';
 
 export type JobRoutesDeps = {
   db: AppDb;

@@ -2,11 +2,11 @@
 // contract's storedImageRef) instead of carrying its bytes, to use a result again without
 // downloading it. The file is read back as a data URL before the request is checked, so it meets
 // the same decode, limits and moderation as an upload; another user's file reads as a missing one.
-import { storedImageId } from '../../contract/creations';
-import type { AppDb } from '../db/client';
-import { InputError } from '../images/image-input';
-import { findOwnFile } from '../jobs/jobs-repository';
-import type { FileStorage } from '../storage/storage';
+import { storedImageId } from '../../../contract/creations';
+import type { AppDb } from '../../db/client';
+import { InputError } from '../../images/image-input';
+import type { FileStorage } from '../../storage/storage';
+import { findOwnFile } from '../jobs-repository';
 
 export const NO_SUCH_STORED_IMAGE = 'no such stored image of yours (it may have been deleted)';
 

@@ -7,8 +7,8 @@
 // only the poll it saves. A notice carries nothing but ids (decision 043): any session that listens
 // on the channel hears it, and a job's row holds its prompt, owner and Idempotency-Key.
 import { randomUUID } from 'node:crypto';
-import type { Database } from '../db/client';
-import type { Logger } from '../log';
+import type { Database } from '../../db/client';
+import type { Logger } from '../../log';
 import type { JobSignals } from './job-signals';
 
 export const QUEUED_CHANNEL = 'pp_job_queued';

@@ -1,19 +1,17 @@
 // The worker side of a tool job: run the tool's provider, then finish the job exactly once:
 // outputs stored and the job marked succeeded, or the job failed; what either gives back is
-// refunds.ts's. A provider may answer `pending` instead (Replicate's webhook mode): the job keeps
+// jobs/refunds.ts's. A provider may answer `pending` instead (Replicate's webhook mode): the job keeps
 // running with its provider_ref and is finished later by completeToolJob, from the webhook or from
 // the backstop (pending-jobs.ts).
-import { type ToolId, toolById } from '../../contract/tools';
-import type { AppDb } from '../db/client';
-import { untilDatabaseAnswers } from '../db/connection-errors';
-import { sniffFormat } from '../images/image-input';
-import type { InferenceProvider, ToolResult } from '../inference/provider';
-import { ProviderError } from '../inference/provider';
-import type { Logger } from '../log';
-import type { FileStorage } from '../storage/storage';
-import { watchForDeletion } from './job-deletion-watch';
-import { loadInputImages, removeFiles, storeOutputs } from './job-files';
-import type { FinishedJob, JobSignals } from './job-signals';
+import { type ToolId, toolById } from '../../../contract/tools';
+import type { AppDb } from '../../db/client';
+import { untilDatabaseAnswers } from '../../db/connection-errors';
+import { sniffFormat } from '../../images/image-input';
+import type { InferenceProvider, ToolResult } from '../../inference/provider';
+import { ProviderError } from '../../inference/provider';
+import type { Logger } from '../../log';
+import type { FileStorage } from '../../storage/storage';
+import { loadInputImages, removeFiles, storeOutputs } from '../job-files';
 import {
   findRunningJob,
   type JobRow,
@@ -23,11 +21,13 @@ import {
   setProviderRef,
   type TakenJob,
   TOOL_RUN_TRIES,
-} from './jobs-repository';
-import { failAndRefund, refundOnSuccess, succeedAndRefund } from './refunds';
-import { fromStoredInput, hasInputFiles, imagesAsked } from './stored-input';
+} from '../jobs-repository';
+import type { FinishedJob, JobSignals } from '../queue/job-signals';
+import { failAndRefund, refundOnSuccess, succeedAndRefund } from '../refunds';
+import { fromStoredInput, hasInputFiles, imagesAsked } from '../stored-input';
+import { watchForDeletion } from './job-deletion-watch';
 
-export type { JobRun } from './jobs-repository';
+export type { JobRun } from '../jobs-repository';
 
 export type ToolJobDeps = {
   db: AppDb;

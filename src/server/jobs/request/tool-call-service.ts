@@ -5,25 +5,25 @@
 // valid input (400/413), enough tokens (402), room in the user's share of the queue (429); then
 // the costly checks, off the event loop: every image decoded in full (400 if damaged) and the
 // explicit-content check (400); what the serving engine can foresee it will refuse (Fix a Face: no
-// face, 422); then the charge and the queue (jobs/charge-and-queue.ts).
+// face, 422); then the charge and the queue (jobs/request/charge.ts).
 import { createHash } from 'node:crypto';
-import { TOOL_MESSAGES, type ToolDefinition } from '../../contract/tools';
-import type { ProfileWithStorage } from '../accounts/profiles';
-import { STORAGE_QUOTA_REACHED } from '../creations/usage';
-import type { AppDb } from '../db/client';
-import { inspectImages } from '../images/image-decode';
-import { InputError } from '../images/image-input';
-import { EXPLICIT_IMAGE_MESSAGE, type ImageModeration } from '../images/moderation/image-moderation';
-import { type InferenceProvider, ProviderError } from '../inference/provider';
-import type { InferenceRouter } from '../inference/routing';
-import { chargeAndQueue, earlierJobFor, IdempotencyConflictError } from '../jobs/charge-and-queue';
-import { hasRoomForJob, TooManyJobsError } from '../jobs/fair-queue';
-import { chargeFor } from '../jobs/free-preview';
-import type { JobSignals } from '../jobs/job-signals';
-import { balanceOf, InsufficientTokensError } from '../ledger/ledger';
-import type { Logger } from '../log';
-import type { FileStorage } from '../storage/storage';
-import { costOf, type PreparedTool, prepareTool } from './definitions';
+import { TOOL_MESSAGES, type ToolDefinition } from '../../../contract/tools';
+import type { ProfileWithStorage } from '../../accounts/profiles';
+import { STORAGE_QUOTA_REACHED } from '../../creations/usage';
+import type { AppDb } from '../../db/client';
+import { inspectImages } from '../../images/image-decode';
+import { InputError } from '../../images/image-input';
+import { EXPLICIT_IMAGE_MESSAGE, type ImageModeration } from '../../images/moderation/image-moderation';
+import { type InferenceProvider, ProviderError } from '../../inference/provider';
+import type { InferenceRouter } from '../../inference/routing';
+import { balanceOf, InsufficientTokensError } from '../../ledger/ledger';
+import type { Logger } from '../../log';
+import type { FileStorage } from '../../storage/storage';
+import { costOf, type PreparedTool, prepareTool } from '../../tools/definitions';
+import { hasRoomForJob, TooManyJobsError } from '../fair-queue';
+import { chargeFor } from '../free-preview';
+import type { JobSignals } from '../queue/job-signals';
+import { chargeAndQueue, earlierJobFor, IdempotencyConflictError } from './charge';
 import { withStoredImages } from './stored-images';
 
 const MAX_IDEMPOTENCY_KEY = 200;
@@ -41,7 +41,7 @@ export type ToolCallServiceDeps = {
   maxActiveJobsPerUser: number;
   /** Bytes of stored images one user may have (STORAGE_QUOTA_MB); at it, calls are refused. */
   storageQuotaBytes: number;
-  /** This process's job signals: an idle worker slot here is handed the job at once (charge-and-queue.ts). */
+  /** This process's job signals: an idle worker slot here is handed the job at once (charge.ts). */
   signals?: JobSignals;
 };
 

@@ -1,24 +1,24 @@
 // A tool call becomes a job here, charged exactly once: the input images are written to storage,
 // then ONE transaction of two statements in one round trip (decisions 025, 027, 032; on PGlite the
-// second alone, as it runs one statement at a time): the user's profile locked (fair-queue.ts), and
+// second alone, as it runs one statement at a time): the user's profile locked (jobs/fair-queue.ts), and
 // one statement that takes the user's place in the fair queue, debits the
-// ledger (reason job, reference the job id, unique; nothing for a free preview: free-preview.ts),
+// ledger (reason job, reference the job id, unique; nothing for a free preview: jobs/free-preview.ts),
 // and inserts the job (queued: the row is the tool-run queue's entry, decision 037) and its input files.
 // If anything fails, nothing is charged and the stored inputs are removed. When a worker slot of this
 // process is idle and no job waits, the job goes in claimed for that slot and is handed to it at
 // once, without the queue's take (decision 031).
 import { randomUUID } from 'node:crypto';
-import type { ToolId } from '../../contract/tools';
-import type { AppDb } from '../db/client';
-import { errorChain } from '../db/connection-errors';
-import type { FileStorage } from '../storage/storage';
-import type { PreparedTool } from '../tools/definitions';
-import { TooManyJobsError } from './fair-queue';
-import { chargeFor } from './free-preview';
-import { removeFiles, storeInputs } from './job-files';
-import type { JobSignals } from './job-signals';
-import { findJobByIdempotencyKey, insertChargedJob, type JobRow } from './jobs-repository';
-import { toStoredInput } from './stored-input';
+import type { ToolId } from '../../../contract/tools';
+import type { AppDb } from '../../db/client';
+import { errorChain } from '../../db/connection-errors';
+import type { FileStorage } from '../../storage/storage';
+import type { PreparedTool } from '../../tools/definitions';
+import { TooManyJobsError } from '../fair-queue';
+import { chargeFor } from '../free-preview';
+import { removeFiles, storeInputs } from '../job-files';
+import { findJobByIdempotencyKey, insertChargedJob, type JobRow } from '../jobs-repository';
+import type { JobSignals } from '../queue/job-signals';
+import { toStoredInput } from '../stored-input';
 
 /** What the queue carries for a tool job: only its id (the row holds the rest). */
 export type ToolJobRequest = { jobId: string };

@@ -3,10 +3,10 @@
 // should be done, from what runs now (wait-estimate.ts). The line of a provider is read at most once
 // a second for every page that asks (a waiting page asks every second or two), and again at once
 // when a job it is asked about is not where the last read left it.
-import type { JobDetail } from '../../contract/tool-responses';
-import type { AppDb } from '../db/client';
+import type { JobDetail } from '../../../contract/tool-responses';
+import type { AppDb } from '../../db/client';
+import { heldJobs, type JobRow, queuedJobsInOrder } from '../jobs-repository';
 import { queuePosition } from './job-view';
-import { heldJobs, type JobRow, queuedJobsInOrder } from './jobs-repository';
 import { createTypicalRunTime } from './typical-run-time';
 import { estimateWait, type Line, runsOnePerModel } from './wait-estimate';
 

@@ -1,8 +1,8 @@
 // "Usually about 0:30": what a user waiting for a job is told to expect, from how long the same
 // tool on the same provider took lately. Cached per process for a minute: pages poll a running
 // job every second or so, and the median moves slowly.
-import type { AppDb } from '../db/client';
-import { type JobRow, medianRunSeconds } from './jobs-repository';
+import type { AppDb } from '../../db/client';
+import { type JobRow, medianRunSeconds } from '../jobs-repository';
 import { runsOnePerModel } from './wait-estimate';
 
 const SAMPLE = 20;

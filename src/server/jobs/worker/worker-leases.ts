@@ -5,9 +5,9 @@
 import { randomUUID } from 'node:crypto';
 import os from 'node:os';
 import { eq, lt, ne, sql } from 'drizzle-orm';
-import type { AppDb } from '../db/client';
-import { workerLeases } from '../db/schema';
-import type { Logger } from '../log';
+import type { AppDb } from '../../db/client';
+import { workerLeases } from '../../db/schema';
+import type { Logger } from '../../log';
 
 export type WorkerLease = {
   id: string;

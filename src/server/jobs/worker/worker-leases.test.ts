@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { AppDb } from '../db/client';
-import { quietLogger } from '../log';
+import type { AppDb } from '../../db/client';
+import { quietLogger } from '../../log';
 import { startWorkerLease } from './worker-leases';
 
 /** A database whose heartbeat writes succeed or fail as the test says. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { finishedJobRow } from '../../../test/support/tool-fixtures';
+import { finishedJobRow } from '../../../../test/support/tool-fixtures';
 import { coalesced, readFinishedNotices } from './signal-relay';
 
 /** Coalesced notices whose sending is held until `release()`: what was sent, in order. */

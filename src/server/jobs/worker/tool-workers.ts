@@ -1,9 +1,10 @@
 // The worker's loops over the tool-run queue, which is the `jobs` table itself
 // (docs/decisions/037-tool-run-queue-in-jobs.md): each slot takes the next due job and claims its
-// row in one statement (jobs-repository.ts takeNextJob), runs it and finishes it; a run that throws
+// row in one statement (jobs/jobs-repository.ts takeNextJob), runs it and finishes it; a run that throws
 // has its job queued again after the retry's delay, or refunded after its last try.
+
+import { type TakenJob, takeNextJob } from '../jobs-repository';
 import { runToolJob, type ToolJobDeps, tryAgainOrRefund } from './job-runner';
-import { type TakenJob, takeNextJob } from './jobs-repository';
 import { Slot } from './worker-slot';
 
 /** How long a stop waits for the jobs in hand before leaving them to the next worker (the orphan sweep). */

@@ -1,9 +1,9 @@
 // A run whose job is deleted with its account stops (issue 36): its provider's AbortSignal aborts,
 // at once when the deletion was made in this process (JobSignals), else at the run's next check of
 // the job's row, which is how a worker process hears of a deletion made by a web process.
-import type { AppDb } from '../db/client';
-import type { JobSignals } from './job-signals';
-import { jobExists } from './jobs-repository';
+import type { AppDb } from '../../db/client';
+import { jobExists } from '../jobs-repository';
+import type { JobSignals } from '../queue/job-signals';
 
 /** How often a run checks that its job still exists: one indexed read per running job, a minute's CPU saved. */
 export const DELETION_CHECK_MS = 3_000;

@@ -10,16 +10,16 @@ import type {
   ToolResult,
   ToolsInfo,
   ToolTooManyCalls,
-} from '../../contract/tool-responses';
-import { TOOL_MESSAGES, TOOLS, type ToolDefinition } from '../../contract/tools';
-import type { Auth } from '../auth/auth';
-import type { InferenceRouter } from '../inference/routing';
-import { isFreePreview, unitPrice } from '../jobs/free-preview';
-import type { JobProgressOf } from '../jobs/job-progress';
-import { type JobView, unlessGone, viewJob, waitForJob, waitMsFor } from '../jobs/job-view';
-import { balanceOf } from '../ledger/ledger';
-import { bodyTooLarge, limitBody } from '../security/body-limit';
-import { readSessionAndCountCall } from './tool-call-limit';
+} from '../../../contract/tool-responses';
+import { TOOL_MESSAGES, TOOLS, type ToolDefinition } from '../../../contract/tools';
+import type { Auth } from '../../auth/auth';
+import type { InferenceRouter } from '../../inference/routing';
+import { balanceOf } from '../../ledger/ledger';
+import { bodyTooLarge, limitBody } from '../../security/body-limit';
+import { readSessionAndCountCall } from '../../tools/tool-call-limit';
+import { isFreePreview, unitPrice } from '../free-preview';
+import type { JobProgressOf } from '../views/job-progress';
+import { type JobView, unlessGone, viewJob, waitForJob, waitMsFor } from '../views/job-view';
 import { callTool, type ToolCallServiceDeps } from './tool-call-service';
 
 export type ToolRoutesDeps = ToolCallServiceDeps & {
@@ -27,7 +27,7 @@ export type ToolRoutesDeps = ToolCallServiceDeps & {
   waitMs: number;
   /** Tool calls an account may make per minute (TOOL_CALLS_PER_MINUTE). */
   callsPerMinute: number;
-  /** A waiting job's place and time left (job-progress.ts), shared with the job reads. */
+  /** A waiting job's place and time left (jobs/views/job-progress.ts), shared with the job reads. */
   progressOf: JobProgressOf;
 };
 

@@ -1,11 +1,11 @@
 // What the API shows of a job: the contract's job view, its place in the queue, and the wait of a
 // request (a tool call, a job read) for its job to finish.
-import { type JobView, QUEUE_AHEAD_COUNTED_UP_TO } from '../../contract/tool-responses';
-import type { ToolId } from '../../contract/tools';
-import type { AppDb } from '../db/client';
-import { isFreePreview } from './free-preview';
-import type { JobSignals } from './job-signals';
-import { countQueuedAhead, findJob, type JobRow } from './jobs-repository';
+import { type JobView, QUEUE_AHEAD_COUNTED_UP_TO } from '../../../contract/tool-responses';
+import type { ToolId } from '../../../contract/tools';
+import type { AppDb } from '../../db/client';
+import { isFreePreview } from '../free-preview';
+import { countQueuedAhead, findJob, type JobRow } from '../jobs-repository';
+import type { JobSignals } from '../queue/job-signals';
 
 // The API's job view is the contract's: the web reads the same type.
 export type { JobView };
@@ -32,7 +32,7 @@ export function viewJob(job: JobRow): JobView {
 
 /**
  * Where a queued job stands: 1 + the queued jobs of the same provider that the queue takes before it
- * (round by round, oldest first within a round: fair-queue.ts), counted up to
+ * (round by round, oldest first within a round: jobs/fair-queue.ts), counted up to
  * QUEUE_AHEAD_COUNTED_UP_TO. Null once it runs or has finished.
  */
 export async function queuePosition(db: AppDb, job: JobRow): Promise<number | null> {

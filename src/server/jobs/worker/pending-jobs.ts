@@ -3,9 +3,9 @@
 // period, completes the finished ones and fails (and refunds) those over their time limit. Every
 // worker process does this; completion is idempotent, so two of them racing change nothing.
 import { and, asc, eq, isNotNull, lt, sql } from 'drizzle-orm';
-import type { ToolId } from '../../contract/tools';
-import { jobs, webhookEvents } from '../db/schema';
-import { ProviderError } from '../inference/provider';
+import type { ToolId } from '../../../contract/tools';
+import { jobs, webhookEvents } from '../../db/schema';
+import { ProviderError } from '../../inference/provider';
 import { completeToolJob, type JobCompletionDeps } from './job-runner';
 
 export type PendingJobSettings = {

@@ -6,7 +6,7 @@
 // is handed back the same way, as pg-boss's expiry did before decision 037. Handing back is one
 // statement guarded by the row's state and attempt, so of several workers sweeping one wins.
 import { and, asc, eq, isNotNull, isNull, lt, or, sql } from 'drizzle-orm';
-import { jobs, workerLeases } from '../db/schema';
+import { jobs, workerLeases } from '../../db/schema';
 import { type JobCompletionDeps, tryAgainOrRefund } from './job-runner';
 import { forgetLongGoneLeases, type WorkerLease } from './worker-leases';
 

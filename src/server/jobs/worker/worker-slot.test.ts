@@ -1,8 +1,8 @@
 // A worker slot between jobs: it sleeps until its poll or a wake, and one held for a job being
 // charged here waits for that job (or its release) whatever the poll or a wake says.
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { finishedJobRow } from '../../../test/support/tool-fixtures';
-import type { TakenJob } from './jobs-repository';
+import { finishedJobRow } from '../../../../test/support/tool-fixtures';
+import type { TakenJob } from '../jobs-repository';
 import { Slot } from './worker-slot';
 
 const POLL_MS = 1000;

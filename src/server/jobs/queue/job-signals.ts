@@ -3,7 +3,7 @@
 // --worker on PostgreSQL) a relay carries both through the database (signal-relay.ts). Both sides
 // still poll, so these only ever make things faster, never correct.
 import { EventEmitter } from 'node:events';
-import type { JobRow, TakenJob } from './jobs-repository';
+import type { JobRow, TakenJob } from '../jobs-repository';
 
 /**
  * A job as its finish left it and the owner's balance right after (refund included): what the
@@ -41,7 +41,7 @@ export class JobSignals {
    */
   constructor(private readonly everyFinishHeard: () => boolean = () => false) {}
 
-  /** When true, a waiting request re-reads its job only as a safety net (job-view.ts waitForJob). */
+  /** When true, a waiting request re-reads its job only as a safety net (jobs/views/job-view.ts waitForJob). */
   hearsEveryFinish(): boolean {
     return this.everyFinishHeard();
   }
@@ -111,7 +111,7 @@ export class JobSignals {
 
   /**
    * Jobs deleted with their account: their runs in this process stop at once (a worker elsewhere
-   * stops at its run's next check, job-deletion-watch.ts), and their waiters, here or relayed as a
+   * stops at its run's next check, jobs/worker/job-deletion-watch.ts), and their waiters, here or relayed as a
    * finish, wake to find them gone.
    */
   jobsDeleted(jobIds: readonly string[]) {
