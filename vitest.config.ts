@@ -64,8 +64,9 @@ const integrationOn = (dialect: 'pglite' | 'postgres') => ({
 export default defineConfig({
   test: {
     // Vitest's default on two cores is one file at a time; most files mostly wait (on a server, a
-    // browser, a queue's poll, a model in its own thread), so three overlap without starving.
-    maxWorkers: 3,
+    // browser, a queue's poll, a model in its own thread), so two overlap, beside the browser tests'
+    // own Vitest (scripts/test.mjs). Three were tried: model runs then met their time limits.
+    maxWorkers: 2,
     projects: [
       {
         plugins: [react()],
