@@ -30,7 +30,13 @@ export async function ensurePgliteSeed(): Promise<void> {
   } finally {
     await database.close();
   }
-  renameSync(partial, dir);
+  try {
+    renameSync(partial, dir);
+  } catch (error) {
+    // Another process (the browser tests' Vitest runs beside the others) made it first.
+    rmSync(partial, { recursive: true, force: true });
+    if (!existsSync(dir)) throw error;
+  }
 }
 
 /** Gives a new DATA_DIR its migrated database, when the seed exists (else the server makes one). */
