@@ -63,10 +63,8 @@ const integrationOn = (dialect: 'pglite' | 'postgres') => ({
 
 export default defineConfig({
   test: {
-    // Vitest's default on two cores is one file at a time; most files mostly wait (on a server, a
-    // browser, a queue's poll, a model in its own thread), so two overlap, beside the browser tests'
-    // own Vitest (scripts/test.mjs). Three were tried: model runs then met their time limits.
-    maxWorkers: 2,
+    // One file at a time (Vitest's default on two cores): with two or three at once, beside the
+    // browser tests, the local model runs met their time limits on a busy machine (decision 047).
     projects: [
       {
         plugins: [react()],

@@ -54,8 +54,10 @@ if (vitestArgs.length === 0) {
 // project only after all the others, so it runs in a Vitest of its own beside the rest instead.
 const otherProjects = ['web', 'unit', 'unit-isolated', 'integration-pglite'];
 if (process.env.TEST_DATABASE_URL) otherProjects.push('integration-postgres');
+// PARALLEL_BROWSER_TESTS=1 runs them so; by default one Vitest runs every project, one file at a
+// time (decision 047: side by side, the local model runs met their time limits on a busy machine).
 const runs =
-  vitestArgs.length > 0
+  vitestArgs.length > 0 || process.env.PARALLEL_BROWSER_TESTS !== '1'
     ? [{ name: 'vitest', args: vitestArgs }]
     : [
         { name: 'browser', args: ['--project', 'e2e'] },
