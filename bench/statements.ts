@@ -1,5 +1,5 @@
 // bench/statements: how many SQL statements one request costs, counted on PGlite (every statement
-// of drizzle and better-auth passes through PGlite's query/exec). Counts one
+// of drizzle, better-auth and the app passes through PGlite's protocol call). Counts one
 // GET /api/health, one signed-in GET /api/profile and one tool call with an instant provider
 // (request, worker and answer), after a warm-up call. Prints each statement with --list.
 //   npm run bench:statements -- [--list]
@@ -15,41 +15,19 @@ import { startBackend } from '../src/server/system';
 import { TestClient } from '../test/support/http-client';
 import { instantProvider, routerWith } from '../test/support/tool-fixtures';
 import { openBenchPglite } from './bench-database';
+import { watchStatements } from './pglite-protocol';
 
 const LIST = process.argv.includes('--list');
 const dataDir = mkdtempSync(path.join(os.tmpdir(), 'pp-statements-'));
 const config = loadConfig({ DATA_DIR: dataDir, TRUST_PROXY_HOPS: '1', LOG_LEVEL: 'error', QUEUE_POLL_SECONDS: '30' });
 const database = await openBenchPglite();
 
-// Every statement PGlite runs, in order (extended-protocol queries and simple-protocol texts).
+// Every statement PGlite runs, in order (PGlite's own queries, the app's named statements, the
+// simple protocol's texts, BEGIN and COMMIT), seen where they all pass (pglite-protocol.ts).
 const seen: string[] = [];
-const pglite = database.pglite as unknown as Record<string, (...args: unknown[]) => unknown>;
-for (const method of ['query', 'exec'] as const) {
-  const original = pglite[method]?.bind(database.pglite);
-  if (!original) continue;
-  pglite[method] = (text: unknown, ...rest: unknown[]) => {
-    seen.push(String(text).replace(/\s+/g, ' ').trim());
-    return original(text, ...rest);
-  };
-}
-const originalTransaction = database.pglite.transaction.bind(database.pglite);
-database.pglite.transaction = ((work: (tx: unknown) => Promise<unknown>) =>
-  originalTransaction((tx) => {
-    const counted = new Proxy(tx, {
-      get(target, key, receiver) {
-        const value = Reflect.get(target, key, receiver);
-        if ((key === 'query' || key === 'exec') && typeof value === 'function') {
-          return (text: unknown, ...rest: unknown[]) => {
-            seen.push(`  (tx) ${String(text).replace(/\s+/g, ' ').trim()}`);
-            return value.call(target, text, ...rest);
-          };
-        }
-        return value;
-      },
-    });
-    seen.push('  (tx) BEGIN');
-    return work(counted).finally(() => seen.push('  (tx) COMMIT'));
-  })) as typeof database.pglite.transaction;
+watchStatements(database.pglite, ({ statement, runs }) => {
+  for (let i = 0; i < runs; i++) seen.push(statement);
+});
 
 const backend = await startBackend(config, quietLogger(), database, { inference: routerWith(instantProvider()) });
 if (!backend.app) throw new Error('no web role');

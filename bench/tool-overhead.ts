@@ -20,6 +20,7 @@ import { startBackend } from '../src/server/system';
 import { TestClient } from '../test/support/http-client';
 import { instantProvider, routerWith } from '../test/support/tool-fixtures';
 import { openBenchPglite } from './bench-database';
+import { threadCpuMs, watchStatements } from './pglite-protocol';
 
 const arg = (name: string, fallback: number) => {
   const i = process.argv.indexOf(`--${name}`);
@@ -34,49 +35,40 @@ type Run = {
   latencies: number[];
   seconds: number;
   threadMs: number;
+  /** This thread's CPU time (user + system): unlike its busy time, not stretched when the machine's other work takes the core. */
+  cpuMs: number;
   /** PGlite's time in this phase, by statement, per request. */
   statements: ReturnType<typeof statementsSince>;
 };
 
 /**
  * Milliseconds PGlite has spent running statements (its wasm, on this thread), counted by
- * `timeDatabase` by named statement (pglite-statements.ts names them), with how many times each ran.
+ * `timeDatabase` by statement text, with how many times each ran.
  */
-const statementMs = new Map<string, { runs: number; ms: number }>();
-
-/** The statement a protocol message runs: the name a Bind ('B') carries, or null (an unnamed or other message). */
-function boundStatement(message: Uint8Array): string | null {
-  if (message[0] !== 0x42) return null;
-  const portalEnd = message.indexOf(0, 5); // after the type byte and the length
-  const nameEnd = portalEnd < 0 ? -1 : message.indexOf(0, portalEnd + 1);
-  return nameEnd > portalEnd + 1 ? Buffer.from(message.subarray(portalEnd + 1, nameEnd)).toString() : null;
-}
+const statementMs = new Map<string, { runs: number; ms: number; cpuMs: number }>();
 
 /** Counts the time of every statement PGlite runs: its protocol calls are synchronous wasm. */
 function timeDatabase(pglite: object) {
-  const instance = pglite as { execProtocolRawSync(message: Uint8Array): Uint8Array };
-  const run = instance.execProtocolRawSync.bind(instance);
-  instance.execProtocolRawSync = (message) => {
-    const started = performance.now();
-    try {
-      return run(message);
-    } finally {
-      const ms = performance.now() - started;
-      const name = boundStatement(message) ?? '(unnamed)';
-      const entry = statementMs.get(name) ?? { runs: 0, ms: 0 };
-      entry.runs++;
-      entry.ms += ms;
-      statementMs.set(name, entry);
-    }
-  };
+  watchStatements(pglite, ({ statement, runs, ms, cpuMs }) => {
+    const entry = statementMs.get(statement) ?? { runs: 0, ms: 0, cpuMs: 0 };
+    entry.runs += runs;
+    entry.ms += ms;
+    entry.cpuMs += cpuMs;
+    statementMs.set(statement, entry);
+  });
 }
 
 /** What each statement cost a request in a phase: the counts since `before` (a copy taken at its start). */
-function statementsSince(before: Map<string, { runs: number; ms: number }>, requests: number) {
+function statementsSince(before: Map<string, { runs: number; ms: number; cpuMs: number }>, requests: number) {
   return [...statementMs]
     .map(([name, now]) => {
-      const then = before.get(name) ?? { runs: 0, ms: 0 };
-      return { name, runsPerRequest: (now.runs - then.runs) / requests, msPerRequest: (now.ms - then.ms) / requests };
+      const then = before.get(name) ?? { runs: 0, ms: 0, cpuMs: 0 };
+      return {
+        name,
+        runsPerRequest: (now.runs - then.runs) / requests,
+        msPerRequest: (now.ms - then.ms) / requests,
+        cpuMsPerRequest: (now.cpuMs - then.cpuMs) / requests,
+      };
     })
     .filter((s) => s.runsPerRequest > 0)
     .sort((a, b) => b.msPerRequest - a.msPerRequest);
@@ -88,6 +80,7 @@ async function load(send: () => Promise<Response>): Promise<Run> {
   const end = Date.now() + SECONDS * 1000;
   const started = performance.now();
   const utilization = performance.eventLoopUtilization();
+  const cpuStarted = threadCpuMs();
   const statementsBefore = new Map([...statementMs].map(([name, entry]) => [name, { ...entry }]));
   await Promise.all(
     Array.from({ length: CONCURRENCY }, async () => {
@@ -106,6 +99,7 @@ async function load(send: () => Promise<Response>): Promise<Run> {
     latencies,
     seconds: (performance.now() - started) / 1000,
     threadMs: performance.eventLoopUtilization(utilization).active,
+    cpuMs: threadCpuMs() - cpuStarted,
     statements: statementsSince(statementsBefore, latencies.length),
   };
 }
@@ -124,7 +118,12 @@ function summary(name: string, run: Run) {
   console.log(
     `${''.padEnd(22)} thread ${thread.toFixed(2)} ms a request: PGlite ${database.toFixed(2)} ms, the rest ${(thread - database).toFixed(2)} ms`,
   );
-  return { rps, p50: percentile(sorted, 0.5), p99: percentile(sorted, 0.99), thread, database };
+  const cpu = run.cpuMs / run.requests;
+  const databaseCpu = run.statements.reduce((sum, s) => sum + s.cpuMsPerRequest, 0);
+  console.log(
+    `${''.padEnd(22)} cpu    ${cpu.toFixed(2)} ms a request: PGlite ${databaseCpu.toFixed(2)} ms, the rest ${(cpu - databaseCpu).toFixed(2)} ms`,
+  );
+  return { rps, p50: percentile(sorted, 0.5), p99: percentile(sorted, 0.99), thread, database, cpu, databaseCpu };
 }
 
 async function main() {
@@ -170,14 +169,17 @@ async function main() {
   console.log(
     `thread time tool/health ${(tool.thread / health.thread).toFixed(1)}x; floor (the tool call's statements + a health request's time outside PGlite) ${floor.toFixed(1)}x`,
   );
-  // Which statements the tool call's PGlite time went to (those run at least once per 10 calls).
-  const texts = await database.pglite.query<{ name: string; statement: string }>(
-    'select name, statement from pg_prepared_statements',
+  // Decision 050's target: a tool call's thread time within 2x of that floor. In CPU time as well:
+  // on a busy machine the thread's busy time also counts the moments another process had the core.
+  const floorMs = tool.database + health.thread - health.database;
+  const floorCpuMs = tool.databaseCpu + health.cpu - health.databaseCpu;
+  console.log(
+    `tool call / floor: thread time ${(tool.thread / floorMs).toFixed(2)}x (floor ${floorMs.toFixed(2)} ms), cpu ${(tool.cpu / floorCpuMs).toFixed(2)}x (floor ${floorCpuMs.toFixed(2)} ms)`,
   );
-  const textOf = new Map(texts.rows.map((r) => [r.name, r.statement.replace(/\s+/g, ' ').trim()]));
+  // Which statements the tool call's PGlite time went to (those run at least once per 10 calls).
   console.log('PGlite per tool call, by statement:');
   for (const s of toolRun.statements.filter((s) => s.runsPerRequest >= 0.1)) {
-    const text = textOf.get(s.name) ?? s.name;
+    const text = s.name;
     console.log(
       `  ${s.msPerRequest.toFixed(3)} ms  ${s.runsPerRequest.toFixed(2)} runs  ${text.length > 90 ? `${text.slice(0, 87)}...` : text}`,
     );

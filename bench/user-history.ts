@@ -10,7 +10,6 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { performance } from 'node:perf_hooks';
 import { eq, sql } from 'drizzle-orm';
 import { grantTokens } from '../src/server/admin/commands';
 import { loadConfig } from '../src/server/config';
@@ -20,6 +19,7 @@ import { startBackend } from '../src/server/system';
 import { TestClient } from '../test/support/http-client';
 import { instantProvider, routerWith } from '../test/support/tool-fixtures';
 import { openBenchPglite } from './bench-database';
+import { watchStatements } from './pglite-protocol';
 
 const option = (name: string, fallback: string) => {
   const i = process.argv.indexOf(`--${name}`);
@@ -57,17 +57,11 @@ async function measure(historySize: number): Promise<Figures> {
     await database.pglite.exec('analyze');
   }
 
-  // PGlite's statements run to their end on this thread: their time is the time of its query calls.
+  // PGlite's statements run to their end on this thread: their time is the time of its protocol calls.
   let databaseMs = 0;
-  const query = database.pglite.query.bind(database.pglite);
-  database.pglite.query = (async (...args: Parameters<typeof query>) => {
-    const started = performance.now();
-    try {
-      return await query(...args);
-    } finally {
-      databaseMs += performance.now() - started;
-    }
-  }) as typeof query;
+  watchStatements(database.pglite, ({ ms }) => {
+    databaseMs += ms;
+  });
 
   const requests: Record<string, () => Promise<{ status: number }>> = {
     'POST /api/generate-image': () => client.post('/api/generate-image', { prompt: 'history', numOutputs: 1 }),

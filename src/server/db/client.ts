@@ -7,12 +7,12 @@ import { PGlite, types } from '@electric-sql/pglite';
 import type { SQL } from 'drizzle-orm';
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
-import type { PgDatabase, PgDialect, PgQueryResultHKT } from 'drizzle-orm/pg-core';
+import { type PgDatabase, PgDialect, type PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import pg from 'pg';
 import { lockDataDir } from './data-dir-lock';
-import { nameStatementsOf } from './pglite-statements';
+import { namedStatements } from './pglite-statements';
 import * as schema from './schema';
 
 export type AppDb = PgDatabase<PgQueryResultHKT, typeof schema>;
@@ -58,8 +58,11 @@ export async function openPglite(
     unlock();
     throw error;
   }
-  nameStatementsOf(client);
-  const db = drizzlePglite({ client, schema }) as unknown as AppDb;
+  // drizzle is given PGlite's own query, exec and transaction, its transactions counted, so that the
+  // named statements of executePrepared never run inside one (pglite-statements.ts).
+  const named = namedStatements(client);
+  const db = drizzlePglite({ client: named.client as unknown as PGlite, schema }) as unknown as AppDb;
+  pgliteOf.set(db, named);
   return {
     dialect: 'pglite',
     pglite: client,
@@ -85,13 +88,17 @@ export async function openPglite(
 }
 
 export async function openPostgres(url: string, options: { max?: number } = {}): Promise<Database> {
-  const pool = new pg.Pool({ connectionString: url, max: options.max ?? 10 });
+  // Pipeline mode: a client writes the queries it is given without waiting for each answer (one
+  // query at a time, as drizzle sends them, runs as before); executeInOneRoundTrip uses it.
+  const pool = new pg.Pool({ connectionString: url, max: options.max ?? 10, pipeline: true });
   // An idle client that loses its server must not crash the process; the next query reconnects.
   pool.on('error', () => {});
   await pool.query('select 1');
+  const db = drizzlePg({ client: pool, schema }) as unknown as AppDb;
+  poolOf.set(db, pool);
   return {
     dialect: 'postgres',
-    db: drizzlePg({ client: pool, schema }) as unknown as AppDb,
+    db,
     executeSql: async (text, values) => {
       const result = await pool.query(values?.length ? { name: preparedName(text), text, values } : text);
       // A multi-statement text returns one result per statement: keep the last, as PGlite does.
@@ -185,43 +192,126 @@ export function statementNamer(prefix: string): (text: string) => string | undef
 }
 const preparedName = statementNamer('pp_');
 
-/** The node-postgres pool, or client in a transaction, behind a drizzle database; null on PGlite. */
-export function postgresClientOf(db: Pick<AppDb, '_'>): pg.Pool | pg.Client | null {
-  const { client } = db._.session as unknown as { client: unknown };
-  return client instanceof pg.Pool || client instanceof pg.Client ? client : null;
+/** The connections behind the databases this module opened (public handles, kept here rather than read from drizzle). */
+const poolOf = new WeakMap<object, pg.Pool>();
+const pgliteOf = new WeakMap<object, ReturnType<typeof namedStatements>>();
+
+/** Whether `db` is a PGlite database this module opened, not one of its transactions: its statements run one at a time. */
+export function isTopLevelPglite(db: object): boolean {
+  return pgliteOf.has(db);
+}
+
+/** Compiles drizzle's `sql` to text and parameters (drizzle's public dialect, as its sessions do). */
+const dialect = new PgDialect();
+
+/**
+ * `db.execute(query)` for the hand-written statements of every tool call (the session read with the
+ * count, the charge, the take, the finish), whose CTEs cost more to plan than to run: as named
+ * (prepared) statements, so that each connection plans each text once (decision 046). On PostgreSQL
+ * through node-postgres's own `query({ name, text, values })` (named by the text's hash, at most 200
+ * texts per connection); on PGlite through `pglite-statements.ts` (PGlite's public protocol API).
+ * Either way the rows are those `db.execute` answers (dates and times as text). Inside a
+ * transaction (`tx`) it is `tx.execute`, unnamed.
+ */
+export async function executePrepared(db: Pick<AppDb, 'execute'>, query: SQL): Promise<SqlRows> {
+  const pool = poolOf.get(db);
+  if (pool) {
+    const result = await pool.query(namedQuery(query));
+    return { rows: result.rows };
+  }
+  const pglite = pgliteOf.get(db);
+  if (pglite) {
+    const { sql: text, params } = dialect.sqlToQuery(query);
+    const result = await pglite.query<Record<string, unknown>>(text, params, PGLITE_RAW_ROWS);
+    return { rows: result.rows };
+  }
+  const result = (await db.execute(query)) as unknown as SqlRows;
+  return { rows: result.rows ?? [] };
 }
 
 /**
- * `db.execute(query)` as a named (prepared) statement on PostgreSQL (PGlite names its own): for
- * the hand-written statements of every tool call (the charge, the take, the finish), whose CTEs
- * cost more to plan than to run. Named by their text, as executeSql names its own, so each
- * connection plans each text once; works on a transaction too.
+ * Several statements as ONE transaction in ONE round trip on PostgreSQL (decision 032, now public):
+ * named as executePrepared's, on one connection of the pool in node-postgres's pipeline mode, so
+ * BEGIN, the statements and COMMIT are written together and answered together. Under READ COMMITTED
+ * each statement takes its own snapshot when it starts, so a statement after a row lock sees every
+ * commit made while the lock was waited for. A statement that fails aborts the transaction (the ones
+ * after it fail, COMMIT answers ROLLBACK) and its error is thrown. A value node-postgres might fail
+ * to encode (anything but a string, number, boolean, null, Date or Buffer) could leave its statement
+ * unsent while COMMIT goes out: such a call runs one statement at a time instead (four round trips),
+ * rolled back on any error. Null where `db` is not a PostgreSQL database this module opened (PGlite,
+ * a transaction).
  */
-export async function executePrepared(db: Pick<AppDb, '_'>, query: SQL): Promise<SqlRows> {
-  const session = db._.session as unknown as {
-    dialect: PgDialect;
-    client: unknown;
-    prepareQuery(
-      query: { sql: string; params: unknown[] },
-      fields: undefined,
-      name: string | undefined,
-      arrayMode: boolean,
-    ): { execute(): Promise<unknown> };
-  };
-  const compiled = session.dialect.sqlToQuery(query);
-  const postgres = postgresClientOf(db);
-  if (!postgres) {
-    // PGlite (or its transaction) names its own statements (pglite-statements.ts). Asked directly,
-    // with the row parsers drizzle's PGlite session uses: the same rows, without the prepared
-    // query drizzle builds for each call (two objects of nine closures each, issue 20).
-    const { client } = session as unknown as { client: Pick<PGlite, 'query'> };
-    const result = await client.query<Record<string, unknown>>(compiled.sql, compiled.params, PGLITE_RAW_ROWS);
-    return { rows: result.rows };
+export async function executeInOneRoundTrip(db: object, queries: SQL[]): Promise<SqlRows[] | null> {
+  const pool = poolOf.get(db);
+  if (!pool) return null;
+  const statements = queries.map(namedQuery);
+  const client = await pool.connect();
+  let lost: Error | undefined;
+  try {
+    if (statements.every((statement) => statement.values.every(sentAsIs))) {
+      const answers = await Promise.allSettled([
+        client.query('begin'),
+        ...statements.map((statement) => client.query(statement)),
+        client.query('commit'),
+      ]);
+      const failed = answers.find((answer) => answer.status === 'rejected');
+      if (failed) {
+        // A statement's error leaves the connection ready for its next use; a lost one is let go.
+        if (!(failed.reason instanceof pg.DatabaseError)) lost = failed.reason as Error;
+        throw failed.reason;
+      }
+      return answers
+        .slice(1, -1)
+        .map((answer) => ({ rows: (answer as PromiseFulfilledResult<pg.QueryResult>).value.rows }));
+    }
+    await client.query('begin');
+    try {
+      const results: SqlRows[] = [];
+      for (const statement of statements) results.push({ rows: (await client.query(statement)).rows });
+      await client.query('commit');
+      return results;
+    } catch (error) {
+      await client.query('rollback').catch((rollbackError: Error) => {
+        lost = rollbackError;
+      });
+      throw error;
+    }
+  } finally {
+    client.release(lost);
   }
-  const name = preparedName(compiled.sql);
-  const result = (await session.prepareQuery(compiled, undefined, name, false).execute()) as SqlRows;
-  return { rows: result.rows ?? [] };
 }
+
+/** A value node-postgres sends as it is (its encoding of anything else may throw). */
+const sentAsIs = (value: unknown) =>
+  value === null ||
+  value === undefined ||
+  ['string', 'number', 'boolean', 'bigint'].includes(typeof value) ||
+  value instanceof Date ||
+  Buffer.isBuffer(value);
+
+/** drizzle's `sql` as a node-postgres named query (text and parameters compiled by drizzle's public dialect). */
+function namedQuery(query: SQL) {
+  const { sql: text, params } = dialect.sqlToQuery(query);
+  return { name: preparedName(text), text, values: params, types: POSTGRES_RAW_TYPES };
+}
+
+/** drizzle-orm/node-postgres's raw query types: dates, times and their arrays stay text, as in its `db.execute`. */
+const keepPgText = (value: string) => value;
+const RAW_TEXT_TYPES = new Set<number>([
+  pg.types.builtins.TIMESTAMPTZ,
+  pg.types.builtins.TIMESTAMP,
+  pg.types.builtins.DATE,
+  pg.types.builtins.INTERVAL,
+  1231,
+  1115,
+  1185,
+  1187,
+  1182,
+]);
+const POSTGRES_RAW_TYPES = {
+  getTypeParser: ((type: number, format?: 'text' | 'binary') =>
+    RAW_TEXT_TYPES.has(type) ? keepPgText : pg.types.getTypeParser(type, format)) as typeof pg.types.getTypeParser,
+};
 
 /** drizzle-orm/pglite's raw query options: dates, times and numeric arrays stay text, as everywhere else. */
 const keepText = (value: string) => value;

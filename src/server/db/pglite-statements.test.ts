@@ -1,12 +1,14 @@
-// PGlite's queries with parameters run as named statements: parsed once, answered as PGlite's own
-// unnamed path answers, errors included, and never more statements kept than the limit.
+// Named statements on PGlite through its public API (decision 046): parsed once, answered as
+// PGlite's own `query` answers, errors included, never more statements kept than the limit, and
+// never run inside another caller's transaction.
 import { PGlite } from '@electric-sql/pglite';
 import { sql } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { executePrepared, openPglite, type SqlRows } from './client';
-import { nameStatementsOf } from './pglite-statements';
+import { namedStatements } from './pglite-statements';
 
-let named: PGlite;
+let pglite: PGlite;
+let named: ReturnType<typeof namedStatements>;
 let plain: PGlite;
 
 const preparedTexts = async (db: PGlite) =>
@@ -24,11 +26,11 @@ beforeAll(async () => {
 afterAll(() => plain.close());
 
 beforeEach(async () => {
-  named = await PGlite.create(); // a fresh instance: no statement kept from another test
-  nameStatementsOf(named, { max: 3 });
-  await Promise.all([createItems(named), createItems(plain)]);
+  pglite = await PGlite.create(); // a fresh instance: no statement kept from another test
+  named = namedStatements(pglite, { max: 3 });
+  await Promise.all([createItems(pglite), createItems(plain)]);
 });
-afterEach(() => named.close());
+afterEach(() => pglite.close());
 
 describe('named statements on PGlite', () => {
   it('answers every kind of statement exactly as the unnamed path does', async () => {
@@ -42,7 +44,7 @@ describe('named statements on PGlite', () => {
       ['select id, label, tags, meta, made from item where id = any($1) order by id', [[1, 2]]],
       ['select id, label from item where id = $1', [2], { rowMode: 'array' }],
       ['select count(*)::int as n, $1::text as echo from item', ['x']],
-      // A caller's own parsers (drizzle passes some with every query) over PGlite's for the rest.
+      // A caller's own parsers (executePrepared passes some with every query) over PGlite's for the rest.
       [
         'select made, made::text as made_text, id, meta from item where id = $1',
         [1],
@@ -61,7 +63,7 @@ describe('named statements on PGlite', () => {
 
   it('parses a text once and keeps it under a name', async () => {
     for (let id = 1; id <= 4; id++) await named.query('insert into item (id, label) values ($1, $2)', [id, `n${id}`]);
-    expect(await preparedTexts(named)).toEqual(['insert into item (id, label) values ($1, $2)']);
+    expect(await preparedTexts(pglite)).toEqual(['insert into item (id, label) values ($1, $2)']);
     expect((await named.query('select count(*)::int as n from item where id > $1', [0])).rows).toEqual([{ n: 4 }]);
   });
 
@@ -70,7 +72,7 @@ describe('named statements on PGlite', () => {
     for (const text of texts) await named.query(text, [1]);
     await named.query(texts[1] as string, [1]); // used again: now the most recent
     await named.query('select label from item where id = $1', [1]);
-    expect(await preparedTexts(named)).toEqual(
+    expect(await preparedTexts(pglite)).toEqual(
       ['select label from item where id = $1', texts[1] as string, texts[3] as string].sort(),
     );
   });
@@ -82,7 +84,7 @@ describe('named statements on PGlite', () => {
     expect(failure).toMatchObject({ code: '23505', query: text, params: [1, 'again'] });
     const syntax = await named.query('selec id from item where id = $1', [1]).catch((error: unknown) => error);
     expect(syntax).toMatchObject({ code: '42601' });
-    expect(await preparedTexts(named)).toEqual([text]);
+    expect(await preparedTexts(pglite)).toEqual([text]);
     expect((await named.query('select label from item where id = $1', [1])).rows).toEqual([{ label: 'one' }]);
   });
 
@@ -90,34 +92,38 @@ describe('named statements on PGlite', () => {
     await named.query('insert into item (id, label) values ($1, $2)', [1, 'one']);
     const text = 'select * from item where id = $1';
     expect(Object.keys((await named.query<object>(text, [1])).rows[0] ?? {})).not.toContain('extra');
-    await named.exec('alter table item add column extra int default 7');
+    await pglite.exec('alter table item add column extra int default 7');
     expect((await named.query<{ extra: number }>(text, [1])).rows[0]?.extra).toBe(7);
   });
 
-  it('waits for a transaction and runs inside one on its own path', async () => {
-    const inserts = named.transaction(async (tx) => {
-      await tx.query('insert into item (id, label) values ($1, $2)', [1, 'in tx']);
-      await new Promise((resolve) => setTimeout(resolve, 20));
-      await tx.query('update item set label = $1 where id = $2', ['committed', 1]);
+  it("waits for the app's open transaction instead of running inside it", async () => {
+    let letGo = () => {};
+    const held = new Promise<void>((resolve) => {
+      letGo = resolve;
     });
-    const read = named.query<{ label: string }>('select label from item where id = $1', [1]);
-    await inserts;
-    expect((await read).rows).toEqual([{ label: 'committed' }]);
-  });
-
-  it('is how the app opens PGlite', async () => {
-    const database = await openPglite();
-    try {
-      await database.executeSql('select $1::int as one', [1]);
-      expect(await preparedTexts(database.pglite)).toEqual(['select $1::int as one']);
-    } finally {
-      await database.close();
-    }
+    let begun = () => {};
+    const begins = new Promise<void>((resolve) => {
+      begun = resolve;
+    });
+    // Through `client`, as drizzle's transactions go.
+    const other = named.client.transaction(async (tx) => {
+      await tx.query('insert into item (id, label) values ($1, $2)', [1, 'rolled back']);
+      begun();
+      await held; // between its statements: a statement run now would be part of this transaction
+      await tx.rollback();
+    });
+    await begins;
+    const mine = named.query('insert into item (id, label) values ($1, $2) returning id', [2, 'mine']);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    letGo();
+    await other;
+    expect((await mine).rows).toEqual([{ id: 2 }]);
+    expect((await pglite.query('select id, label from item order by id')).rows).toEqual([{ id: 2, label: 'mine' }]);
   });
 });
 
 describe('executePrepared on PGlite', () => {
-  it("answers the rows drizzle's own execute does, outside and inside a transaction", async () => {
+  it("answers the rows drizzle's own execute does, outside and inside a transaction, named outside", async () => {
     const database = await openPglite();
     try {
       const { db } = database;
@@ -129,6 +135,9 @@ describe('executePrepared on PGlite', () => {
       // Twice: the second call meets the statement already named and its parsers already merged.
       expect((await executePrepared(db, query())).rows).toEqual(drizzles);
       expect((await executePrepared(db, query())).rows).toEqual(drizzles);
+      expect(await preparedTexts(database.pglite)).toEqual([
+        "select id, made, day, meta, made + interval '1 hour' as later from item where id = $1",
+      ]);
       const inTransaction = await db.transaction((tx) => executePrepared(tx, query()));
       expect(inTransaction.rows).toEqual(drizzles);
     } finally {

@@ -3,10 +3,11 @@
 // In production the details (process, instance, queue sizes, provider set-up) are for operators
 // only: callers on this machine or with HEALTH_TOKEN; anyone else gets the status alone.
 import { timingSafeEqual } from 'node:crypto';
+import { sql } from 'drizzle-orm';
 import { Hono } from 'hono';
 import { CLIENT_IP_HEADER } from '../auth/client-ip';
 import type { Config } from '../config';
-import type { Database } from '../db/client';
+import { type Database, executePrepared } from '../db/client';
 import type { InstanceInfo } from '../db/instance';
 import type { InferenceRouter } from '../inference/routing';
 import { eventLoopDelays } from './event-loop';
@@ -71,11 +72,13 @@ const TOOL_RUN_QUEUE = 'tool-run';
 
 /**
  * The tool jobs waiting (`queued` rows) and the payments whose refund failed
- * (billing/account-payments.ts), in one statement.
+ * (billing/account-payments.ts), in one statement (named: planned once per connection).
  */
 async function healthCounts(database: Database) {
-  const { rows } = await database.executeSql(
-    `select (select count(*)::int from jobs where status = 'queued') as waiting,
+  const { rows } = await executePrepared(
+    database.db,
+    // The states written out, not bound: a generic plan then still counts `jobs_queue_order_idx`.
+    sql`select (select count(*)::int from jobs where status = 'queued') as waiting,
        (select count(*)::int from payments where status = 'refund_failed') as unrefunded`,
   );
   const [row] = rows;

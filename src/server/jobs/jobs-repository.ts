@@ -3,8 +3,8 @@
 // queue's rounds and the orphan sweep keep their few queries beside their own logic).
 import { randomUUID } from 'node:crypto';
 import { and, count, desc, eq, getTableColumns, isNull, notInArray, type SQL, sql } from 'drizzle-orm';
-import { type AppDb, executePrepared, postgresClientOf } from '../db/client';
-import { executePipelined } from '../db/pipeline';
+import { type AppDb, executeInOneRoundTrip, executePrepared, isTopLevelPglite } from '../db/client';
+import { errorChain } from '../db/connection-errors';
 import { files, jobs } from '../db/schema';
 import { type DbOrTx, debitCtes, InsufficientTokensError } from '../ledger/ledger';
 import { lockUserQueueStatement, queuePlaceCtes, servedBefore, TooManyJobsError } from './fair-queue';
@@ -34,6 +34,9 @@ const RETRY_DELAY_SECONDS = 5;
 /** Whether a tool job waits and is due (other than `except`: a statement's snapshot still counts its own take as waiting). */
 const toolRunsDue = (except: SQL = sql`null`): SQL =>
   sql`exists (select 1 from jobs w where w.status = 'queued' and (w.run_after is null or w.run_after <= now()) and w.id is distinct from ${except})`;
+
+/** PostgreSQL's "deadlock detected". */
+const DEADLOCK = '40P01';
 
 const heldBy = (run: JobRun) => (run ? and(eq(jobs.status, 'running'), eq(jobs.attempts, run.attempt)) : undefined);
 
@@ -69,8 +72,8 @@ export async function findJobByIdempotencyKey(db: AppDb, userId: string, key: st
  * The queue's round, the debit and its ledger row, the job row (queued: the queue's entry) and its
  * input files in ONE statement; answers the job row. On PostgreSQL it
  * runs after the user's profile lock (fair-queue.ts lockUserQueueStatement), both in one transaction
- * and one round trip (db/pipeline.ts); on PGlite (one statement at a time) it runs alone: it sees
- * every commit before it and nothing runs beside it, so it needs no lock. At the cap or short of tokens nothing is
+ * and one round trip (db/client.ts executeInOneRoundTrip); on PGlite (one statement at a time) it
+ * runs alone: it sees every commit before it and nothing runs beside it, so it needs no lock. At the cap or short of tokens nothing is
  * written and it throws (TooManyJobsError, InsufficientTokensError).
  *
  * `worker`: an idle worker slot of this process, held for this job. When no other job waits (the
@@ -117,9 +120,20 @@ export async function insertChargedJob(
       (select (extract(epoch from created_at) * 1000)::float8 from new_job) as created_ms,
       (select claimed from hand_over) as claimed`;
   let rows: Record<string, unknown>[];
-  if (!postgresClientOf(db)) rows = (await executePrepared(db, charge)).rows;
+  if (isTopLevelPglite(db)) rows = (await executePrepared(db, charge)).rows;
   else {
-    const [locked, charged] = await executePipelined(db, [lockUserQueueStatement(job.userId), charge]);
+    // PostgreSQL in one round trip; inside a caller's transaction (either database), in it.
+    const lock = lockUserQueueStatement(job.userId);
+    const inOneRoundTrip = () => executeInOneRoundTrip(db, [lock, charge]);
+    const [locked, charged] = (await inOneRoundTrip().catch((error: unknown) => {
+      // Two calls with one Idempotency-Key: this one holds the profile while its insert waits for the
+      // worker finishing the other's job (a new version of that row under the same key), whose
+      // output files count into the same profile. PostgreSQL ends one of the two; if it is this
+      // charge, nothing of it was written: once more, it meets the first job's key (a unique
+      // violation, answered with that job by jobs/request/charge.ts).
+      if (![...errorChain(error)].some((e) => e.code === DEADLOCK)) throw error;
+      return inOneRoundTrip();
+    })) ?? [await executePrepared(db, lock), await executePrepared(db, charge)];
     if (!locked?.rows.length) throw new Error(`no profile for user ${job.userId}`);
     rows = charged?.rows ?? [];
   }

@@ -7,7 +7,7 @@ import type { AppDb } from '../db/client';
 import { type LedgerReason, ledger, profiles } from '../db/schema';
 
 /** A transaction handle or the database itself: both run the same queries. */
-export type DbOrTx = Pick<AppDb, '_' | 'select' | 'insert' | 'update' | 'execute' | 'transaction'>;
+export type DbOrTx = Pick<AppDb, 'select' | 'insert' | 'update' | 'execute' | 'transaction'>;
 
 export class InsufficientTokensError extends Error {
   constructor(
