@@ -289,7 +289,11 @@ describe('the profile belongs to the server', () => {
     const browser = client();
     const email = newEmail();
     await browser.signUp(email);
-    const before = (await browser.get<Profile>('/api/profile')).body;
+    // The Stripe customer is made after sign-up, by the queue: wait for it so only a write could change the profile.
+    const before = await eventually(async () => {
+      const profile = (await browser.get<Profile>('/api/profile')).body;
+      return profile.stripeCustomerId ? profile : null;
+    });
 
     const attempts = [
       browser.request('PATCH', '/api/profile', { body: { tokens: 9999, emailVerified: true } }),
