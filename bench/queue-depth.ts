@@ -9,7 +9,7 @@ import { randomUUID } from 'node:crypto';
 import { type SQL, sql } from 'drizzle-orm';
 import pg from 'pg';
 import { type Database, migrateDatabase, openPostgres } from '../src/server/db/client';
-import { findJob, markSucceeded, takeNextJob } from '../src/server/jobs/jobs-repository';
+import { findJob, markSucceeded, takeNextJob } from '../src/server/jobs/queue/jobs-repository';
 import { queuePosition } from '../src/server/jobs/views/job-view';
 import { openBenchPglite } from './bench-database';
 

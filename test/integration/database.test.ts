@@ -5,8 +5,8 @@ import { creationPageQuery } from '../../src/server/creations/creations-reposito
 import { migrateDatabase } from '../../src/server/db/client';
 import { ensureInstance } from '../../src/server/db/instance';
 import { appInstance, jobs } from '../../src/server/db/schema';
-import { activeJobsOf } from '../../src/server/jobs/fair-queue';
-import { finishStatement, heldJobsQuery, medianRunQuery } from '../../src/server/jobs/jobs-repository';
+import { activeJobsOf } from '../../src/server/jobs/queue/fair-queue';
+import { finishStatement, heldJobsQuery, medianRunQuery } from '../../src/server/jobs/queue/jobs-repository';
 import { createTestDatabase, type TestDatabase } from '../support/test-backend';
 
 describe('database', () => {
@@ -71,7 +71,7 @@ describe('database', () => {
   });
 
   it('takes the next waiting tool job by reading the first entry of an index of waiting jobs, with no sort', async () => {
-    // The take's own choice of row (jobs-repository.ts takeAndClaim), in the fair queue's order.
+    // The take's own choice of row (jobs/queue/jobs-repository.ts takeAndClaim), in the fair queue's order.
     const plan = await database.db.transaction(async (tx) => {
       await tx.execute(sql`set local enable_seqscan = off`);
       const { rows } = (await tx.execute(
@@ -110,8 +110,8 @@ describe('database', () => {
   });
 
   it("counts a user's jobs in progress and finds a tool's latest good runs without reading the rest", async () => {
-    // Every charge counts the user's jobs in progress (the cap, fair-queue.ts); a waiting user is
-    // told the median of a tool's last 20 good runs (jobs-repository.ts medianRunQuery). A long
+    // Every charge counts the user's jobs in progress (the cap, jobs/request/charge.ts); a waiting user is
+    // told the median of a tool's last 20 good runs (jobs/queue/jobs-repository.ts medianRunQuery). A long
     // history of finished jobs must not be read for either.
     await database.executeSql(`
       with u as (insert into "user" (id, name, email) values ('many-jobs', 'M', 'many-jobs@example.com') returning id),
@@ -184,7 +184,7 @@ describe('database', () => {
   });
 
   it('finds the round being served without reading past the waiting jobs', async () => {
-    // fair-queue.ts queuePlaceCtes, on every charge: the highest round of a started job. Waiting
+    // jobs/request/charge.ts queuePlaceCtes, on every charge: the highest round of a started job. Waiting
     // jobs sit in the highest rounds; an index of every job would be read backwards through all of them.
     const { rows } = await database.executeSql(`
       with u as (insert into "user" (id, name, email) values ('served-round', 'S', 'served-round@example.com') returning id),

@@ -2,7 +2,7 @@
 // (Prefer: wait=N), gets 202 with the job id, and follows the job's status and queue position.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { QUEUE_AHEAD_COUNTED_UP_TO } from '../../src/contract/tool-responses';
-import { findJob } from '../../src/server/jobs/jobs-repository';
+import { findJob } from '../../src/server/jobs/queue/jobs-repository';
 import { queuePosition, waitMsFor } from '../../src/server/jobs/views/job-view';
 import { createTestBackend, createTestDatabase, type TestBackend } from '../support/test-backend';
 import { instantProvider, routerWith, verifiedUser } from '../support/tool-fixtures';

@@ -27,7 +27,7 @@ const countOf = async (userId: string) =>
 
 describe('tool calls per minute', () => {
   // The session is read, the call counted and the caller read in one statement, before the session
-  // is judged (tools/tool-call-limit.ts): better-auth's own writes must still happen, once.
+  // is judged (jobs/request/tool-call-limit.ts): better-auth's own writes must still happen, once.
   it('counts a call made with a session due for its refresh once, and slides the session', async () => {
     const { client, id } = await verifiedUser(backend, 100);
     const fiveDays = new Date(Date.now() + 5 * 24 * 3600 * 1000);

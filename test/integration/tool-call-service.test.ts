@@ -31,7 +31,7 @@ beforeAll(async () => {
 afterAll(() => backend.stop());
 
 const textToPic = toolById('text-to-pic');
-/** What the route reads with the call's count (tools/tool-call-limit.ts). */
+/** What the route reads with the call's count (jobs/request/tool-call-limit.ts). */
 const callerOf = (userId: string) => readOrCreateProfileWithStorage(backend.database.db, userId);
 const call = async (user: { id: string; emailVerified: boolean }, body: Record<string, unknown>, key?: string) =>
   callTool(deps, {

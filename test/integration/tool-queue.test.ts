@@ -6,7 +6,7 @@ import { eq, sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { jobs } from '../../src/server/db/schema';
 import { type InferenceProvider, ProviderError, type ToolResult } from '../../src/server/inference/provider';
-import { markSucceeded, TOOL_RUN_TRIES, takeNextJob } from '../../src/server/jobs/jobs-repository';
+import { markSucceeded, TOOL_RUN_TRIES, takeNextJob } from '../../src/server/jobs/queue/jobs-repository';
 import { tryAgainOrRefund } from '../../src/server/jobs/worker/job-runner';
 import { findLedgerMismatches } from '../../src/server/ledger/ledger';
 import { quietLogger } from '../../src/server/log';

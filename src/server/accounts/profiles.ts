@@ -19,7 +19,7 @@ export async function ensureProfile(db: AppDb, userId: string, options: { signup
   });
 }
 
-/** The columns of a Profile (tools/tool-call-limit.ts reads the same with a tool call's count, written out). */
+/** The columns of a Profile (jobs/request/tool-call-limit.ts reads the same with a tool call's count, written out). */
 export const PROFILE_FIELDS = {
   email: user.email,
   emailVerified: user.emailVerified,
@@ -58,7 +58,7 @@ export const withStorageUsed = (profile: Profile, storageUsed: string | number |
 /**
  * The profile with the bytes the user's files take, in one statement; created on the spot if its
  * creation at sign-up failed. A tool call reads both in its rate-limit statement
- * (tools/tool-call-limit.ts) and comes here only for a user without a profile row.
+ * (jobs/request/tool-call-limit.ts) and comes here only for a user without a profile row.
  */
 export async function readOrCreateProfileWithStorage(db: AppDb, userId: string): Promise<ProfileWithStorage | null> {
   let row = await profileRow(db, userId);

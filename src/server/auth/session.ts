@@ -29,7 +29,7 @@ export type SessionRow = { id: string; email: string; email_verified: boolean; e
 
 /**
  * A statement that reads the session row of `token` with more that the caller needs in the same
- * round trip (tools/tool-call-limit.ts counts the call and reads the caller's profile with it).
+ * round trip (jobs/request/tool-call-limit.ts counts the call and reads the caller's profile with it).
  * It runs before the session is judged, so what it writes must be harmless for an expired session.
  */
 export type SessionStatement<T extends SessionRow> = (token: string) => Promise<T | null>;

@@ -1,7 +1,7 @@
 // What the API shows of a creation (contract/creations.ts): the job view, what it cost, the
 // settings the user chose (images left out) and its images with their thumbnails.
 import type { Creation, CreationImage, CreationSettings } from '../../contract/creations';
-import type { FileRow, JobRow } from '../jobs/jobs-repository';
+import type { FileRow, JobRow } from '../jobs/queue/jobs-repository';
 import type { StoredInput } from '../jobs/stored-input';
 import { fileUrl, viewJob } from '../jobs/views/job-view';
 import { thumbnailUrl } from './thumbnails';

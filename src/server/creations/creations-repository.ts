@@ -7,7 +7,7 @@ import { and, desc, eq, getTableColumns, inArray, or, type SQL, sql } from 'driz
 import type { AppDb } from '../db/client';
 import { isUuid } from '../db/ids';
 import { files, jobs, ledger, profiles } from '../db/schema';
-import type { FileRow, JobRow } from '../jobs/jobs-repository';
+import type { FileRow, JobRow } from '../jobs/queue/jobs-repository';
 
 /** Where a page starts: after this job, by its created_at in microseconds since 1970 (a whole number) and its id. */
 export type PageCursor = { createdAtUs: bigint; id: string };

@@ -8,7 +8,7 @@ import { sessionUser } from '../auth/session';
 import type { AppDb } from '../db/client';
 import { isUuid } from '../db/ids';
 import { removeFiles } from '../jobs/job-files';
-import { findOwnFile } from '../jobs/jobs-repository';
+import { findOwnFile } from '../jobs/queue/jobs-repository';
 import { viewJob } from '../jobs/views/job-view';
 import { fileEtag, PRIVATE_JSON_CACHE, sendPrivateImage } from '../responses/private-cache';
 import type { FileStorage } from '../storage/storage';

@@ -5,7 +5,7 @@ import { and, eq, isNull } from 'drizzle-orm';
 import { SHARED_ROUTE_PREFIX } from '../../contract/creations';
 import type { AppDb } from '../db/client';
 import { jobs } from '../db/schema';
-import type { JobRow } from '../jobs/jobs-repository';
+import type { JobRow } from '../jobs/queue/jobs-repository';
 
 const TOKEN = /^[A-Za-z0-9_-]{32}$/;
 

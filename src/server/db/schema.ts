@@ -210,7 +210,7 @@ export const jobs = pgTable(
     attempts: integer('attempts').notNull().default(0),
     /** A queued job waiting out a retry's delay is not taken before this; null: due now. */
     runAfter: timestamp('run_after', { withTimezone: true }),
-    /** The round-robin round the queue serves it in (jobs/fair-queue.ts); its queue priority is minus this. */
+    /** The round-robin round the queue serves it in (jobs/queue/fair-queue.ts); its queue priority is minus this. */
     queueRound: integer('queue_round').notNull().default(0),
     /** The worker lease (worker_leases) of the process running it: when that lease lapses, the job is handed back. */
     workerId: uuid('worker_id'),
@@ -231,7 +231,7 @@ export const jobs = pgTable(
     // The tool-run queue (decision 037): the waiting jobs in the order a worker takes them.
     index('jobs_queue_order_idx').on(t.queueRound, t.createdAt, t.id).where(sql`${t.status} = 'queued'`),
     // The round being served (the highest round started): only started jobs, so a deep queue of
-    // waiting ones is not scanned past on every charge (fair-queue.ts), and a waiting job writes no entry.
+    // waiting ones is not scanned past on every charge (jobs/request/charge.ts), and a waiting job writes no entry.
     index('jobs_started_round_idx').on(t.queueRound).where(sql`${t.status} <> 'queued'`),
     // Each user's last round.
     index('jobs_user_queue_round_idx').on(t.userId, t.queueRound),

@@ -5,7 +5,7 @@ import type { AppDb } from '../db/client';
 import { readDimensions, sniffFormat } from '../images/image-input';
 import type { ImageInput, OutputImage } from '../images/image-types';
 import type { FileStorage } from '../storage/storage';
-import { inputFilesOf, type JobRow, type NewFile } from './jobs-repository';
+import { inputFilesOf, type JobRow, type NewFile } from './queue/jobs-repository';
 
 const EXTENSIONS: Record<string, string> = { 'image/png': 'png', 'image/jpeg': 'jpg', 'image/webp': 'webp' };
 

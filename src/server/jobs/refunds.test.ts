@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { JobRow } from './jobs-repository';
+import type { JobRow } from './queue/jobs-repository';
 import { refundOnSuccess } from './refunds';
 
 const png = { bytes: Buffer.from([]), contentType: 'image/png' as const };

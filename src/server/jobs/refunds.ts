@@ -18,8 +18,8 @@ import type { AppDb } from '../db/client';
 import type { ToolResult } from '../inference/provider';
 import { applyLedgerEntry, type DbOrTx, type LedgerEntry } from '../ledger/ledger';
 import { chargeFor, listPrice } from './free-preview';
-import { type JobRow, type JobRun, markFailed } from './jobs-repository';
 import type { FinishedJob } from './queue/job-signals';
+import { type JobRow, type JobRun, markFailed } from './queue/jobs-repository';
 import { imagesAsked } from './stored-input';
 
 /**

@@ -1,8 +1,9 @@
 // The ledger: the only code that changes a balance. Every change is a ledger row and an update of
 // profiles.tokens in the same transaction; a (reason, reference) pair applies once, so a retried
 // signup bonus, purchase or refund can never count twice. balance == sum(ledger) always holds.
-// The job charge writes its debit in the statement that creates the job (debitCtes).
-import { and, eq, type SQL, sql } from 'drizzle-orm';
+// The job charge writes its debit, under the same rules, in the statement that creates the job
+// (jobs/request/charge.ts).
+import { and, eq, sql } from 'drizzle-orm';
 import type { AppDb } from '../db/client';
 import { type LedgerReason, ledger, profiles } from '../db/schema';
 
@@ -38,27 +39,6 @@ export type LedgerResult = { applied: boolean; balance: number };
  */
 export function applyLedgerEntry(db: DbOrTx, entry: LedgerEntry): Promise<LedgerResult> {
   return db.transaction((tx) => applyLedgerEntryInTransaction(tx, entry));
-}
-
-/**
- * A debit as CTEs of the statement that creates what it pays for (the job charge,
- * charge-and-queue.ts), so the rule holds in one round trip: `debit(tokens)` has a row only when
- * `when` holds and the balance covers the amount, and the ledger row is written with it. An amount
- * of 0 (a free preview) writes nothing and reads the balance under the same condition.
- */
-export function debitCtes(entry: Omit<LedgerEntry, 'delta' | 'note'> & { amount: number }, when: SQL): SQL {
-  const { userId, amount } = entry;
-  if (!Number.isInteger(amount) || amount < 0) throw new Error('a debit must be a whole number of tokens');
-  if (amount === 0) {
-    return sql`debit as (select ${profiles.tokens} as tokens from ${profiles} where ${profiles.userId} = ${userId} and ${when})`;
-  }
-  return sql`debit as (
-      update ${profiles} set tokens = tokens - ${amount}
-      where user_id = ${userId} and tokens >= ${amount} and ${when}
-      returning tokens),
-    debit_entry as (
-      insert into ${ledger} (user_id, delta, reason, reference)
-      select ${userId}::text, ${-amount}::int, ${entry.reason}::text, ${entry.reference}::text from debit)`;
 }
 
 async function applyLedgerEntryInTransaction(tx: DbOrTx, entry: LedgerEntry): Promise<LedgerResult> {

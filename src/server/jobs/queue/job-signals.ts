@@ -3,7 +3,7 @@
 // --worker on PostgreSQL) a relay carries both through the database (signal-relay.ts). Both sides
 // still poll, so these only ever make things faster, never correct.
 import { EventEmitter } from 'node:events';
-import type { JobRow, TakenJob } from '../jobs-repository';
+import type { JobRow, TakenJob } from './jobs-repository';
 
 /**
  * A job as its finish left it and the owner's balance right after (refund included): what the

@@ -1,23 +1,33 @@
-// A tool call becomes a job here, charged exactly once: the input images are written to storage,
-// then ONE transaction of two statements in one round trip (decisions 025, 027, 032; on PGlite the
-// second alone, as it runs one statement at a time): the user's profile locked (jobs/fair-queue.ts), and
-// one statement that takes the user's place in the fair queue, debits the
-// ledger (reason job, reference the job id, unique; nothing for a free preview: jobs/free-preview.ts),
-// and inserts the job (queued: the row is the tool-run queue's entry, decision 037) and its input files.
-// If anything fails, nothing is charged and the stored inputs are removed. When a worker slot of this
-// process is idle and no job waits, the job goes in claimed for that slot and is handed to it at
-// once, without the queue's take (decision 031).
+// A tool call becomes a job here, charged exactly once, and the charge's SQL is all here: the input
+// images are written to storage, then ONE transaction of two statements in one round trip
+// (decisions 025, 027, 032, 046; on PGlite the second alone, as it runs one statement at a time):
+// the user's profile locked, and one statement that takes the user's place in the fair queue
+// (queue/fair-queue.ts), debits the ledger (reason job, reference the job id, unique; nothing for a
+// free preview: jobs/free-preview.ts), and inserts the job (queued: the row is the tool-run queue's
+// entry, decision 037) and its input files. If anything fails, nothing is charged and the stored
+// inputs are removed. When a worker slot of this process is idle and no job waits, the job goes in
+// claimed for that slot and is handed to it at once, without the queue's take (decision 031).
 import { randomUUID } from 'node:crypto';
+import { type SQL, sql } from 'drizzle-orm';
 import type { ToolId } from '../../../contract/tools';
-import type { AppDb } from '../../db/client';
+import { type AppDb, executeInOneRoundTrip, executePrepared, isTopLevelPglite } from '../../db/client';
 import { errorChain } from '../../db/connection-errors';
+import { jobs, ledger, profiles } from '../../db/schema';
+import { type DbOrTx, InsufficientTokensError, type LedgerEntry } from '../../ledger/ledger';
 import type { FileStorage } from '../../storage/storage';
 import type { PreparedTool } from '../../tools/definitions';
-import { TooManyJobsError } from '../fair-queue';
 import { chargeFor } from '../free-preview';
 import { removeFiles, storeInputs } from '../job-files';
-import { findJobByIdempotencyKey, insertChargedJob, type JobRow } from '../jobs-repository';
+import { activeJobsOf, TooManyJobsError } from '../queue/fair-queue';
 import type { JobSignals } from '../queue/job-signals';
+import {
+  fileValues,
+  findJobByIdempotencyKey,
+  type JobRow,
+  type NewFile,
+  type TakenJob,
+  toolRunsDue,
+} from '../queue/jobs-repository';
 import { toStoredInput } from '../stored-input';
 
 /** What the queue carries for a tool job: only its id (the row holds the rest). */
@@ -115,4 +125,152 @@ export async function chargeAndQueue(
     }
     throw error;
   }
+}
+
+// The charge's statement.
+
+/** PostgreSQL's "deadlock detected". */
+const DEADLOCK = '40P01';
+
+/**
+ * The queue's round, the debit and its ledger row, the job row (queued: the queue's entry) and its
+ * input files in ONE statement; answers the job row. On PostgreSQL it runs after the user's profile
+ * lock (lockUserQueueStatement), both in one transaction and one round trip (db/client.ts
+ * executeInOneRoundTrip); on PGlite (one statement at a time) it runs alone: it sees every commit
+ * before it and nothing runs beside it, so it needs no lock. At the cap or short of tokens nothing
+ * is written and it throws (TooManyJobsError, InsufficientTokensError).
+ *
+ * `worker`: an idle worker slot of this process, held for this job. When no other job waits (the
+ * queue's order stays fair), the job goes in already claimed for it, as its take would leave it, and
+ * is answered as `handedOver` (with the queue's tries) for the caller to give to that slot: no take
+ * statement, no wake (decision 031). Otherwise it is queued as usual.
+ */
+export async function insertChargedJob(
+  db: DbOrTx,
+  job: Pick<
+    JobRow,
+    'id' | 'userId' | 'tool' | 'cost' | 'charged' | 'input' | 'provider' | 'idempotencyKey' | 'requestHash'
+  >,
+  inputFiles: NewFile[],
+  maxActiveJobs: number,
+  worker: { workerId: string | null } | null = null,
+): Promise<{ job: JobRow; handedOver: TakenJob | null }> {
+  const debit = debitCtes(
+    { userId: job.userId, amount: job.charged, reason: 'job', reference: job.id },
+    sql`exists (select 1 from queue_place)`,
+  );
+  const insertInputs: SQL =
+    inputFiles.length === 0
+      ? sql``
+      : sql`, inputs as (
+          insert into files (id, user_id, job_id, kind, storage_key, content_type, size, width, height)
+          select * from (values ${fileValues(inputFiles)}) as v where exists (select 1 from new_job))`;
+  const charge = sql`
+    with ${queuePlaceCtes(job.userId, maxActiveJobs)},
+    ${debit},
+    hand_over as (select ${worker !== null}::boolean and not ${toolRunsDue()} as claimed),
+    new_job as (
+      insert into jobs (id, user_id, tool, cost, charged, input, provider, idempotency_key, request_hash, queue_round,
+        status, attempts, worker_id, started_at)
+      select ${job.id}::uuid, ${job.userId}::text, ${job.tool}::text, ${job.cost}::int, ${job.charged}::int,
+        ${JSON.stringify(job.input)}::jsonb, ${job.provider}::text, ${job.idempotencyKey}::text,
+        ${job.requestHash}::text, queue_place.round,
+        case when hand_over.claimed then 'running' else 'queued' end, case when hand_over.claimed then 1 else 0 end,
+        case when hand_over.claimed then ${worker?.workerId ?? null}::uuid end, case when hand_over.claimed then now() end
+      from queue_place, debit, hand_over
+      returning id, queue_round, created_at)${insertInputs}
+    select (select active from queue_counts) as active,
+      (select queue_round from new_job) as round,
+      (select (extract(epoch from created_at) * 1000)::float8 from new_job) as created_ms,
+      (select claimed from hand_over) as claimed`;
+  let rows: Record<string, unknown>[];
+  if (isTopLevelPglite(db)) rows = (await executePrepared(db, charge)).rows;
+  else {
+    // PostgreSQL in one round trip; inside a caller's transaction (either database), in it.
+    const lock = lockUserQueueStatement(job.userId);
+    const inOneRoundTrip = () => executeInOneRoundTrip(db, [lock, charge]);
+    const [locked, charged] = (await inOneRoundTrip().catch((error: unknown) => {
+      // Two calls with one Idempotency-Key: this one holds the profile while its insert waits for the
+      // worker finishing the other's job (a new version of that row under the same key), whose
+      // output files count into the same profile. PostgreSQL ends one of the two; if it is this
+      // charge, nothing of it was written: once more, it meets the first job's key (a unique
+      // violation, answered with that job by chargeAndQueue).
+      if (![...errorChain(error)].some((e) => e.code === DEADLOCK)) throw error;
+      return inOneRoundTrip();
+    })) ?? [await executePrepared(db, lock), await executePrepared(db, charge)];
+    if (!locked?.rows.length) throw new Error(`no profile for user ${job.userId}`);
+    rows = charged?.rows ?? [];
+  }
+  const row = rows[0] ?? {};
+  if (Number(row.active ?? 0) >= maxActiveJobs) throw new TooManyJobsError(maxActiveJobs);
+  if (row.round == null) throw new InsufficientTokensError(job.userId, job.charged);
+  const createdAt = new Date(Number(row.created_ms));
+  const claimed = row.claimed === true;
+  // The row as inserted (the columns' defaults), without reading it back.
+  const inserted: JobRow = {
+    ...job,
+    status: claimed ? 'running' : 'queued',
+    providerRef: null,
+    result: null,
+    error: null,
+    attempts: claimed ? 1 : 0,
+    runAfter: null,
+    queueRound: Number(row.round),
+    workerId: claimed ? (worker?.workerId ?? null) : null,
+    shareToken: null,
+    createdAt,
+    startedAt: claimed ? createdAt : null,
+    finishedAt: null,
+  };
+  const handedOver: TakenJob | null = claimed ? { jobId: job.id, job: inserted, moreWaiting: false } : null;
+  return { job: inserted, handedOver };
+}
+
+/**
+ * The place in the queue, first half: the statement that locks the user's profile row until the
+ * job's transaction ends, so one user's calls pass here one at a time and cannot pass the cap
+ * together. No row: the user has no profile.
+ */
+function lockUserQueueStatement(userId: string): SQL {
+  return sql`select ${profiles.userId} from ${profiles} where ${profiles.userId} = ${userId} for update`;
+}
+
+/**
+ * Second half, CTEs for the statement that creates the job, run after the lock in the same
+ * transaction (not in the lock's statement: under READ COMMITTED a statement that waited for the
+ * lock would still count with the snapshot it started with, and miss the job just committed).
+ * `queue_counts(active)` counts the user's jobs queued or running; `queue_place(round)` has a row
+ * only below `maxActiveJobs`: the round being served (the highest of the jobs that have started),
+ * or the round after the user's last one if that is later (the fair queue's rounds,
+ * queue/fair-queue.ts).
+ */
+function queuePlaceCtes(userId: string, maxActiveJobs: number): SQL {
+  return sql`queue_counts as (
+      select ${activeJobsOf(userId)} as active,
+        (select max(${jobs.queueRound}) from ${jobs} where ${jobs.status} <> 'queued') as serving,
+        (select max(${jobs.queueRound}) from ${jobs} where ${jobs.userId} = ${userId}) as last),
+    queue_place as (
+      select greatest(coalesce(serving, 0), last + 1) as round from queue_counts where active < ${maxActiveJobs})`;
+}
+
+/**
+ * The debit as CTEs of the statement that creates the job it pays for, so the ledger's rule (a ledger
+ * row with every balance change, never below zero, ledger/ledger.ts) holds in one round trip:
+ * `debit(tokens)` has a row only when `when` holds and the balance covers the amount, and the ledger
+ * row is written with it. An amount of 0 (a free preview) writes nothing and reads the balance under
+ * the same condition.
+ */
+function debitCtes(entry: Omit<LedgerEntry, 'delta' | 'note'> & { amount: number }, when: SQL): SQL {
+  const { userId, amount } = entry;
+  if (!Number.isInteger(amount) || amount < 0) throw new Error('a debit must be a whole number of tokens');
+  if (amount === 0) {
+    return sql`debit as (select ${profiles.tokens} as tokens from ${profiles} where ${profiles.userId} = ${userId} and ${when})`;
+  }
+  return sql`debit as (
+      update ${profiles} set tokens = tokens - ${amount}
+      where user_id = ${userId} and tokens >= ${amount} and ${when}
+      returning tokens),
+    debit_entry as (
+      insert into ${ledger} (user_id, delta, reason, reference)
+      select ${userId}::text, ${-amount}::int, ${entry.reason}::text, ${entry.reference}::text from debit)`;
 }

@@ -6,7 +6,7 @@ import { storedImageId } from '../../../contract/creations';
 import type { AppDb } from '../../db/client';
 import { InputError } from '../../images/image-input';
 import type { FileStorage } from '../../storage/storage';
-import { findOwnFile } from '../jobs-repository';
+import { findOwnFile } from '../queue/jobs-repository';
 
 export const NO_SUCH_STORED_IMAGE = 'no such stored image of yours (it may have been deleted)';
 

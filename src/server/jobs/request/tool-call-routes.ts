@@ -16,10 +16,10 @@ import type { Auth } from '../../auth/auth';
 import type { InferenceRouter } from '../../inference/routing';
 import { balanceOf } from '../../ledger/ledger';
 import { bodyTooLarge, limitBody } from '../../security/body-limit';
-import { readSessionAndCountCall } from '../../tools/tool-call-limit';
 import { isFreePreview, unitPrice } from '../free-preview';
 import type { JobProgressOf } from '../views/job-progress';
 import { type JobView, unlessGone, viewJob, waitForJob, waitMsFor } from '../views/job-view';
+import { readSessionAndCountCall } from './tool-call-limit';
 import { callTool, type ToolCallServiceDeps } from './tool-call-service';
 
 export type ToolRoutesDeps = ToolCallServiceDeps & {

@@ -9,7 +9,7 @@ import type { AppDb } from '../../db/client';
 import { isUuid } from '../../db/ids';
 import { fileEtag, sendPrivateImage } from '../../responses/private-cache';
 import type { FileStorage } from '../../storage/storage';
-import { findOwnFile } from '../jobs-repository';
+import { findOwnFile } from '../queue/jobs-repository';
 
 export type FileRoutesDeps = { db: AppDb; auth: Auth; storage: FileStorage };
 

@@ -5,7 +5,7 @@
 // when a job it is asked about is not where the last read left it.
 import type { JobDetail } from '../../../contract/tool-responses';
 import type { AppDb } from '../../db/client';
-import { heldJobs, type JobRow, queuedJobsInOrder } from '../jobs-repository';
+import { heldJobs, type JobRow, queuedJobsInOrder } from '../queue/jobs-repository';
 import { queuePosition } from './job-view';
 import { createTypicalRunTime } from './typical-run-time';
 import { estimateWait, type Line, runsOnePerModel } from './wait-estimate';

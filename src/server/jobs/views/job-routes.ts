@@ -16,8 +16,8 @@ import {
 import type { AppDb } from '../../db/client';
 import { isUuid } from '../../db/ids';
 import { PRIVATE_JSON_CACHE } from '../../responses/private-cache';
-import { findOwnJob } from '../jobs-repository';
 import type { JobSignals } from '../queue/job-signals';
+import { findOwnJob } from '../queue/jobs-repository';
 import type { JobProgressOf } from './job-progress';
 import { unlessGone, viewJob, waitForJob, waitMsFor } from './job-view';
 

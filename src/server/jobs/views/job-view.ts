@@ -4,8 +4,8 @@ import { type JobView, QUEUE_AHEAD_COUNTED_UP_TO } from '../../../contract/tool-
 import type { ToolId } from '../../../contract/tools';
 import type { AppDb } from '../../db/client';
 import { isFreePreview } from '../free-preview';
-import { countQueuedAhead, findJob, type JobRow } from '../jobs-repository';
 import type { JobSignals } from '../queue/job-signals';
+import { countQueuedAhead, findJob, type JobRow } from '../queue/jobs-repository';
 
 // The API's job view is the contract's: the web reads the same type.
 export type { JobView };
@@ -32,7 +32,7 @@ export function viewJob(job: JobRow): JobView {
 
 /**
  * Where a queued job stands: 1 + the queued jobs of the same provider that the queue takes before it
- * (round by round, oldest first within a round: jobs/fair-queue.ts), counted up to
+ * (round by round, oldest first within a round: jobs/queue/fair-queue.ts), counted up to
  * QUEUE_AHEAD_COUNTED_UP_TO. Null once it runs or has finished.
  */
 export async function queuePosition(db: AppDb, job: JobRow): Promise<number | null> {

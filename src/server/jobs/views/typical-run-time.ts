@@ -2,7 +2,7 @@
 // tool on the same provider took lately. Cached per process for a minute: pages poll a running
 // job every second or so, and the median moves slowly.
 import type { AppDb } from '../../db/client';
-import { type JobRow, medianRunSeconds } from '../jobs-repository';
+import { type JobRow, medianRunSeconds } from '../queue/jobs-repository';
 import { runsOnePerModel } from './wait-estimate';
 
 const SAMPLE = 20;

@@ -2,8 +2,8 @@
 // at once when the deletion was made in this process (JobSignals), else at the run's next check of
 // the job's row, which is how a worker process hears of a deletion made by a web process.
 import type { AppDb } from '../../db/client';
-import { jobExists } from '../jobs-repository';
 import type { JobSignals } from '../queue/job-signals';
+import { jobExists } from '../queue/jobs-repository';
 
 /** How often a run checks that its job still exists: one indexed read per running job, a minute's CPU saved. */
 export const DELETION_CHECK_MS = 3_000;

@@ -12,6 +12,7 @@ import { ProviderError } from '../../inference/provider';
 import type { Logger } from '../../log';
 import type { FileStorage } from '../../storage/storage';
 import { loadInputImages, removeFiles, storeOutputs } from '../job-files';
+import type { FinishedJob, JobSignals } from '../queue/job-signals';
 import {
   findRunningJob,
   type JobRow,
@@ -21,13 +22,12 @@ import {
   setProviderRef,
   type TakenJob,
   TOOL_RUN_TRIES,
-} from '../jobs-repository';
-import type { FinishedJob, JobSignals } from '../queue/job-signals';
+} from '../queue/jobs-repository';
 import { failAndRefund, refundOnSuccess, succeedAndRefund } from '../refunds';
 import { fromStoredInput, hasInputFiles, imagesAsked } from '../stored-input';
 import { watchForDeletion } from './job-deletion-watch';
 
-export type { JobRun } from '../jobs-repository';
+export type { JobRun } from '../queue/jobs-repository';
 
 export type ToolJobDeps = {
   db: AppDb;

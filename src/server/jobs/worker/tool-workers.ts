@@ -3,7 +3,7 @@
 // row in one statement (jobs/jobs-repository.ts takeNextJob), runs it and finishes it; a run that throws
 // has its job queued again after the retry's delay, or refunded after its last try.
 
-import { type TakenJob, takeNextJob } from '../jobs-repository';
+import { type TakenJob, takeNextJob } from '../queue/jobs-repository';
 import { runToolJob, type ToolJobDeps, tryAgainOrRefund } from './job-runner';
 import { Slot } from './worker-slot';
 

@@ -2,7 +2,7 @@
 // charged here waits for that job (or its release) whatever the poll or a wake says.
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { finishedJobRow } from '../../../../test/support/tool-fixtures';
-import type { TakenJob } from '../jobs-repository';
+import type { TakenJob } from '../queue/jobs-repository';
 import { Slot } from './worker-slot';
 
 const POLL_MS = 1000;

@@ -1,6 +1,6 @@
 // One worker slot of tool-workers.ts: the state between its jobs (looking, idle until the next poll
 // or a wake, held for a job being charged in this process: decision 031).
-import type { TakenJob } from '../jobs-repository';
+import type { TakenJob } from '../queue/jobs-repository';
 
 /**
  * One job at a time: sleeps between polls, woken early when a job is queued in this process, or

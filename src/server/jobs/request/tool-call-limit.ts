@@ -3,9 +3,9 @@
 // work without bound. Counted in the database, so every web process sees the same count.
 import { randomUUID } from 'node:crypto';
 import { sql } from 'drizzle-orm';
-import { type ProfileWithStorage, readOrCreateProfileWithStorage, withStorageUsed } from '../accounts/profiles';
-import { type SessionReader, type SessionRow, type SessionUser, sessionWithUserSql } from '../auth/session';
-import { type AppDb, executePrepared } from '../db/client';
+import { type ProfileWithStorage, readOrCreateProfileWithStorage, withStorageUsed } from '../../accounts/profiles';
+import { type SessionReader, type SessionRow, type SessionUser, sessionWithUserSql } from '../../auth/session';
+import { type AppDb, executePrepared } from '../../db/client';
 
 export const TOOL_CALL_WINDOW_SECONDS = 60;
 

@@ -1,13 +1,13 @@
-// The SQL of the tool-job path on `jobs` and its `files`, in one place: the request path, the
-// worker and the views call these and never build a query on the job tables themselves (the fair
-// queue's rounds and the orphan sweep keep their few queries beside their own logic).
+// The queue's SQL on `jobs` and its `files`: take and claim, finish, queue again, the reads of the
+// views and the worker. The request path, the worker and the views call these and never build a
+// query on the job tables themselves, but for the charge's one statement (request/charge.ts), the
+// fair queue's order (fair-queue.ts) and the sweeps' reads beside their own logic.
 import { randomUUID } from 'node:crypto';
 import { and, count, desc, eq, getTableColumns, isNull, notInArray, type SQL, sql } from 'drizzle-orm';
-import { type AppDb, executeInOneRoundTrip, executePrepared, isTopLevelPglite } from '../db/client';
-import { errorChain } from '../db/connection-errors';
-import { files, jobs } from '../db/schema';
-import { type DbOrTx, debitCtes, InsufficientTokensError } from '../ledger/ledger';
-import { lockUserQueueStatement, queuePlaceCtes, servedBefore, TooManyJobsError } from './fair-queue';
+import { type AppDb, executePrepared } from '../../db/client';
+import { files, jobs } from '../../db/schema';
+import type { DbOrTx } from '../../ledger/ledger';
+import { servedBefore } from './fair-queue';
 
 export type JobRow = typeof jobs.$inferSelect;
 export type NewJob = typeof jobs.$inferInsert;
@@ -16,7 +16,7 @@ export type FileRow = typeof files.$inferSelect;
 
 /**
  * The run of a job that may finish it: the attempt its worker claimed. A job handed back from a
- * worker presumed dead (orphaned-jobs.ts) or queued again for a retry is claimed again with another
+ * worker presumed dead (worker/orphaned-jobs.ts) or queued again for a retry is claimed again with another
  * attempt, so the first run, should it still be going somewhere, can no longer finish it. Null:
  * whoever finds it running (the webhook, the backstop).
  */
@@ -32,11 +32,8 @@ export const TOOL_RUN_TRIES = 3;
 const RETRY_DELAY_SECONDS = 5;
 
 /** Whether a tool job waits and is due (other than `except`: a statement's snapshot still counts its own take as waiting). */
-const toolRunsDue = (except: SQL = sql`null`): SQL =>
+export const toolRunsDue = (except: SQL = sql`null`): SQL =>
   sql`exists (select 1 from jobs w where w.status = 'queued' and (w.run_after is null or w.run_after <= now()) and w.id is distinct from ${except})`;
-
-/** PostgreSQL's "deadlock detected". */
-const DEADLOCK = '40P01';
 
 const heldBy = (run: JobRun) => (run ? and(eq(jobs.status, 'running'), eq(jobs.attempts, run.attempt)) : undefined);
 
@@ -66,100 +63,6 @@ export async function findJobByIdempotencyKey(db: AppDb, userId: string, key: st
     .from(jobs)
     .where(and(eq(jobs.userId, userId), eq(jobs.idempotencyKey, key)));
   return row ?? null;
-}
-
-/**
- * The queue's round, the debit and its ledger row, the job row (queued: the queue's entry) and its
- * input files in ONE statement; answers the job row. On PostgreSQL it
- * runs after the user's profile lock (fair-queue.ts lockUserQueueStatement), both in one transaction
- * and one round trip (db/client.ts executeInOneRoundTrip); on PGlite (one statement at a time) it
- * runs alone: it sees every commit before it and nothing runs beside it, so it needs no lock. At the cap or short of tokens nothing is
- * written and it throws (TooManyJobsError, InsufficientTokensError).
- *
- * `worker`: an idle worker slot of this process, held for this job. When no other job waits (the
- * queue's order stays fair), the job goes in already claimed for it, as its take would leave it, and
- * is answered as `handedOver` (with the queue's tries) for the caller to give to that slot: no take
- * statement, no wake (decision 031). Otherwise it is queued as usual.
- */
-export async function insertChargedJob(
-  db: DbOrTx,
-  job: Pick<
-    JobRow,
-    'id' | 'userId' | 'tool' | 'cost' | 'charged' | 'input' | 'provider' | 'idempotencyKey' | 'requestHash'
-  >,
-  inputFiles: NewFile[],
-  maxActiveJobs: number,
-  worker: { workerId: string | null } | null = null,
-): Promise<{ job: JobRow; handedOver: TakenJob | null }> {
-  const debit = debitCtes(
-    { userId: job.userId, amount: job.charged, reason: 'job', reference: job.id },
-    sql`exists (select 1 from queue_place)`,
-  );
-  const insertInputs: SQL =
-    inputFiles.length === 0
-      ? sql``
-      : sql`, inputs as (
-          insert into files (id, user_id, job_id, kind, storage_key, content_type, size, width, height)
-          select * from (values ${fileValues(inputFiles)}) as v where exists (select 1 from new_job))`;
-  const charge = sql`
-    with ${queuePlaceCtes(job.userId, maxActiveJobs)},
-    ${debit},
-    hand_over as (select ${worker !== null}::boolean and not ${toolRunsDue()} as claimed),
-    new_job as (
-      insert into jobs (id, user_id, tool, cost, charged, input, provider, idempotency_key, request_hash, queue_round,
-        status, attempts, worker_id, started_at)
-      select ${job.id}::uuid, ${job.userId}::text, ${job.tool}::text, ${job.cost}::int, ${job.charged}::int,
-        ${JSON.stringify(job.input)}::jsonb, ${job.provider}::text, ${job.idempotencyKey}::text,
-        ${job.requestHash}::text, queue_place.round,
-        case when hand_over.claimed then 'running' else 'queued' end, case when hand_over.claimed then 1 else 0 end,
-        case when hand_over.claimed then ${worker?.workerId ?? null}::uuid end, case when hand_over.claimed then now() end
-      from queue_place, debit, hand_over
-      returning id, queue_round, created_at)${insertInputs}
-    select (select active from queue_counts) as active,
-      (select queue_round from new_job) as round,
-      (select (extract(epoch from created_at) * 1000)::float8 from new_job) as created_ms,
-      (select claimed from hand_over) as claimed`;
-  let rows: Record<string, unknown>[];
-  if (isTopLevelPglite(db)) rows = (await executePrepared(db, charge)).rows;
-  else {
-    // PostgreSQL in one round trip; inside a caller's transaction (either database), in it.
-    const lock = lockUserQueueStatement(job.userId);
-    const inOneRoundTrip = () => executeInOneRoundTrip(db, [lock, charge]);
-    const [locked, charged] = (await inOneRoundTrip().catch((error: unknown) => {
-      // Two calls with one Idempotency-Key: this one holds the profile while its insert waits for the
-      // worker finishing the other's job (a new version of that row under the same key), whose
-      // output files count into the same profile. PostgreSQL ends one of the two; if it is this
-      // charge, nothing of it was written: once more, it meets the first job's key (a unique
-      // violation, answered with that job by jobs/request/charge.ts).
-      if (![...errorChain(error)].some((e) => e.code === DEADLOCK)) throw error;
-      return inOneRoundTrip();
-    })) ?? [await executePrepared(db, lock), await executePrepared(db, charge)];
-    if (!locked?.rows.length) throw new Error(`no profile for user ${job.userId}`);
-    rows = charged?.rows ?? [];
-  }
-  const row = rows[0] ?? {};
-  if (Number(row.active ?? 0) >= maxActiveJobs) throw new TooManyJobsError(maxActiveJobs);
-  if (row.round == null) throw new InsufficientTokensError(job.userId, job.charged);
-  const createdAt = new Date(Number(row.created_ms));
-  const claimed = row.claimed === true;
-  // The row as inserted (the columns' defaults), without reading it back.
-  const inserted: JobRow = {
-    ...job,
-    status: claimed ? 'running' : 'queued',
-    providerRef: null,
-    result: null,
-    error: null,
-    attempts: claimed ? 1 : 0,
-    runAfter: null,
-    queueRound: Number(row.round),
-    workerId: claimed ? (worker?.workerId ?? null) : null,
-    shareToken: null,
-    createdAt,
-    startedAt: claimed ? createdAt : null,
-    finishedAt: null,
-  };
-  const handedOver: TakenJob | null = claimed ? { jobId: job.id, job: inserted, moreWaiting: false } : null;
-  return { job: inserted, handedOver };
 }
 
 /**
@@ -445,7 +348,7 @@ export function medianRunQuery(db: AppDb, tool: string, provider: string, sample
     .from(recent);
 }
 
-/** A job a worker holds (wait-estimate.ts HeldJob): seconds since it started, or since it got its model. */
+/** A job a worker holds (views/wait-estimate.ts HeldJob): seconds since it started, or since it got its model. */
 export type HeldJobRow = { id: string; tool: string; workerId: string | null; heldForSeconds: number };
 
 /**

@@ -3,11 +3,12 @@
 // running, and the queue serves jobs in round-robin rounds: a user's next job goes into the round
 // being served or, if they already have a job there or later, the round after their last one. So
 // each user's first waiting job runs before anyone's second. The tool-run queue (the `jobs` table,
-// decision 037) takes the earliest round first, then the oldest.
+// decision 037) takes the earliest round first, then the oldest. A job's round is given in the
+// charge's statement (request/charge.ts); here: the cap's count and the line's order.
 import { type SQL, sql } from 'drizzle-orm';
-import type { SqlRows } from '../db/client';
-import { jobs, profiles } from '../db/schema';
-import type { DbOrTx } from '../ledger/ledger';
+import type { SqlRows } from '../../db/client';
+import { jobs } from '../../db/schema';
+import type { DbOrTx } from '../../ledger/ledger';
 
 export class TooManyJobsError extends Error {
   constructor(readonly limit: number) {
@@ -29,32 +30,6 @@ async function firstRow(db: DbOrTx, query: SQL): Promise<Record<string, unknown>
 export async function hasRoomForJob(db: DbOrTx, userId: string, maxActiveJobs: number): Promise<boolean> {
   const { active } = await firstRow(db, sql`select ${activeJobsOf(userId)} as active`);
   return Number(active ?? 0) < maxActiveJobs;
-}
-
-/**
- * Takes a place in the queue, first half: the statement that locks the user's profile row until the
- * job's transaction ends, so one user's calls pass here one at a time and cannot pass the cap
- * together. No row: the user has no profile.
- */
-export function lockUserQueueStatement(userId: string): SQL {
-  return sql`select ${profiles.userId} from ${profiles} where ${profiles.userId} = ${userId} for update`;
-}
-
-/**
- * Second half, CTEs for the statement that creates the job, run after the lock in the same
- * transaction (not in the lock's statement: under READ COMMITTED a statement that waited for the lock
- * would still count with the snapshot it started with, and miss the job just committed). `queue_counts(active)` counts the
- * user's jobs queued or running; `queue_place(round)` has a row only below `maxActiveJobs`: the
- * round being served (the highest of the jobs that have started), or the round after the user's
- * last one if that is later.
- */
-export function queuePlaceCtes(userId: string, maxActiveJobs: number): SQL {
-  return sql`queue_counts as (
-      select ${activeJobsOf(userId)} as active,
-        (select max(${jobs.queueRound}) from ${jobs} where ${jobs.status} <> 'queued') as serving,
-        (select max(${jobs.queueRound}) from ${jobs} where ${jobs.userId} = ${userId}) as last),
-    queue_place as (
-      select greatest(coalesce(serving, 0), last + 1) as round from queue_counts where active < ${maxActiveJobs})`;
 }
 
 /**
