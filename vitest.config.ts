@@ -51,8 +51,10 @@ const integrationOn = (dialect: 'pglite' | 'postgres') => ({
     name: `integration-${dialect}`,
     include: ['test/integration/**/*.test.ts'],
     exclude: dialect === 'postgres' ? PGLITE_ONLY : [],
-    // Each file loads the server afresh (isolated): shared between files, something of one file's
-    // backends reached the next (accounts.test.ts failed after others, never alone); not yet found.
+    // Files share a worker's loaded modules: each file's own backend and database keep them apart,
+    // and importing the whole server again per file was most of this tier's time. (accounts.test.ts
+    // failing after other files was its own race, the Stripe customer made after sign-up, now awaited.)
+    isolate: false,
     environment: 'node',
     env: { TEST_DB_DIALECT: dialect },
     globalSetup: ['test/support/global-setup.ts'],

@@ -5,6 +5,7 @@
 // "N passed, N failed, N skipped". Extra arguments go to vitest (e.g. --project web).
 import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ensureSupportedNode } from './supported-node.mjs';
@@ -16,6 +17,18 @@ const bin = (pkg, file) => path.join(root, 'node_modules', pkg, file);
 const totals = { passed: 0, failed: 0, skipped: 0 };
 const tierTimes = [];
 const runStart = Date.now();
+
+/** The machine's busy and total CPU time so far, summed over its cores (ms). */
+function cpuTimes() {
+  let busy = 0;
+  let total = 0;
+  for (const { times } of os.cpus()) {
+    busy += times.user + times.nice + times.sys + times.irq;
+    total += times.user + times.nice + times.sys + times.irq + times.idle;
+  }
+  return { busy, total };
+}
+const cpuAtStart = cpuTimes();
 
 /** Runs a step in its own process (output kept until it ends, as steps run side by side). */
 function step(name, args) {
@@ -115,7 +128,12 @@ for (const tier of timesFiles.filter(existsSync).flatMap((file) => JSON.parse(re
   const slowest = tier.slowest.map((f) => `${path.basename(f.file)} ${(f.ms / 1000).toFixed(0)} s`).join(', ');
   console.log(`  ${tier.project.padEnd(22)} ${seconds(tier.wallMs)}  ${tier.files} files; slowest: ${slowest}`);
 }
-console.log(`  ${'whole run'.padEnd(22)} ${seconds(Date.now() - runStart)}`);
+// How full the cores were: what running more at once could still gain (the whole machine's, others' work too).
+const cpuAtEnd = cpuTimes();
+const busyShare = (cpuAtEnd.busy - cpuAtStart.busy) / Math.max(1, cpuAtEnd.total - cpuAtStart.total);
+console.log(
+  `  ${'whole run'.padEnd(22)} ${seconds(Date.now() - runStart)}  CPU busy ${(busyShare * 100).toFixed(0)}% of ${os.cpus().length} cores`,
+);
 
 const line = `${totals.passed} passed, ${totals.failed} failed${totals.skipped ? `, ${totals.skipped} skipped` : ''}`;
 console.log(`\n${line}`);
