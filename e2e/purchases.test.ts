@@ -130,6 +130,7 @@ describe.runIf(inject('browserAvailable'))('token purchases in the browser', () 
         expect(page.url()).toBe(`${server.url}/`);
         await page.context().close();
       }
-    });
+      // Two server starts and the admin CLI: under a full machine, more than the default minute.
+    }, 240_000);
   });
 });

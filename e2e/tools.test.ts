@@ -13,7 +13,7 @@ import path from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { launchBrowser, newVisitorContext, PHONE } from './support/browser';
+import { appIsLive, launchBrowser, newVisitorContext, PHONE } from './support/browser';
 import { type ServerProcess, startServerProcess } from './support/server';
 import { adminCli, shownBalance as balance, newAccount, throughHero } from './support/visitors';
 
@@ -105,6 +105,8 @@ describe.runIf(inject('browserAvailable'))('tool pages in the browser', () => {
   async function openTool(page: Page, route: string, title: string) {
     await page.goto(`${baseUrl}${route}`);
     await page.getByRole('heading', { level: 1, name: title }).waitFor();
+    // The prerendered page shows its form before React owns it: a choice made before then is undone.
+    await appIsLive(page);
     await page.getByTestId('token-balance').and(page.locator(':not([aria-busy])')).waitFor();
   }
 
@@ -231,7 +233,8 @@ describe.runIf(inject('browserAvailable'))('tool pages in the browser', () => {
     expect(priceNote).toContain('Priced like the Image Upscaler here');
     expect(priceNote).not.toMatch(/replicate|provider|key|config/i);
     await page.screenshot({ path: path.resolve(SHOTS, 'creative-upscaler-price.png'), fullPage: true });
-  });
+    // Several local model runs, each seconds on a quiet machine: a full machine takes minutes.
+  }, 180_000);
 
   it('runs Text Lab as a free preview and spends 5 tokens: Fix a Face, Background Remover, Image Analyzer', async () => {
     const page = await visitor('verified');
@@ -266,7 +269,8 @@ describe.runIf(inject('browserAvailable'))('tool pages in the browser', () => {
     await page.getByTestId('keywords').waitFor({ timeout: 30_000 });
     expect(await page.getByTestId('colors').textContent()).toMatch(/#[0-9A-F]{6}\d+(\.\d)?%/);
     await expect.poll(() => balance(page)).toBe(15);
-  });
+    // Several local model runs, each seconds on a quiet machine: a full machine takes minutes.
+  }, 180_000);
 
   describe('on a server that answers every call while its job still runs', () => {
     let server: ServerProcess | undefined;

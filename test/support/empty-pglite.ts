@@ -29,3 +29,8 @@ async function emptyDump(): Promise<Blob> {
 export async function openEmptyPglite() {
   return openPglite({ loadDataDir: await emptyDump() });
 }
+
+/** The same as a bare PGlite instance (no app connection around it), for tests of PGlite itself. */
+export async function createEmptyPglite(): Promise<PGlite> {
+  return PGlite.create({ loadDataDir: await emptyDump() });
+}

@@ -1,10 +1,11 @@
 // Named statements on PGlite through its public API (decision 046): parsed once, answered as
 // PGlite's own `query` answers, errors included, never more statements kept than the limit, and
 // never run inside another caller's transaction.
-import { PGlite } from '@electric-sql/pglite';
+import type { PGlite } from '@electric-sql/pglite';
 import { sql } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { executePrepared, openPglite, type SqlRows } from './client';
+import { createEmptyPglite, openEmptyPglite } from '../../../test/support/empty-pglite';
+import { executePrepared, type SqlRows } from './client';
 import { namedStatements } from './pglite-statements';
 
 let pglite: PGlite;
@@ -21,12 +22,12 @@ const createItems = (db: PGlite) =>
       made timestamptz not null default '2026-01-02T03:04:05Z')`);
 
 beforeAll(async () => {
-  plain = await PGlite.create();
+  plain = await createEmptyPglite();
 });
 afterAll(() => plain.close());
 
 beforeEach(async () => {
-  pglite = await PGlite.create(); // a fresh instance: no statement kept from another test
+  pglite = await createEmptyPglite(); // a fresh instance: no statement kept from another test
   named = namedStatements(pglite, { max: 3 });
   await Promise.all([createItems(pglite), createItems(plain)]);
 });
@@ -124,7 +125,7 @@ describe('named statements on PGlite', () => {
 
 describe('executePrepared on PGlite', () => {
   it("answers the rows drizzle's own execute does, outside and inside a transaction, named outside", async () => {
-    const database = await openPglite();
+    const database = await openEmptyPglite();
     try {
       const { db } = database;
       await db.execute(sql`create table item (id int primary key, made timestamptz not null, day date, meta jsonb)`);

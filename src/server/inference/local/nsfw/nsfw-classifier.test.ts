@@ -40,12 +40,20 @@ describe('nsfwjs classifier (the real model)', () => {
       longestGap = Math.max(longestGap, now - last);
       last = now;
     }, 5);
+    const runs: number[] = [];
     try {
-      for (const image of images) await classifier.classify(image);
+      for (const image of images) {
+        const started = performance.now();
+        await classifier.classify(image);
+        runs.push(performance.now() - started);
+      }
     } finally {
       clearInterval(probe);
     }
-    expect(longestGap).toBeLessThan(30);
+    // On this thread, a run would hold the loop for all of it: the gap would be at least the shortest
+    // run. Off it, the gap is the scheduler's noise: 5-10 ms on a quiet machine, more when the cores are
+    // full, when every run is slower too.
+    expect(longestGap).toBeLessThan(Math.max(30, Math.min(...runs) / 2));
   }, 60_000);
 
   it('answers a check of an image it has just seen from memory (the analyzer reuses the upload check)', async () => {
