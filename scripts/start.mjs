@@ -10,7 +10,7 @@ import { fileURLToPath } from 'node:url';
 import { ensureSupportedNode } from './supported-node.mjs';
 import { buildWebIfStale } from './web-build.mjs';
 
-ensureSupportedNode(fileURLToPath(import.meta.url));
+await ensureSupportedNode(fileURLToPath(import.meta.url));
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const args = process.argv.slice(2);

@@ -10,7 +10,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ensureSupportedNode } from './supported-node.mjs';
 
-ensureSupportedNode(fileURLToPath(import.meta.url));
+await ensureSupportedNode(fileURLToPath(import.meta.url));
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const bin = (pkg, file) => path.join(root, 'node_modules', pkg, file);
