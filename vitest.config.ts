@@ -65,8 +65,8 @@ const integrationOn = (dialect: 'pglite' | 'postgres') => ({
 
 export default defineConfig({
   test: {
-    // One file at a time (Vitest's default on two cores): with two or three at once, beside the
-    // browser tests, the local model runs met their time limits on a busy machine (decision 047).
+    // One file at a time in each Vitest (its default on two cores); npm test runs the browser tests
+    // in a second Vitest beside this one, which fills the two cores (decision 054).
     projects: [
       {
         plugins: [react()],

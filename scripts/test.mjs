@@ -67,10 +67,10 @@ if (vitestArgs.length === 0) {
 // project only after all the others, so it runs in a Vitest of its own beside the rest instead.
 const otherProjects = ['web', 'unit', 'unit-isolated', 'integration-pglite'];
 if (process.env.TEST_DATABASE_URL) otherProjects.push('integration-postgres');
-// PARALLEL_BROWSER_TESTS=1 runs them so; by default one Vitest runs every project, one file at a
-// time (decision 047: side by side, the local model runs met their time limits on a busy machine).
+// Side by side, the two fill both cores (95% busy over a quiet run; one file at a time left a core
+// idle through every integration file: decision 054). ONE_VITEST=1 runs every project in one Vitest, one file at a time.
 const runs =
-  vitestArgs.length > 0 || process.env.PARALLEL_BROWSER_TESTS !== '1'
+  vitestArgs.length > 0 || process.env.ONE_VITEST === '1'
     ? [{ name: 'vitest', args: vitestArgs }]
     : [
         { name: 'browser', args: ['--project', 'e2e'] },
