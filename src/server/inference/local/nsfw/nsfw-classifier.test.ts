@@ -1,3 +1,4 @@
+import { performance } from 'node:perf_hooks';
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
 import { explicitScore, NSFW_CLASSES } from '../../../images/moderation/image-moderation';
