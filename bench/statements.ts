@@ -9,7 +9,7 @@ import path from 'node:path';
 import { eq } from 'drizzle-orm';
 import { grantTokens } from '../src/server/admin/commands';
 import { loadConfig } from '../src/server/config';
-import { user } from '../src/server/db/schema';
+import { accountSetups, user } from '../src/server/db/schema';
 import { quietLogger } from '../src/server/log';
 import { startBackend } from '../src/server/system';
 import { TestClient } from '../test/support/http-client';
@@ -25,24 +25,43 @@ const database = await openBenchPglite();
 // Every statement PGlite runs, in order (PGlite's own queries, the app's named statements, the
 // simple protocol's texts, BEGIN and COMMIT), seen where they all pass (pglite-protocol.ts).
 const seen: string[] = [];
+let lastStatementAt = 0;
 watchStatements(database.pglite, ({ statement, runs }) => {
+  lastStatementAt = performance.now();
   for (let i = 0; i < runs; i++) seen.push(statement);
 });
+
+/**
+ * Waits until no statement has run for 300 ms: the background work of the last request (the
+ * worker's look after a job, the account's setup) is over, and a free worker slot waits idle. A
+ * fixed pause was not enough on a loaded machine: counts then included the worker's own looks.
+ */
+async function settle() {
+  const quietMs = 300;
+  for (;;) {
+    const quietFor = performance.now() - lastStatementAt;
+    if (quietFor >= quietMs) return;
+    await new Promise((resolve) => setTimeout(resolve, quietMs - quietFor));
+  }
+}
 
 const backend = await startBackend(config, quietLogger(), database, { inference: routerWith(instantProvider()) });
 if (!backend.app) throw new Error('no web role');
 const client = new TestClient(backend.app, config.appUrl);
 await client.signUp('statements@example.com');
+// The account's setup (customer, first mail) runs in the background: done before anything is counted.
+while ((await database.db.select().from(accountSetups)).length > 0)
+  await new Promise((resolve) => setTimeout(resolve, 50));
 await database.db.update(user).set({ emailVerified: true }).where(eq(user.email, 'statements@example.com'));
 await grantTokens(database.db, 'statements@example.com', 1000);
 const body = { prompt: 'count the statements', numOutputs: 1 };
 await client.post('/api/generate-image', body); // warm-up: first-use statements do not count
 
 async function count(name: string, request: () => Promise<unknown>) {
-  await new Promise((resolve) => setTimeout(resolve, 300)); // let background work settle
+  await settle();
   seen.length = 0;
   await request();
-  await new Promise((resolve) => setTimeout(resolve, 300));
+  await settle();
   console.log(`${name.padEnd(36)} ${String(seen.length).padStart(3)} statements`);
   if (LIST) for (const text of seen) console.log(`    ${text.slice(0, 160)}`);
 }

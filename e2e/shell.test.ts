@@ -47,7 +47,9 @@ describe.runIf(inject('browserAvailable'))('the web app in chromium', () => {
       expect(await page.title()).toContain(tool.title);
       const nav = page.getByRole('navigation', { name: 'Main menu' });
       expect(await nav.getByRole('link').allTextContents()).toEqual(MENU.map((item) => item.label));
-      expect(await page.getByTestId('token-balance').first().isVisible()).toBe(true);
+      // The prerendered page carries the phone's balance; the desktop's appears once the app has taken over,
+      // which a loaded machine may do after the network went quiet: wait for a visible one.
+      await page.getByTestId('token-balance').filter({ visible: true }).first().waitFor({ state: 'visible' });
       expect(errors).toEqual([]);
       chunksByRoute.set(tool.route, scripts);
       await page.close();

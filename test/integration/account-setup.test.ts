@@ -13,7 +13,13 @@ import {
 } from '../../src/server/accounts/account-setup';
 import { accountSetups, mailOutbox, profiles, user, workerLeases } from '../../src/server/db/schema';
 import { TestClient } from '../support/http-client';
-import { createTestBackend, eventually, type TestBackend } from '../support/test-backend';
+import {
+  createTestBackend,
+  createTestDatabase,
+  eventually,
+  type TestBackend,
+  type TestDatabase,
+} from '../support/test-backend';
 
 /** A port on which nothing listens. */
 async function closedPort() {
@@ -30,8 +36,8 @@ async function userIdOf(backend: TestBackend, email: string): Promise<string> {
   return account.id;
 }
 
-const setupOf = async (backend: TestBackend, userId: string) =>
-  (await backend.database.db.select().from(accountSetups).where(eq(accountSetups.userId, userId)))[0];
+const setupOf = async ({ database }: { database: Pick<TestDatabase, 'db'> }, userId: string) =>
+  (await database.db.select().from(accountSetups).where(eq(accountSetups.userId, userId)))[0];
 
 describe('account setup', () => {
   let backend: TestBackend;
@@ -82,14 +88,14 @@ describe('account setup', () => {
 });
 
 describe('claiming a setup', () => {
-  let backend: TestBackend;
+  // A database and no backend: no worker of its own takes the setup between the test's claims.
+  let backend: { database: TestDatabase };
   const userId = 'claimed-setup-user';
   beforeAll(async () => {
-    // The worker's own loop looks once at start, then not for a minute: the test's claims alone.
-    backend = await createTestBackend({ env: { QUEUE_POLL_SECONDS: '60' } });
+    backend = { database: await createTestDatabase() };
     await backend.database.db.insert(user).values({ id: userId, name: 'C', email: 'claimed@example.com' });
   });
-  afterAll(() => backend.stop());
+  afterAll(() => backend.database.drop());
 
   const claim = (workerId: string) => claimNextAccountSetup(backend.database.db, workerId, 30);
 
