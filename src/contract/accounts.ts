@@ -45,6 +45,60 @@ export const ACCOUNT_API = {
   profile: '/api/profile',
   verificationEmail: '/api/profile/verification-email',
   config: '/api/config',
+  /** GET: the account's details (AccountDetails); DELETE: the account, with {password} when asked. */
+  account: '/api/account',
+  /** POST {newEmail, password?}: a link to the new address; the change takes effect when it is opened. */
+  accountEmail: '/api/account/email',
+  /** POST {newPassword}: a first password for an account without one (Google-only). */
+  accountPassword: '/api/account/password',
+} as const;
+
+/** GET /api/account: what User Settings shows and lets the user change. */
+export type AccountDetails = {
+  name: string;
+  email: string;
+  emailVerified: boolean;
+  /** Signs in with a password (false: Google only, until a password is set). */
+  hasPassword: boolean;
+  hasGoogle: boolean;
+};
+
+/**
+ * How a user confirms it is them before deleting the account, changing the email or setting a first
+ * password, when the session is not recent (FRESH_SIGN_IN_MINUTES): with the password, or (no
+ * password) by signing in with Google again. A 403 of those routes carries it as `reauth`.
+ */
+export type Reauth = 'password' | 'google';
+
+/** A 403 of a route that needs a recent sign-in or the password. */
+export type ReauthRequired = { error: string; reauth: Reauth };
+
+/** How recent a sign-in must be to delete, change the email or set a first password without the password. */
+export const FRESH_SIGN_IN_MINUTES = 10;
+
+/** The longest password the server accepts (better-auth's maxPasswordLength). */
+export const PASSWORD_MAX_LENGTH = 128;
+
+/** Where a link of an email change lands (better-auth adds `error` when the link is bad or expired). */
+export const EMAIL_CHANGED_PARAM = 'emailChanged';
+
+/** The sentences the account routes answer with, and the settings page shows. */
+export const SETTINGS_MESSAGES = {
+  confirmWithPassword: (action: string) => `To ${action}, confirm it’s you: enter your password.`,
+  confirmWithGoogle: (action: string) => `To ${action}, confirm it’s you: sign in with Google again.`,
+  wrongPassword: 'That password is not the one on your account. Check it and try again.',
+  noPasswordToCheck: 'Your account has no password yet. Confirm it’s you by signing in with Google again.',
+  nameEmpty: 'Please enter a name.',
+  nameControl: 'Your name can’t contain line breaks, tabs or other control characters.',
+  emailInvalid: 'Please enter a valid email address, like name@example.com.',
+  emailSame: 'That is already your email address.',
+  emailTaken: 'That email address belongs to another account. Please use a different one.',
+  emailChangeSent: (newEmail: string) =>
+    `We sent a link to ${newEmail}. Your email changes once you open it (within an hour).`,
+  passwordTooShort: `Your new password must be at least ${PASSWORD_MIN_LENGTH} characters long.`,
+  passwordTooLong: `Your new password can be at most ${PASSWORD_MAX_LENGTH} characters long.`,
+  passwordAlreadySet: 'Your account already has a password. Change it with your current password instead.',
+  currentPasswordWrong: 'Your current password is not right. Check it and try again.',
 } as const;
 
 /** Pages outside the spec's list that accounts need (the spec does not show them). */
@@ -53,6 +107,8 @@ export const ACCOUNT_ROUTES = {
   resetPassword: '/reset-password',
   /** The Google popup ends here and tells its opener. */
   googlePopupDone: '/auth/popup-done.html',
+  /** Where the page goes once the account is deleted: it says so, signed out. */
+  accountDeleted: '/account-deleted',
 } as const;
 
 /** Exact strings of product-spec.md section 8 (and the success texts it does not show). */

@@ -91,16 +91,28 @@ describe('account deletion', () => {
     expect(made).toBe(0);
   });
 
-  it('asks a session older than 10 minutes to sign in again, and changes nothing', async () => {
+  it('asks a session older than 10 minutes for the password, refuses a wrong one, and deletes with the right one (issue 38)', async () => {
     const { client, id } = await verifiedUser(backend);
     await backend.database.db
       .update(session)
       .set({ createdAt: sql`now() - interval '20 minutes'` })
       .where(eq(session.userId, id));
-    const answer = await client.request<{ error: string }>('DELETE', '/api/account');
+    const answer = await client.request<{ error: string; reauth: string }>('DELETE', '/api/account');
     expect(answer.status).toBe(403);
-    expect(answer.body.error).toContain('sign in again');
+    expect(answer.body).toEqual({
+      error: 'To delete your account, confirm it’s you: enter your password.',
+      reauth: 'password',
+    });
+    const wrong = await client.request<{ error: string }>('DELETE', '/api/account', {
+      body: { password: 'not it 12345' },
+    });
+    expect(wrong.status).toBe(400);
+    expect(wrong.body.error).toBe('That password is not the one on your account. Check it and try again.');
     expect((await client.get('/api/profile')).status).toBe(200);
     expect((await backend.app.request('/api/account', { method: 'DELETE' })).status).not.toBe(204);
+
+    const right = await client.request('DELETE', '/api/account', { body: { password: 'correct horse 42' } });
+    expect(right.status).toBe(204);
+    expect((await client.get('/api/profile')).status).toBe(401);
   });
 });

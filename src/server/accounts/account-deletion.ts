@@ -8,9 +8,6 @@ import { account, files, jobs, mailOutbox, profiles, session, user, verification
 import { removeFiles } from '../jobs/job-files';
 import type { FileStorage } from '../storage/storage';
 
-/** How recent a sign-in must be to delete the account: proof that the person at the keyboard is the owner. */
-export const FRESH_SESSION_MS = 10 * 60 * 1000;
-
 export const deletedEmail = (userId: string) => `deleted-${userId}@deleted.invalid`;
 
 /**

@@ -6,7 +6,7 @@ import { betterAuth } from 'better-auth';
 import { drizzleAdapter } from 'better-auth/adapters/drizzle';
 import { createEmailVerificationToken } from 'better-auth/api';
 import { genericOAuth } from 'better-auth/plugins';
-import { PASSWORD_MIN_LENGTH } from '../../contract/accounts';
+import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from '../../contract/accounts';
 import type { Config } from '../config';
 import type { Database } from '../db/client';
 import * as schema from '../db/schema';
@@ -14,6 +14,7 @@ import type { Logger } from '../log';
 import type { Mailer } from '../mail/mailer';
 import { passwordResetMail } from '../mail/templates';
 import { CLIENT_IP_HEADER } from './client-ip';
+import { noticeOldAddress, sendChangeMail, verifyChangedAddress } from './email-change';
 import { enforceRequestRules, withNameInLimit } from './request-rules';
 import { endEarlierResetLinks, VERIFICATION_STORAGE } from './reset-tokens';
 import { createSessionReader } from './session';
@@ -32,6 +33,8 @@ export const AUTH_RATE_LIMITS = {
   '/request-password-reset': { window: 300, max: 5 },
   '/reset-password': { window: 300, max: 10 },
   '/sign-in/social': { window: 60, max: 10 },
+  // A stolen session must not try passwords fast (User Settings' change of password).
+  '/change-password': { window: 300, max: 10 },
 } as const;
 
 export type AuthDeps = {
@@ -47,6 +50,7 @@ export type AuthDeps = {
 export function createAuth(deps: AuthDeps) {
   const { config, database, mailer, logger, secret } = deps;
   const google = config.auth.google;
+  const mailDeps = { mailer, logger, appUrl: config.appUrl };
   const auth = betterAuth({
     appName: 'Picture Palette',
     secret,
@@ -76,7 +80,7 @@ export function createAuth(deps: AuthDeps) {
       // The product lets unverified users sign in; the tools enforce verification instead.
       requireEmailVerification: false,
       minPasswordLength: PASSWORD_MIN_LENGTH,
-      maxPasswordLength: 128,
+      maxPasswordLength: PASSWORD_MAX_LENGTH,
       resetPasswordTokenExpiresIn: 3600,
       revokeSessionsOnPasswordReset: true,
       // In the background: an answer that waited for the mail server took 125-138 ms for a real
@@ -95,11 +99,17 @@ export function createAuth(deps: AuthDeps) {
       autoSignInAfterVerification: false,
       afterEmailVerification: rememberVerifiedUser,
       expiresIn: VERIFICATION_LINK_SECONDS,
+      // Used by the email change only (auth/email-change.ts); sign-up's mail goes from the account setup.
+      sendVerificationEmail: sendChangeMail(mailDeps),
     },
+    // The change goes through POST /api/account/email (accounts/routes.ts), which confirms the user
+    // first; the new address takes effect only once the link mailed to it is opened.
+    user: { changeEmail: { enabled: true } },
     verification: { storeIdentifier: VERIFICATION_STORAGE },
     hooks: { before: enforceRequestRules, after: signInAfterVerification },
-    // Endpoints the product does not offer: the resend goes through /api/profile/verification-email
-    // (which enforces the 60-second cooldown); changing the address or deleting is not in the product.
+    // Not over HTTP: the resend goes through /api/profile/verification-email (which enforces the
+    // 60-second cooldown); the email change and the deletion through /api/account (which confirm the
+    // user first and, for the deletion, keep the ledger's rows).
     disabledPaths: ['/send-verification-email', '/change-email', '/delete-user'],
     rateLimit: {
       enabled: true,
@@ -121,6 +131,7 @@ export function createAuth(deps: AuthDeps) {
         create: { after: (created) => endEarlierResetLinks(database.db, created) },
       },
       user: {
+        update: { before: verifyChangedAddress, after: noticeOldAddress(mailDeps) },
         create: {
           before: async (user) => ({ data: withNameInLimit(user) }),
           // Queued by better-auth until its transaction has committed.

@@ -1,6 +1,12 @@
 // Rules better-auth's endpoints do not enforce themselves, applied before they run (hooks.before).
 import { APIError, createAuthMiddleware } from 'better-auth/api';
-import { ACCOUNT_MESSAGES, NAME_MAX_LENGTH } from '../../contract/accounts';
+import {
+  ACCOUNT_MESSAGES,
+  NAME_MAX_LENGTH,
+  PASSWORD_MAX_LENGTH,
+  PASSWORD_MIN_LENGTH,
+  SETTINGS_MESSAGES,
+} from '../../contract/accounts';
 import { isStorableText } from '../../contract/text';
 import { isUuid } from '../db/ids';
 
@@ -32,7 +38,32 @@ export function withNameInLimit<T extends { name: string }>(user: T): T {
   return nameTooLong(user.name) ? { ...user, name: [...user.name].slice(0, NAME_MAX_LENGTH).join('') } : user;
 }
 
+// biome-ignore lint/suspicious/noControlCharactersInRegex: finding control characters is its purpose
+const ANY_CONTROL_CHARACTER = /[\u0000-\u001F\u007F-\u009F]/;
+
+/**
+ * A name the user types in User Settings: trimmed, 1 to NAME_MAX_LENGTH characters, no control
+ * character at all (a tab or a line break has no place in a name). Answers the name to store.
+ */
+function settingsName(name: unknown): string {
+  if (typeof name !== 'string') throw bad('NAME_EMPTY', SETTINGS_MESSAGES.nameEmpty);
+  const trimmed = name.trim();
+  if (trimmed === '') throw bad('NAME_EMPTY', SETTINGS_MESSAGES.nameEmpty);
+  if (nameTooLong(trimmed)) throw bad('NAME_TOO_LONG', ACCOUNT_MESSAGES.nameTooLong);
+  if (!isStorableText(trimmed)) throw bad('NAME_UNSTORABLE', ACCOUNT_MESSAGES.nameUnstorable);
+  if (ANY_CONTROL_CHARACTER.test(trimmed)) throw bad('NAME_CONTROL_CHARACTER', SETTINGS_MESSAGES.nameControl);
+  return trimmed;
+}
+
+const bad = (code: string, message: string) => new APIError('BAD_REQUEST', { code, message });
+
 export const enforceRequestRules = createAuthMiddleware(async (ctx) => {
+  // User Settings' name: stored trimmed, refused when empty or with control characters.
+  if (ctx.path === '/update-user' && ctx.body && typeof ctx.body === 'object' && 'name' in ctx.body) {
+    const name = settingsName(ctx.body.name);
+    if (!imageAllowed(ctx.body.image)) throw bad('IMAGE_REFUSED', ACCOUNT_MESSAGES.imageRefused);
+    return { context: { body: { ...ctx.body, name } } };
+  }
   if (NAME_PATHS.has(ctx.path) && nameTooLong(ctx.body?.name)) {
     throw new APIError('BAD_REQUEST', { code: 'NAME_TOO_LONG', message: ACCOUNT_MESSAGES.nameTooLong });
   }
@@ -52,6 +83,11 @@ export const enforceRequestRules = createAuthMiddleware(async (ctx) => {
   // A new password ends every other session whatever the client asked: whoever had the old
   // password (or a stolen cookie) must not stay signed in. The current browser gets a new session.
   if (ctx.path === '/change-password') {
+    const next = ctx.body?.newPassword;
+    if (typeof next === 'string' && next.length < PASSWORD_MIN_LENGTH)
+      throw bad('PASSWORD_TOO_SHORT', SETTINGS_MESSAGES.passwordTooShort);
+    if (typeof next === 'string' && next.length > PASSWORD_MAX_LENGTH)
+      throw bad('PASSWORD_TOO_LONG', SETTINGS_MESSAGES.passwordTooLong);
     return { context: { body: { ...ctx.body, revokeOtherSessions: true } } };
   }
 });

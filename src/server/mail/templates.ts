@@ -46,6 +46,33 @@ export function passwordResetMail(input: LinkMailInput): MailMessage {
   });
 }
 
+/** To the new address of an email change: the change takes effect when this link is opened. */
+export function emailChangeMail(input: LinkMailInput & { oldEmail: string }): MailMessage {
+  return linkMail(input, {
+    subject: 'Confirm your new email for Picture Palette',
+    preheader: 'Open the link to make this your Picture Palette sign-in email.',
+    heading: 'Confirm your new email address',
+    intro: `You asked to change the email of your Picture Palette account from ${input.oldEmail} to this address. It changes once you open the link below.`,
+    button: 'Confirm new email',
+    expiry: 'This link expires in 1 hour.',
+    notRequested: "If you didn't ask for this, you can ignore this email: nothing changes.",
+  });
+}
+
+/** To the old address once an email change has taken effect. */
+export function emailChangedNotice(input: LinkMailInput & { newEmail: string }): MailMessage {
+  return linkMail(input, {
+    subject: 'Your Picture Palette email was changed',
+    preheader: `Your account now signs in with ${input.newEmail}.`,
+    heading: 'Your sign-in email was changed',
+    intro: `The email address of your Picture Palette account is now ${input.newEmail}. You sign in with it from now on, and mail about your account goes there.`,
+    button: 'Open Picture Palette',
+    expiry: 'This is a notice: there is nothing you need to do if you made this change.',
+    notRequested:
+      "If you didn't make it, someone else may be in your account: reply to this email so that we can help you get it back.",
+  });
+}
+
 /** To the owner of an account whose sign-in was paused after a burst of wrong passwords (auth/sign-in-throttle.ts). */
 export function signInBurstMail(input: LinkMailInput & { failures: number }): MailMessage {
   return linkMail(input, {
