@@ -55,6 +55,13 @@ export const routesFor = (tools: readonly ToolRoute[]): RouteObject[] => [
         ),
       },
       {
+        path: ACCOUNT_ROUTES.accountDeleted,
+        lazy: page(
+          () => import('../features/settings/AccountDeletedPage'),
+          (m) => m.AccountDeletedPage,
+        ),
+      },
+      {
         path: `${SHARED_ROUTE_PREFIX}:token`,
         lazy: page(
           () => import('../features/shared-creation/SharedCreationPage'),

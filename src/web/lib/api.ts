@@ -43,6 +43,16 @@ export function postJson<T>(path: string, body: unknown = {}, init: RequestInit 
   });
 }
 
+export function deleteJson<T>(path: string, body?: unknown, init: RequestInit = {}): Promise<ApiResult<T>> {
+  return request<T>(path, {
+    ...init,
+    method: 'DELETE',
+    ...(body === undefined
+      ? {}
+      : { headers: { 'Content-Type': 'application/json', ...init.headers }, body: JSON.stringify(body) }),
+  });
+}
+
 /** Reads a field of an error body without trusting its shape. */
 function field(data: unknown, key: keyof ApiErrorBody): unknown {
   return data !== null && typeof data === 'object' ? (data as Record<string, unknown>)[key] : undefined;

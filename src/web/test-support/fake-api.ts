@@ -2,7 +2,7 @@
 // installed as the global fetch. Replies can be sequences (the last one repeats), functions of the
 // request, pending promises (to see a "Processing..." state) or a network failure.
 import { vi } from 'vitest';
-import type { Profile, PublicConfig } from '../../contract/accounts';
+import type { AccountDetails, Profile, PublicConfig } from '../../contract/accounts';
 
 /**
  * `search`: the query string, with its '?' ('' when none); routes match on the path alone.
@@ -28,6 +28,15 @@ export const PROFILE: Profile = {
   stripeCustomerId: 'cus_123',
 };
 
+/** GET /api/account of the signed-in user (User Settings): a password account by default. */
+export const ACCOUNT_DETAILS: AccountDetails = {
+  name: 'Ada',
+  email: PROFILE.email,
+  emailVerified: true,
+  hasPassword: true,
+  hasGoogle: false,
+};
+
 export const CONFIG: PublicConfig = { googleSignIn: true, devMailUrl: null };
 
 export const session = (profile: Pick<Profile, 'email' | 'emailVerified'> = PROFILE) => ({
@@ -47,6 +56,7 @@ export function signedInRoutes(overrides: Partial<Profile> = {}, config: PublicC
     'GET /api/auth/get-session': { body: session(profile) },
     'GET /api/profile': { body: profile },
     'GET /api/config': { body: config },
+    'GET /api/account': { body: { ...ACCOUNT_DETAILS, email: profile.email, emailVerified: profile.emailVerified } },
   };
 }
 

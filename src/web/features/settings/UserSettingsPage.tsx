@@ -1,16 +1,21 @@
 import { BadgeCheck, CircleCheck, Coins, LogOut, Mail, Settings, UserRound } from 'lucide-react';
-import { useEffect, useId, useState } from 'react';
-import { VERIFICATION_RESEND_COOLDOWN_SECONDS } from '../../../contract/accounts';
+import { useCallback, useEffect, useId, useState } from 'react';
+import {
+  type AccountDetails,
+  EMAIL_CHANGED_PARAM,
+  VERIFICATION_RESEND_COOLDOWN_SECONDS,
+} from '../../../contract/accounts';
 import { ROUTES } from '../../../contract/routes';
 import { FormMessage, type FormMessageValue } from '../../components/FormMessage';
 import { PageHeader } from '../../components/PageHeader';
 import { SignInPromptCard } from '../../components/SignInPromptCard';
 import { errorMessage, retryAfterSeconds } from '../../lib/api';
 import { formatTokens } from '../../lib/format-cost';
-import { Link, useNavigate } from '../../lib/router';
-import { sendVerificationEmail } from '../../lib/session/auth-api';
+import { Link, useNavigate, useSearchParams } from '../../lib/router';
+import { getAccountDetails, sendVerificationEmail } from '../../lib/session/auth-api';
 import { useAuth, usePublicConfig } from '../../lib/session/auth-context';
 import { useDocumentTitle } from '../../lib/use-document-title';
+import { SignInDetailsCard } from './SignInDetailsCard';
 import { YourDataCard } from './YourDataCard';
 
 export const SETTINGS_TEXT = {
@@ -26,6 +31,9 @@ export const SETTINGS_TEXT = {
   signedOutTitle: 'Sign in to see your account',
   signedOutText: 'Please sign in. Your email, token balance and email verification appear here once you do.',
   signIn: 'Sign in or create an account',
+  emailChanged: 'Your email address is changed. You sign in with it from now on.',
+  emailLinkFailed: 'That email change link can’t be used: it has expired or was used already. Ask for a new one below.',
+  detailsFailed: 'We could not load your name and sign-in methods. Reload the page to try again.',
 } as const;
 
 function secondsUntil(deadline: number | null): number {
@@ -193,9 +201,63 @@ function AccountCard() {
   );
 }
 
-function SignedInDataCard() {
-  const { user, profile } = useAuth();
-  return <YourDataCard email={profile?.email ?? user?.email ?? ''} />;
+/** GET /api/account for the signed-in user, again whenever the user or their email changes. */
+function useAccountDetails() {
+  const { user } = useAuth();
+  const [details, setDetails] = useState<AccountDetails | null>(null);
+  const [failed, setFailed] = useState(false);
+  const load = useCallback(async () => {
+    try {
+      const result = await getAccountDetails();
+      setFailed(!(result.ok && result.data));
+      if (result.ok && result.data) setDetails(result.data);
+    } catch {
+      setFailed(true);
+    }
+  }, []);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: the user's id and email are what a reload follows
+  useEffect(() => {
+    void load();
+  }, [load, user?.id, user?.email]);
+  return { details, failed, reload: load };
+}
+
+/** After the link of an email change: it worked, or better-auth sent ?error= (expired, used). */
+function EmailChangeOutcome() {
+  const [params] = useSearchParams();
+  if (!params.has(EMAIL_CHANGED_PARAM)) return null;
+  const failed = params.has('error');
+  return (
+    <FormMessage
+      className="pp-form-message pp-settings__outcome"
+      testId="email-change-outcome"
+      message={{
+        tone: failed ? 'error' : 'success',
+        text: failed ? SETTINGS_TEXT.emailLinkFailed : SETTINGS_TEXT.emailChanged,
+      }}
+    />
+  );
+}
+
+function SignedInCards() {
+  const { user, profile, refresh } = useAuth();
+  const { details, failed, reload } = useAccountDetails();
+  const onChanged = useCallback(() => {
+    void reload();
+    void refresh();
+  }, [reload, refresh]);
+  return (
+    <>
+      <EmailChangeOutcome />
+      <AccountCard />
+      {details ? (
+        <SignInDetailsCard details={details} onChanged={onChanged} />
+      ) : failed ? (
+        <FormMessage message={{ tone: 'error', text: SETTINGS_TEXT.detailsFailed }} />
+      ) : null}
+      <YourDataCard email={profile?.email ?? user?.email ?? ''} hasPassword={details?.hasPassword ?? true} />
+    </>
+  );
 }
 
 function LoadingCard() {
@@ -220,15 +282,12 @@ export function UserSettingsPage() {
       <PageHeader
         icon={Settings}
         title="User Settings"
-        summary="Your account’s email address, token balance and email verification; your data to download or delete."
+        summary="Your account’s email address, token balance and email verification; your name, email and password to change; your data to download or delete."
       />
       {status === 'loading' ? (
         <LoadingCard />
       ) : status === 'signed-in' ? (
-        <>
-          <AccountCard />
-          <SignedInDataCard />
-        </>
+        <SignedInCards />
       ) : (
         <SignInPromptCard
           title={SETTINGS_TEXT.signedOutTitle}

@@ -1,10 +1,13 @@
 import { Download, Trash2 } from 'lucide-react';
 import { useId, useState } from 'react';
-import { ROUTES } from '../../../contract/routes';
-import { FormMessage } from '../../components/FormMessage';
+import { ACCOUNT_ROUTES } from '../../../contract/accounts';
+import { FormMessage, type FormMessageValue } from '../../components/FormMessage';
+import { PasswordField } from '../../components/PasswordField';
+import { errorMessage } from '../../lib/api';
 import { ACCOUNT_EXPORT_URL, deleteAccount } from '../../lib/creations/creations-api';
 import { useNavigate } from '../../lib/router';
 import { useAuth } from '../../lib/session/auth-context';
+import { GOOGLE_REAUTH_TEXT, useGoogleReauth } from './use-google-reauth';
 
 export const DATA_TEXT = {
   exportNote: 'A zip of your results, with a JSON file of your jobs and purchases.',
@@ -15,32 +18,48 @@ export const DATA_TEXT = {
   confirmLabel: 'Type your email address to confirm',
   confirm: 'Delete my account for good',
   cancel: 'Keep my account',
-  deleteFailed: 'Your account could not be deleted. Please try again.',
+  passwordLabel: 'Your password',
+  googleNote:
+    'You sign in with Google: if your last sign-in was more than 10 minutes ago, we ask you to sign in with Google again.',
+  deleteFailed: 'Your account could not be deleted. Check your connection and try again.',
 } as const;
 
-/** Export everything the user made, or delete the account after a confirmation that says what goes. */
-export function YourDataCard({ email }: { email: string }) {
+/**
+ * Export everything the user made, or delete the account after a confirmation that says what goes.
+ * The server asks for the password (or a new Google sign-in) when the last sign-in is not recent:
+ * the form asks for the password up front, and offers Google when the server says so.
+ */
+export function YourDataCard({ email, hasPassword }: { email: string; hasPassword: boolean }) {
   const { signOut } = useAuth();
   const navigate = useNavigate();
   const titleId = useId();
   const confirmId = useId();
   const [confirming, setConfirming] = useState(false);
   const [typed, setTyped] = useState('');
+  const [password, setPassword] = useState('');
+  const [needsGoogle, setNeedsGoogle] = useState(false);
   const [deleting, setDeleting] = useState(false);
-  const [error, setError] = useState<string | null>(null);
-  const matches = typed.trim().toLowerCase() === email.toLowerCase();
+  const [message, setMessage] = useState<FormMessageValue | null>(null);
+  const google = useGoogleReauth((result) => {
+    if (result.ok) setNeedsGoogle(false);
+    setMessage(result.ok ? { tone: 'success', text: GOOGLE_REAUTH_TEXT.done } : { tone: 'error', text: result.error });
+  });
+  const matches = typed.trim().toLowerCase() === email.toLowerCase() && (!hasPassword || password !== '');
 
   async function onDelete() {
     setDeleting(true);
-    setError(null);
-    const deleted = await deleteAccount().catch(() => false);
-    if (!deleted) {
+    setMessage(null);
+    const result = await deleteAccount(hasPassword ? password : undefined).catch(() => null);
+    if (!result?.ok) {
       setDeleting(false);
-      setError(DATA_TEXT.deleteFailed);
+      if (result?.status === 403 && result.data?.reauth === 'google') setNeedsGoogle(true);
+      // The server's sentence says what to do (the password, Google again); a lost connection, ours.
+      const reason = result && result.status < 500 ? errorMessage(result.data) : null;
+      setMessage({ tone: 'error', text: reason ?? DATA_TEXT.deleteFailed });
       return;
     }
     await signOut(); // the server ended the session with the account; this clears the page's state
-    navigate(ROUTES.home);
+    navigate(ACCOUNT_ROUTES.accountDeleted);
   }
 
   return (
@@ -87,15 +106,36 @@ export function YourDataCard({ email }: { email: string }) {
             value={typed}
             onChange={(event) => setTyped(event.target.value)}
           />
+          {hasPassword ? (
+            <PasswordField
+              id={`${confirmId}-password`}
+              label={DATA_TEXT.passwordLabel}
+              autoComplete="current-password"
+              value={password}
+              onValueChange={setPassword}
+            />
+          ) : (
+            <p className="pp-account__note">{DATA_TEXT.googleNote}</p>
+          )}
           <div className="pp-account__footer">
             <button type="submit" className="pp-button pp-button--danger" disabled={!matches || deleting}>
               {DATA_TEXT.confirm}
             </button>
+            {needsGoogle ? (
+              <button
+                type="button"
+                className="pp-button pp-button--secondary"
+                disabled={google.busy}
+                onClick={() => void google.start()}
+              >
+                {GOOGLE_REAUTH_TEXT.button}
+              </button>
+            ) : null}
             <button type="button" className="pp-button pp-button--secondary" onClick={() => setConfirming(false)}>
               {DATA_TEXT.cancel}
             </button>
           </div>
-          <FormMessage message={error ? { tone: 'error', text: error } : null} />
+          <FormMessage message={message} />
         </form>
       ) : null}
     </section>

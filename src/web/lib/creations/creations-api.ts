@@ -2,7 +2,7 @@
 // the /creations page lists, deletes and shares, User Settings exports and deletes the account.
 import type { CreationList, CreationUsage, SharedCreation, ShareLink } from '../../../contract/creations';
 import type { ToolId } from '../../../contract/tools';
-import { type ApiResult, getJson, postJson } from '../api';
+import { type ApiResult, deleteJson, getJson, postJson } from '../api';
 
 export type CreationQuery = { tool?: ToolId | null; cursor?: string | null; limit?: number };
 
@@ -34,4 +34,6 @@ export const getShared = (token: string) => getJson<SharedCreation>(`/api/shared
 
 export const ACCOUNT_EXPORT_URL = '/api/account/export';
 
-export const deleteAccount = () => remove('/api/account');
+/** Deletes the account; `password` confirms it when the sign-in is not recent (a 403 says how). */
+export const deleteAccount = (password?: string) =>
+  deleteJson<{ error?: string; reauth?: string }>('/api/account', password ? { password } : undefined);
