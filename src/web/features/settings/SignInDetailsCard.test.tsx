@@ -15,7 +15,23 @@ async function openDetails(extra: FakeRoutes = {}) {
   return { api, card, ...view };
 }
 
-const form = (card: HTMLElement, name: string) => within(card).getByRole('form', { name });
+const OPENERS: Record<string, string> = {
+  'Change your email': DETAILS_TEXT.openEmail,
+  'Change your password': DETAILS_TEXT.openPassword,
+  'Set a password': DETAILS_TEXT.openSetPassword,
+};
+
+/** The form named `name`, opened first when it sits behind its button. */
+function form(card: HTMLElement, name: string) {
+  const opener = OPENERS[name];
+  if (opener && !within(card).queryByRole('form', { name })) {
+    const button = within(card).getByRole('button', { name: opener });
+    expect(button.getAttribute('aria-expanded')).toBe('false');
+    fireEvent.click(button);
+    expect(button.getAttribute('aria-expanded')).toBe('true');
+  }
+  return within(card).getByRole('form', { name });
+}
 
 describe('User Settings: name, email and password', () => {
   it('saves the name trimmed and says so', async () => {
@@ -119,8 +135,10 @@ describe('User Settings: name, email and password', () => {
         { body: { status: true } },
       ],
     });
+    expect(within(card).getByText(DETAILS_TEXT.setPasswordNote)).toBeTruthy();
     const password = form(card, 'Set a password');
     expect(within(password).queryByLabelText(DETAILS_TEXT.currentPassword)).toBeNull();
+    form(card, 'Change your email');
     expect(within(card).queryByLabelText(DETAILS_TEXT.yourPassword)).toBeNull();
     fireEvent.change(within(password).getByLabelText(DETAILS_TEXT.newPassword), {
       target: { value: 'first password 1' },

@@ -23,6 +23,10 @@ export const DETAILS_TEXT = {
   emailNote:
     'We send a link to the new address. Your email changes once you open it; your current address gets a notice.',
   sendLink: 'Send confirmation link',
+  openEmail: 'Change email…',
+  openPassword: 'Change password…',
+  openSetPassword: 'Set a password…',
+  hasPassword: 'You sign in with your email address and a password.',
   yourPassword: 'Your password',
   currentPassword: 'Current password',
   newPassword: 'New password',
@@ -74,8 +78,32 @@ function Row({ icon, title, children }: { icon: ReactNode; title: string; childr
         {icon}
         {title}
       </h3>
-      {children}
+      <div className="pp-details__body">{children}</div>
     </div>
+  );
+}
+
+/** A part whose form opens on request, so that the card stays short until the user wants a change. */
+function Disclosure({ label, children }: { label: string; children: ReactNode }) {
+  const [open, setOpen] = useState(false);
+  const panelId = useId();
+  return (
+    <>
+      <div className="pp-details__actions">
+        <button
+          type="button"
+          className="pp-button pp-button--secondary"
+          aria-expanded={open}
+          aria-controls={panelId}
+          onClick={() => setOpen((current) => !current)}
+        >
+          {label}
+        </button>
+      </div>
+      <div id={panelId} hidden={!open}>
+        {open ? children : null}
+      </div>
+    </>
   );
 }
 
@@ -123,7 +151,7 @@ function NameForm({ name, onSaved }: { name: string; onSaved: () => void }) {
         aria-describedby={`${id}-message`}
       />
       <div className="pp-details__actions">
-        <button type="submit" className="pp-button pp-button--primary" disabled={busy || value.trim() === name}>
+        <button type="submit" className="pp-button pp-button--secondary" disabled={busy || value.trim() === name}>
           {DETAILS_TEXT.saveName}
         </button>
       </div>
@@ -217,7 +245,6 @@ function PasswordForm({ details, onChanged }: { details: AccountDetails; onChang
       onSubmit={onSubmit}
       aria-label={setting ? 'Set a password' : 'Change your password'}
     >
-      {setting ? <p className="pp-account__note">{DETAILS_TEXT.setPasswordNote}</p> : null}
       {/* For password managers: the account this password belongs to. */}
       <input type="email" hidden readOnly autoComplete="username" value={details.email} />
       {setting ? null : (
@@ -262,10 +289,18 @@ export function SignInDetailsCard({ details, onChanged }: { details: AccountDeta
         <NameForm name={details.name} onSaved={onChanged} />
       </Row>
       <Row icon={<AtSign size={18} aria-hidden="true" />} title="Email">
-        <EmailForm details={details} />
+        <p className="pp-account__email">{details.email}</p>
+        <Disclosure label={DETAILS_TEXT.openEmail}>
+          <EmailForm details={details} />
+        </Disclosure>
       </Row>
       <Row icon={<KeyRound size={18} aria-hidden="true" />} title="Password">
-        <PasswordForm details={details} onChanged={onChanged} />
+        <p className="pp-account__note">
+          {details.hasPassword ? DETAILS_TEXT.hasPassword : DETAILS_TEXT.setPasswordNote}
+        </p>
+        <Disclosure label={details.hasPassword ? DETAILS_TEXT.openPassword : DETAILS_TEXT.openSetPassword}>
+          <PasswordForm details={details} onChanged={onChanged} />
+        </Disclosure>
       </Row>
     </section>
   );
