@@ -9,8 +9,8 @@ import { newAccount } from './support/visitors';
 
 const baseUrl = inject('baseUrl');
 
-/** The spec's routes and the pages this wave adds (policy pages, the password reset form). */
-const ROUTES = [...ALL_ROUTES, '/terms', '/privacy', '/reset-password'];
+/** The spec's routes and the pages added since (policy pages, the password reset form, the deleted account's page). */
+const ROUTES = [...ALL_ROUTES, '/terms', '/privacy', '/reset-password', '/account-deleted'];
 
 /** Violations on the page as it is now, as "path rule: target" lines; empty when there are none. */
 async function check(page: Page, label: string): Promise<string[]> {
@@ -71,6 +71,13 @@ describe.runIf(inject('browserAvailable'))('accessibility of every route (axe)',
       await page.goto(`${baseUrl}/tokens`);
       await page.getByRole('link', { name: 'Back to Creative Upscaler' }).waitFor();
       found.push(...(await check(page, '/tokens (sent by a tool)')));
+      // User Settings with its forms open (issue 38): email, password, deletion.
+      await page.goto(`${baseUrl}/user-settings`);
+      await page.getByRole('button', { name: 'Change email…' }).click();
+      await page.getByRole('button', { name: 'Change password…' }).click();
+      await page.getByRole('button', { name: 'Delete account' }).click();
+      await page.getByRole('button', { name: 'Delete my account for good' }).waitFor();
+      found.push(...(await check(page, '/user-settings (forms open)')));
       await page.goto(baseUrl);
       await page.getByRole('button', { name: 'Account' }).click();
       await page.getByRole('button', { name: 'Sign out' }).click();
