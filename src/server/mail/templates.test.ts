@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { escapeMarkup } from '../markup/escape-markup';
-import { passwordResetMail, verificationMail } from './templates';
+import { emailChangedNotice, emailChangeMail, passwordResetMail, verificationMail } from './templates';
 
 const url = 'https://app.example.com/api/auth/verify-email?token=abc.def-123&callbackURL=%2F';
 
@@ -49,5 +49,20 @@ describe('mail templates', () => {
     expect(escapeMarkup(`<a href="x" title='y'>&</a>`)).toBe(
       '&lt;a href=&quot;x&quot; title=&#39;y&#39;&gt;&amp;&lt;/a&gt;',
     );
+  });
+
+  it('email change: the link to the new address names the old one; the notice to the old one names the new, escaped', () => {
+    const change = emailChangeMail({ to: 'new@example.com', url, oldEmail: 'old@example.com' });
+    expect(change.subject).toBe('Confirm your new email for Picture Palette');
+    expect(change.text).toContain('from old@example.com to this address');
+    expect(change.text.split('\n')).toContain(url);
+
+    const hostile = '"<b>x</b>"@evil.test';
+    const notice = emailChangedNotice({ to: 'old@example.com', url: 'https://app.example.com', newEmail: hostile });
+    expect(notice.to).toBe('old@example.com');
+    expect(notice.subject).toBe('Your Picture Palette email was changed');
+    expect(notice.text).toContain(`is now ${hostile}`);
+    expect(notice.html).not.toContain('<b>x</b>');
+    expect(notice.html).toContain('&lt;b&gt;x&lt;/b&gt;');
   });
 });

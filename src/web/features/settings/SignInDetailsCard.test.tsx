@@ -152,12 +152,22 @@ describe('User Settings: name, email and password', () => {
     expect(api.callsTo('POST /api/account/password')[1]?.body).toEqual({ newPassword: 'first password 1' });
   });
 
-  it('says when an email change link has worked, or could not be used', async () => {
+  it('says when an email change link has worked', async () => {
     installFakeApi(signedInRoutes());
     renderApp('/user-settings?emailChanged=1');
     await waitFor(() =>
       expect(screen.getByTestId('email-change-outcome').textContent).toBe(
         'Your email address is changed. You sign in with it from now on.',
+      ),
+    );
+  });
+
+  it('says when an email change link could not be used (better-auth adds ?error=)', async () => {
+    installFakeApi(signedInRoutes());
+    renderApp('/user-settings?emailChanged=1&error=TOKEN_EXPIRED');
+    await waitFor(() =>
+      expect(screen.getByTestId('email-change-outcome').textContent).toBe(
+        'That email change link can’t be used: it has expired or was used already. Ask for a new one below.',
       ),
     );
   });
