@@ -64,6 +64,7 @@ export function buildApp(deps: AppDeps) {
     packages: activePackages(config.stripe?.prices ?? null),
     appUrl: config.appUrl,
     trustedOrigins: config.trustedOrigins,
+    logger: deps.logger,
   };
   // A waiting job's place and time left, read at most once a second per provider: for the tool
   // calls' 202s and the job reads alike.
