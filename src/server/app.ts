@@ -11,6 +11,7 @@ import { billingApiRoutes, localCheckoutRoutes } from './billing/routes';
 import { stripeWebhookRoutes } from './billing/stripe/stripe-webhook';
 import type { Config } from './config';
 import { creationRoutes } from './creations/routes';
+import { sharedPageHead } from './creations/shared-creation';
 import type { Database } from './db/client';
 import type { InstanceInfo } from './db/instance';
 import { healthRoutes } from './health/routes';
@@ -165,6 +166,7 @@ export function buildApp(deps: AppDeps) {
         tools: () => toolsInfoOf(deps.inference),
         onRenderError: (error, page) =>
           deps.logger.warn('prerendering a page failed: it gets the shell', { error, page }),
+        sharedHead: (token) => sharedPageHead(deps.database.db, config.appUrl, token),
       }),
     );
   }
