@@ -1,14 +1,27 @@
-import { X } from 'lucide-react';
+import { Download, X } from 'lucide-react';
 import { useEffect, useId, useRef } from 'react';
 import type { Creation } from '../../../../contract/creations';
+import { FormMessage } from '../../../components/FormMessage';
+import { useDownloads } from '../downloads';
 import { AnalysisResult } from '../parts/AnalysisResult';
 import { CompareView } from '../parts/CompareView';
 import type { WebTool } from '../web-tool';
+import { ShareToggle } from './ShareToggle';
 
-type Props = { creation: Creation; tool: WebTool; onClose: () => void };
+type Props = {
+  creation: Creation;
+  tool: WebTool;
+  onClose: () => void;
+  /** Its share link turned on or off here: the grid shows the same. */
+  onShared: (shareUrl: string | null) => void;
+};
 
-/** One creation full size, over the page: compared with its input for image-to-image tools. Escape closes. */
-export function CreationViewer({ creation, tool, onClose }: Props) {
+/**
+ * One creation full size, over the page: compared with its input for image-to-image tools, with a
+ * Download per image (the spec's name for its tool) and its share link. Escape closes.
+ */
+export function CreationViewer({ creation, tool, onClose, onShared }: Props) {
+  const { download, pending, error } = useDownloads();
   const titleId = useId();
   const closeRef = useRef<HTMLButtonElement>(null);
   const opener = useRef<Element | null>(null);
@@ -55,11 +68,40 @@ export function CreationViewer({ creation, tool, onClose }: Props) {
                 ) : (
                   <img className="pp-viewer__image" src={image.url} alt={`${tool.title} result ${index + 1}`} />
                 )}
+                {tool.result.kind === 'images' ? (
+                  <DownloadButton
+                    name={tool.result.fileName(index + 1)}
+                    label={creation.outputs.length > 1 ? `Download image ${index + 1}` : 'Download'}
+                    busy={pending === image.url}
+                    onClick={(name) => void download(image.url, name)}
+                  />
+                ) : null}
               </li>
             ))}
           </ul>
         )}
+        <div className="pp-viewer__foot">
+          <ShareToggle creation={creation} onChange={onShared} />
+          <FormMessage message={error ? { tone: 'error', text: error } : null} />
+        </div>
       </div>
     </div>
+  );
+}
+
+type DownloadProps = { name: string; label: string; busy: boolean; onClick: (name: string) => void };
+
+function DownloadButton({ name, label, busy, onClick }: DownloadProps) {
+  return (
+    <button
+      type="button"
+      className="pp-button pp-button--primary pp-button--sm pp-viewer__download"
+      disabled={busy}
+      aria-label={`Download ${name}`}
+      onClick={() => onClick(name)}
+    >
+      <Download size={14} aria-hidden="true" />
+      {label}
+    </button>
   );
 }
