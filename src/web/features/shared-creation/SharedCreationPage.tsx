@@ -18,9 +18,10 @@ const formatDay = (iso: string) => new Date(iso).toLocaleDateString('en-US', { d
  * that creation only (the tool, the day, the images or the analysis), nothing else of its owner.
  */
 export function SharedCreationPage() {
-  useDocumentTitle('Shared creation');
   const { token = '' } = useParams();
   const [view, setView] = useState<View>({ phase: 'loading' });
+  // As the server's first answer titles it (its link-preview title), once the creation is known.
+  useDocumentTitle(view.phase === 'ready' ? `Made with ${toolById(view.creation.tool).title}` : 'Shared creation');
 
   useEffect(() => {
     let live = true;

@@ -150,7 +150,7 @@ export function PurchaseHistory({ purchases, packages, onRetry, onChanged }: Pro
               <td data-label="Amount" className="pp-tabular">
                 {purchase.amount}
               </td>
-              <td data-label="Status">
+              <td data-label="Status" data-open={purchase.status === 'open' ? '' : undefined}>
                 <PurchaseStatus purchase={purchase} now={now} onChanged={onChanged} />
               </td>
             </tr>

@@ -41,6 +41,8 @@ export function CreationViewer({ creation, tool, onClose, onShared }: Props) {
 
   const before = tool.result.kind === 'images' && tool.result.compare ? (creation.inputs[0]?.url ?? null) : null;
   const cutout = tool.result.kind === 'images' && tool.result.compare === 'cutout';
+  /** One image: its Download sits with the share link; several: a Download under each. */
+  const single = creation.outputs.length === 1 ? creation.outputs[0] : undefined;
   return (
     <div className="pp-viewer" role="dialog" aria-modal="true" aria-labelledby={titleId}>
       <div className="pp-viewer__panel pp-card">
@@ -52,6 +54,19 @@ export function CreationViewer({ creation, tool, onClose, onShared }: Props) {
             <X size={20} aria-hidden="true" />
           </button>
         </div>
+        {/* What can be done with it, above the picture: in view without scrolling the panel. */}
+        <div className="pp-viewer__bar">
+          {single && tool.result.kind === 'images' ? (
+            <DownloadButton
+              name={tool.result.fileName(1)}
+              label="Download"
+              busy={pending === single.url}
+              onClick={(name) => void download(single.url, name)}
+            />
+          ) : null}
+          <ShareToggle creation={creation} onChange={onShared} />
+        </div>
+        <FormMessage message={error ? { tone: 'error', text: error } : null} />
         {tool.result.kind === 'analysis' ? (
           <AnalysisResult analysis={{ keywords: creation.keywords ?? [], colors: creation.colors ?? [] }} />
         ) : (
@@ -68,10 +83,10 @@ export function CreationViewer({ creation, tool, onClose, onShared }: Props) {
                 ) : (
                   <img className="pp-viewer__image" src={image.url} alt={`${tool.title} result ${index + 1}`} />
                 )}
-                {tool.result.kind === 'images' ? (
+                {!single && tool.result.kind === 'images' ? (
                   <DownloadButton
                     name={tool.result.fileName(index + 1)}
-                    label={creation.outputs.length > 1 ? `Download image ${index + 1}` : 'Download'}
+                    label={`Download image ${index + 1}`}
                     busy={pending === image.url}
                     onClick={(name) => void download(image.url, name)}
                   />
@@ -80,10 +95,6 @@ export function CreationViewer({ creation, tool, onClose, onShared }: Props) {
             ))}
           </ul>
         )}
-        <div className="pp-viewer__foot">
-          <ShareToggle creation={creation} onChange={onShared} />
-          <FormMessage message={error ? { tone: 'error', text: error } : null} />
-        </div>
       </div>
     </div>
   );
