@@ -97,6 +97,15 @@ describe.runIf(inject('browserAvailable'))('My Creations in the browser', () => 
       await visitor.getByRole('heading', { level: 1, name: 'Made with Background Remover' }).waitFor();
       const sharedImage = await visitor.getByRole('img', { name: 'Background Remover result 1' }).getAttribute('src');
       expect(sharedImage).toBeTruthy();
+      // The shared page downloads under the spec's name, and its first HTML carries the link preview.
+      const [sharedDownload] = await Promise.all([
+        visitor.waitForEvent('download'),
+        visitor.getByRole('link', { name: 'Download background-removed.png' }).click(),
+      ]);
+      expect(sharedDownload.suggestedFilename()).toBe('background-removed.png');
+      const firstHtml = await (await visitor.request.get(shareUrl)).text();
+      expect(firstHtml).toContain(`<meta property="og:image" content="${baseUrl}${sharedImage}">`);
+      expect(firstHtml).toContain('<meta name="twitter:card" content="summary_large_image">');
       await page.screenshot({ path: `.tmp/e2e-creations-${viewport.width}.png`, fullPage: true });
       await visitor.screenshot({ path: `.tmp/e2e-shared-${viewport.width}.png`, fullPage: true });
 

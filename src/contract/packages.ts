@@ -43,6 +43,25 @@ export const PURCHASE_MESSAGES = {
   disputeNote: 'Purchase unavailable due to open dispute. Please contact support.',
   fraudNote: 'Purchase unavailable due to fraud warning. Please contact support.',
   unknownPackage: 'priceId: is not one of our token packages',
+  noSuchCheckout: 'This checkout does not exist or is not yours.',
+  cancelFailed: 'The checkout could not be cancelled just now. Please try again in a moment.',
+  alreadyPaid: 'This checkout was already paid: its tokens are in your balance.',
 } as const;
+
+/** One row of GET /api/purchases (src/server/billing/routes.ts), newest first. */
+export type Purchase = {
+  /** The provider's checkout session id. */
+  id: string;
+  packageId: string;
+  tokens: number;
+  /** Already formatted by the server, e.g. '$5.00'. */
+  amount: string;
+  /** open, paid, failed, canceled, expired, refunded, refund_failed. */
+  status: string;
+  createdAt: string;
+  completedAt: string | null;
+  /** An open checkout's end (an hour after it opened): until then it can be paid or cancelled. */
+  expiresAt: string | null;
+};
 
 export const formatPrice = (cents: number) => `$${(cents / 100).toFixed(2)}`;

@@ -11,6 +11,7 @@ import { billingApiRoutes, localCheckoutRoutes } from './billing/routes';
 import { stripeWebhookRoutes } from './billing/stripe/stripe-webhook';
 import type { Config } from './config';
 import { creationRoutes } from './creations/routes';
+import { sharedPageHead } from './creations/shared-creation';
 import type { Database } from './db/client';
 import type { InstanceInfo } from './db/instance';
 import { healthRoutes } from './health/routes';
@@ -64,6 +65,7 @@ export function buildApp(deps: AppDeps) {
     packages: activePackages(config.stripe?.prices ?? null),
     appUrl: config.appUrl,
     trustedOrigins: config.trustedOrigins,
+    logger: deps.logger,
   };
   // A waiting job's place and time left, read at most once a second per provider: for the tool
   // calls' 202s and the job reads alike.
@@ -164,6 +166,7 @@ export function buildApp(deps: AppDeps) {
         tools: () => toolsInfoOf(deps.inference),
         onRenderError: (error, page) =>
           deps.logger.warn('prerendering a page failed: it gets the shell', { error, page }),
+        sharedHead: (token) => sharedPageHead(deps.database.db, config.appUrl, token),
       }),
     );
   }

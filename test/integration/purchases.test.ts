@@ -4,6 +4,7 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TOKEN_PACKAGES } from '../../src/contract/packages';
 import { setFlag } from '../../src/server/admin/commands';
+import { fulfilPayment } from '../../src/server/billing/fulfilment';
 import { ledger, payments, user } from '../../src/server/db/schema';
 import { findLedgerMismatches } from '../../src/server/ledger/ledger';
 import { TestClient } from '../support/http-client';
@@ -43,6 +44,9 @@ describe('buying tokens with the local checkout', () => {
     const pageHtml = await client.get<string>(session.body.url);
     expect(pageHtml.status).toBe(200);
     expect(pageHtml.body).toContain('Test mode');
+    // Dark as the app is, when the browser asks for it (issue 38).
+    expect(pageHtml.body).toContain('color-scheme:light dark');
+    expect(pageHtml.body).toContain('@media (prefers-color-scheme:dark)');
     expect(pageHtml.body).toContain('500 Tokens');
     expect(pageHtml.body).toContain('$5.00');
 
@@ -104,6 +108,63 @@ describe('buying tokens with the local checkout', () => {
     // Paying the fresh one still works.
     await client.post(`${fresh.body.url}/pay`);
     expect(await tokensOf(client)).toBe(520);
+  });
+
+  it('cancels an open checkout from the history: own only, again and again the same, never paid afterwards', async () => {
+    const owner = await verifiedUser(backend, 20);
+    const stranger = await verifiedUser(backend, 20);
+    const session = await checkout(owner.client);
+    type Listed = { purchases: { id: string; status: string; expiresAt: string | null; createdAt: string }[] };
+    const listed = (await owner.client.get<Listed>('/api/purchases')).body.purchases[0];
+    expect(listed?.status).toBe('open');
+    // An open checkout says when it ends: an hour after it opened.
+    expect(Date.parse(listed?.expiresAt ?? '') - Date.parse(listed?.createdAt ?? '')).toBe(60 * 60 * 1000);
+
+    const cancelPath = `/api/purchases/${session.body.id}/cancel`;
+    expect((await stranger.client.post(cancelPath)).status).toBe(404);
+    expect((await owner.client.post('/api/purchases/cs_local_nothing/cancel')).status).toBe(404);
+    expect(
+      (await owner.client.request('POST', cancelPath, { headers: { origin: 'https://evil.example' } })).status,
+    ).toBe(403);
+    expect(
+      (await backend.database.db.select().from(payments).where(eq(payments.sessionId, session.body.id)))[0]?.status,
+    ).toBe('open');
+
+    const answers = await Promise.all([owner.client.post(cancelPath), owner.client.post(cancelPath)]);
+    for (const answer of [...answers, await owner.client.post(cancelPath)]) {
+      expect(answer.status).toBe(200);
+      expect(answer.body).toMatchObject({ purchase: { id: session.body.id, status: 'canceled', expiresAt: null } });
+    }
+    // Its page and its Pay button are over; nothing is credited.
+    expect((await owner.client.get<string>(session.body.url)).body).toContain('This checkout is already canceled.');
+    const pay = await owner.client.post(`${session.body.url}/pay`);
+    expect(pay.headers.get('location')).toBe(`${backend.config.appUrl}/tokens?checkout=canceled`);
+    // Even a confirmation that reached the fulfilment credits nothing.
+    expect(await fulfilPayment(backend.database.db, session.body.id)).toMatchObject({
+      credited: false,
+      canceled: true,
+    });
+    expect(await tokensOf(owner.client)).toBe(20);
+    expect((await owner.client.get<Listed>('/api/purchases')).body.purchases[0]?.status).toBe('canceled');
+  });
+
+  it('answers a cancel of a paid checkout with 409 and of an expired one as expired, changing neither', async () => {
+    const { client } = await verifiedUser(backend, 20);
+    const paid = await checkout(client);
+    await client.post(`${paid.body.url}/pay`);
+    const refused = await client.post<{ error: string }>(`/api/purchases/${paid.body.id}/cancel`);
+    expect(refused.status).toBe(409);
+    expect(refused.body.error).toBe('This checkout was already paid: its tokens are in your balance.');
+    const old = await checkout(client);
+    await backend.database.db
+      .update(payments)
+      .set({ createdAt: new Date(Date.now() - 60 * 60 * 1000 - 1000) })
+      .where(eq(payments.sessionId, old.body.id));
+    const expired = await client.post(`/api/purchases/${old.body.id}/cancel`);
+    expect(expired.status).toBe(200);
+    expect(expired.body).toMatchObject({ purchase: { status: 'expired' } });
+    expect(await tokensOf(client)).toBe(520);
+    expect((await client.post('/api/purchases/x/cancel')).status).toBe(404);
   });
 
   it("keeps one user's checkout from another, and from other origins", async () => {

@@ -295,6 +295,53 @@ describe('Stripe payments', () => {
     expect(await unknown.json()).toMatchObject({ received: true, ignored: 'customer.updated' });
   });
 
+  it('cancels an open checkout: Stripe expires the session first; a late completion is refunded, never credited', async () => {
+    const buyer = await buyerWithCheckout(500);
+    const other = await buyerWithCheckout(500);
+    const cancelPath = `/api/purchases/${buyer.sessionId}/cancel`;
+    expect((await other.client.post(cancelPath)).status).toBe(404);
+    expect(fake.session(buyer.sessionId).status).toBe('open');
+
+    const cancelled = await buyer.client.post(cancelPath);
+    expect(cancelled.status).toBe(200);
+    expect(cancelled.body).toMatchObject({ purchase: { id: buyer.sessionId, status: 'canceled' } });
+    expect(fake.session(buyer.sessionId).status).toBe('expired');
+    expect(() => fake.paySession(buyer.sessionId)).toThrow(/expired/);
+    // Again: the same answer, and Stripe is not asked again.
+    const expires = () => fake.requests.filter((r) => r.path === `/v1/checkout/sessions/${buyer.sessionId}/expire`);
+    expect(expires()).toHaveLength(1);
+    expect((await buyer.client.post(cancelPath)).body).toMatchObject({ purchase: { status: 'canceled' } });
+    expect(expires()).toHaveLength(1);
+
+    // Had Stripe taken the money all the same, its completion credits nothing and is refunded, once.
+    fake.paySession(buyer.sessionId, 'paid', { evenIfExpired: true });
+    const late = await deliver(completed(buyer.sessionId));
+    expect(late.status).toBe(200);
+    expect(await late.json()).toMatchObject({ refunded: true });
+    expect(fake.refunds()).toContainEqual(
+      expect.objectContaining({ payment_intent: fake.session(buyer.sessionId).payment_intent, amount: 500 }),
+    );
+    const refundsBefore = fake.refunds().length;
+    expect((await deliver(completed(buyer.sessionId))).status).toBe(200);
+    expect(fake.refunds()).toHaveLength(refundsBefore);
+    expect(await tokensOf(buyer.client)).toBe(20);
+    const rows = await backend.database.db.select().from(ledger).where(eq(ledger.userId, buyer.id));
+    expect(rows.filter((row) => row.reason === 'purchase')).toEqual([]);
+  });
+
+  it('keeps a checkout open when Stripe will not expire it (paid a moment ago), and credits its payment', async () => {
+    const buyer = await buyerWithCheckout(500);
+    fake.paySession(buyer.sessionId);
+    const refused = await buyer.client.post<{ error: string }>(`/api/purchases/${buyer.sessionId}/cancel`);
+    expect(refused.status).toBe(502);
+    expect(refused.body.error).toBe('The checkout could not be cancelled just now. Please try again in a moment.');
+    expect((await paymentRow(buyer.sessionId))?.status).toBe('open');
+    expect((await deliver(completed(buyer.sessionId))).status).toBe(200);
+    expect(await tokensOf(buyer.client)).toBe(520);
+    const again = await buyer.client.post<{ error: string }>(`/api/purchases/${buyer.sessionId}/cancel`);
+    expect(again.status).toBe(409);
+  });
+
   describe('account deletion (issue 36)', () => {
     const purchaseRows = async (userId: string) =>
       backend.database.db.select().from(ledger).where(eq(ledger.userId, userId));

@@ -228,9 +228,15 @@ export async function startFakeStripe(prices: Record<string, number>) {
       session.amount_subtotal = session.amount_total = prices_.get(price) ?? 0;
     },
     /** The customer pays: the session completes as paid (or still processing) and a charge exists. */
-    paySession(sessionId: string, paymentStatus: 'paid' | 'unpaid' = 'paid'): { chargeId: string } {
+    paySession(
+      sessionId: string,
+      paymentStatus: 'paid' | 'unpaid' = 'paid',
+      /** As if Stripe let an expired session be paid (it does not): what our side does with such a payment. */
+      options: { evenIfExpired?: boolean } = {},
+    ): { chargeId: string } {
       const session = mustSession(sessionId);
-      if (session.status === 'expired') throw new Error(`fake Stripe: session ${sessionId} expired: it cannot be paid`);
+      if (session.status === 'expired' && !options.evenIfExpired)
+        throw new Error(`fake Stripe: session ${sessionId} expired: it cannot be paid`);
       session.status = 'complete';
       session.payment_status = paymentStatus;
       session.payment_intent = id('pi');

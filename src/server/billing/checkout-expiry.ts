@@ -11,6 +11,9 @@ export const CHECKOUT_EXPIRY_SECONDS = 60 * 60;
 /** The expires_at (Unix seconds) of a checkout session created now. */
 export const checkoutExpiresAt = (now = Date.now()) => Math.floor(now / 1000) + CHECKOUT_EXPIRY_SECONDS;
 
+/** When a session created at `createdAt` ends unless it is paid. */
+export const checkoutExpiresAtOf = (createdAt: Date) => new Date(createdAt.getTime() + CHECKOUT_EXPIRY_SECONDS * 1000);
+
 /** Whether a session created at `createdAt` is past its expiry. */
 export const isCheckoutExpired = (createdAt: Date, now = Date.now()) =>
   now >= createdAt.getTime() + CHECKOUT_EXPIRY_SECONDS * 1000;

@@ -1,6 +1,6 @@
 // Fulfilment, shared by every payment provider: a paid checkout session credits its package's
 // tokens once (ledger reason purchase, reference the session id), whatever repeats or races.
-import { and, eq, sql } from 'drizzle-orm';
+import { and, eq, ne, sql } from 'drizzle-orm';
 import { deletedEmail } from '../accounts/account-deletion';
 import type { AppDb } from '../db/client';
 import { payments, user } from '../db/schema';
@@ -10,6 +10,8 @@ export type FulfilmentResult =
   | { credited: boolean; tokens: number; userId: string; accountDeleted?: false }
   /** Paid after its account was deleted: nothing credited, the row left for the refund. */
   | { credited: false; accountDeleted: true; userId: string }
+  /** Paid after the user cancelled the checkout (it cannot be, at the provider): nothing credited, refunded. */
+  | { credited: false; canceled: true; accountDeleted?: false; userId: string }
   | null;
 
 /** Marks the session paid and credits it; a session already paid (or unknown) changes nothing. */
@@ -23,10 +25,14 @@ export async function fulfilPayment(db: AppDb, sessionId: string): Promise<Fulfi
     if (payment.status !== 'paid' && owner?.email === deletedEmail(payment.userId)) {
       return { credited: false, accountDeleted: true, userId: payment.userId };
     }
-    await tx
+    // Never over a cancellation: the update waits for a cancellation writing the row now and then
+    // sees it (closePayment's update waits for this one in turn, and finds the row paid).
+    const marked = await tx
       .update(payments)
       .set({ status: 'paid', completedAt: sql`coalesce(${payments.completedAt}, now())` })
-      .where(eq(payments.sessionId, sessionId));
+      .where(and(eq(payments.sessionId, sessionId), ne(payments.status, 'canceled')))
+      .returning({ id: payments.id });
+    if (marked.length === 0) return { credited: false, canceled: true, userId: payment.userId };
     const credit = await applyLedgerEntry(tx, {
       userId: payment.userId,
       delta: payment.tokens,
@@ -38,10 +44,16 @@ export async function fulfilPayment(db: AppDb, sessionId: string): Promise<Fulfi
   });
 }
 
-/** A session that ended without payment; a paid one stays paid. */
-export async function closePayment(db: AppDb, sessionId: string, status: 'failed' | 'canceled' | 'expired') {
-  await db
+/** A session that ended without payment; a paid one stays paid. True when this call closed it. */
+export async function closePayment(
+  db: AppDb,
+  sessionId: string,
+  status: 'failed' | 'canceled' | 'expired',
+): Promise<boolean> {
+  const closed = await db
     .update(payments)
     .set({ status, completedAt: sql`now()` })
-    .where(and(eq(payments.sessionId, sessionId), eq(payments.status, 'open')));
+    .where(and(eq(payments.sessionId, sessionId), eq(payments.status, 'open')))
+    .returning({ id: payments.id });
+  return closed.length > 0;
 }

@@ -4,19 +4,20 @@
 import { randomUUID } from 'node:crypto';
 import { and, desc, eq } from 'drizzle-orm';
 import { type Context, Hono } from 'hono';
-import { formatPrice, PURCHASE_MESSAGES, type TokenPackage } from '../../contract/packages';
+import { formatPrice, PURCHASE_MESSAGES, type Purchase, type TokenPackage } from '../../contract/packages';
 import { TOOL_MESSAGES } from '../../contract/tools';
 import { readOrCreateProfile } from '../accounts/profiles';
 import type { Auth } from '../auth/auth';
 import { sessionUser } from '../auth/session';
 import type { AppDb } from '../db/client';
 import { payments } from '../db/schema';
+import type { Logger } from '../log';
 import { escapeMarkup } from '../markup/escape-markup';
 import { htmlPage } from '../markup/html-page';
 import { PRIVATE_JSON_CACHE } from '../responses/private-cache';
 import { originCheck } from '../security/origin-check';
 import { inlineStylePagePolicy } from '../security/security-headers';
-import { expireStaleCheckouts, isCheckoutExpired } from './checkout-expiry';
+import { checkoutExpiresAtOf, expireStaleCheckouts, isCheckoutExpired } from './checkout-expiry';
 import { ensureCustomer } from './customers';
 import { closePayment, fulfilPayment } from './fulfilment';
 import type { PaymentProvider } from './payment-provider';
@@ -29,11 +30,15 @@ export type BillingDeps = {
   packages: readonly TokenPackage[];
   appUrl: string;
   trustedOrigins: string[];
+  logger?: Logger;
 };
 
-/** GET /api/packages, POST /api/create-stripe-customer, POST /api/create-checkout-session, GET /api/purchases. */
+/**
+ * GET /api/packages, POST /api/create-stripe-customer, POST /api/create-checkout-session, GET /api/purchases,
+ * POST /api/purchases/:id/cancel.
+ */
 export function billingApiRoutes(deps: BillingDeps) {
-  const { db, auth } = deps;
+  const { db, auth, logger } = deps;
   const app = new Hono();
 
   // Public: the landing page shows the packages to visitors; `id` is what the checkout accepts.
@@ -106,20 +111,60 @@ export function billingApiRoutes(deps: BillingDeps) {
       .orderBy(desc(payments.createdAt))
       .limit(50);
     c.header('Cache-Control', PRIVATE_JSON_CACHE);
-    return c.json({
-      purchases: rows.map((p) => ({
-        id: p.sessionId,
-        packageId: p.packageId,
-        tokens: p.tokens,
-        amount: formatPrice(p.amountCents),
-        status: p.status,
-        createdAt: p.createdAt.toISOString(),
-        completedAt: p.completedAt?.toISOString() ?? null,
-      })),
-    });
+    return c.json({ purchases: rows.map(purchaseView) });
+  });
+
+  // The user ends an open checkout they will not pay (issue 38): the provider's session first, so
+  // that it can no longer be paid, then our row. Again on an ended one answers it as it is.
+  app.post('/purchases/:id/cancel', async (c) => {
+    const user = await sessionUser(auth, c.req.raw.headers);
+    if (!user) return c.json({ error: TOOL_MESSAGES.signInRequired }, 401);
+    const sessionId = c.req.param('id');
+    const own = async () =>
+      (
+        await db
+          .select()
+          .from(payments)
+          .where(and(eq(payments.sessionId, sessionId), eq(payments.userId, user.id)))
+      )[0];
+    const payment = await own();
+    // Another user's checkout is the same 404 as a missing one.
+    if (!payment) return c.json({ error: PURCHASE_MESSAGES.noSuchCheckout }, 404);
+    if (payment.status === 'open' && isCheckoutExpired(payment.createdAt)) {
+      await closePayment(db, sessionId, 'expired');
+    } else if (payment.status === 'open') {
+      try {
+        await deps.payments.expireCheckoutSession(sessionId);
+      } catch (error) {
+        // Paid a moment ago (its confirmation on its way), or the provider out of reach: nothing changes.
+        const now = await own();
+        if (now?.status === 'open') {
+          logger?.warn('an open checkout could not be cancelled at its provider', { sessionId, error });
+          return c.json({ error: PURCHASE_MESSAGES.cancelFailed }, 502);
+        }
+      }
+      await closePayment(db, sessionId, 'canceled');
+    }
+    const ended = (await own()) ?? payment;
+    if (ended.status === 'paid') return c.json({ error: PURCHASE_MESSAGES.alreadyPaid }, 409);
+    return c.json({ purchase: purchaseView(ended) });
   });
 
   return app;
+}
+
+/** One row of GET /api/purchases; an open checkout says when it ends. */
+function purchaseView(p: typeof payments.$inferSelect): Purchase {
+  return {
+    id: p.sessionId,
+    packageId: p.packageId,
+    tokens: p.tokens,
+    amount: formatPrice(p.amountCents),
+    status: p.status,
+    createdAt: p.createdAt.toISOString(),
+    completedAt: p.completedAt?.toISOString() ?? null,
+    expiresAt: p.status === 'open' ? checkoutExpiresAtOf(p.createdAt).toISOString() : null,
+  };
 }
 
 /**
@@ -198,7 +243,7 @@ export function localCheckoutRoutes(deps: BillingDeps) {
 const EXPIRED_BODY =
   '<p>This checkout expired an hour after it was opened. Nothing was charged.</p><p><a href="/tokens">Back to Tokens</a></p>';
 
-/** The test checkout's own look: one inline style, allowed by its hash (security/security-headers.ts). */
+/** The test checkout's own look, light and dark as the app's: one inline style, allowed by its hash (security/security-headers.ts). */
 const CHECKOUT_STYLE = `
 body{margin:0;font:16px/1.5 system-ui,sans-serif;background:#f4f3f8;color:#1d1b26;display:grid;place-items:center;min-height:100vh}
 main{background:#fff;border-radius:16px;box-shadow:0 8px 30px #1d1b2620;padding:32px;width:min(420px,calc(100vw - 32px));box-sizing:border-box}
@@ -207,6 +252,10 @@ h1{font-size:20px;margin:0 0 16px}.line{display:flex;justify-content:space-betwe
 label{display:block;font-size:14px;margin-bottom:12px}input{display:block;width:100%;box-sizing:border-box;margin-top:4px;padding:10px;border:1px solid #ccc;border-radius:8px;font:inherit}
 .row{display:flex;gap:12px}.row label{flex:1}button{width:100%;padding:12px;border:0;border-radius:999px;font:600 16px system-ui;color:#fff;background:linear-gradient(90deg,#6c5ce7,#ff6b8b);cursor:pointer;margin-top:8px}
 button.secondary{background:#fff;color:#1d1b26;border:1px solid #ccc}
+a{color:#5b4bd6}:root{color-scheme:light dark}
+@media (prefers-color-scheme:dark){body{background:#0e0e12;color:#ececf1}main{background:#1a1a22;box-shadow:0 8px 30px #00000080}
+.banner{background:#3a2f0c;color:#ffe08a}input{background:#0e0e12;color:#ececf1;border-color:#3a3a48}
+button.secondary{background:#1a1a22;color:#ececf1;border-color:#3a3a48}a{color:#b3a8ff}}
 `;
 const CHECKOUT_POLICY = inlineStylePagePolicy(CHECKOUT_STYLE);
 

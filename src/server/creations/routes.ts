@@ -9,7 +9,6 @@ import type { AppDb } from '../db/client';
 import { isUuid } from '../db/ids';
 import { removeFiles } from '../jobs/job-files';
 import { findOwnFile } from '../jobs/queue/jobs-repository';
-import { viewJob } from '../jobs/views/job-view';
 import { fileEtag, PRIVATE_JSON_CACHE, sendPrivateImage } from '../responses/private-cache';
 import type { FileStorage } from '../storage/storage';
 import { exportAccount } from './account-export';
@@ -23,7 +22,8 @@ import {
   PAGE_LIMIT_ERROR,
   pageLimit,
 } from './creations-repository';
-import { findSharedJob, sharedFileUrl, shareJob, shareUrl, unshareJob } from './sharing';
+import { readSharedCreation } from './shared-creation';
+import { findSharedJob, shareJob, shareUrl, unshareJob } from './sharing';
 import { thumbnailKey, thumbnailOf } from './thumbnails';
 import { type CreationSettingsConfig, usageOf } from './usage';
 
@@ -134,23 +134,10 @@ export function creationRoutes(deps: CreationRoutesDeps) {
 
   // Signed out: the shared job's result, and its outputs' bytes by position, through the token only.
   app.get('/shared/:token', async (c) => {
-    const token = c.req.param('token');
-    const job = await findSharedJob(db, token);
-    if (!job) return c.json({ error: 'This link is not shared (any more).' }, 404);
-    const view = viewJob(job);
-    const outputs = await filesOfJobs(db, [job.id]);
-    const byId = new Map(outputs.map((f) => [f.id, f]));
+    const creation = await readSharedCreation(db, c.req.param('token'));
+    if (!creation) return c.json({ error: 'This link is not shared (any more).' }, 404);
     c.header('Cache-Control', PRIVATE_JSON_CACHE);
-    return c.json({
-      tool: view.tool,
-      createdAt: view.createdAt,
-      outputs: (view.output ?? []).flatMap((url, index) => {
-        const file = byId.get(url.replace('/api/files/', ''));
-        return file ? [{ url: sharedFileUrl(token, index), width: file.width, height: file.height }] : [];
-      }),
-      keywords: view.keywords,
-      colors: view.colors,
-    } satisfies SharedCreation);
+    return c.json(creation satisfies SharedCreation);
   });
 
   app.get('/shared/:token/files/:index', async (c) => {

@@ -2,11 +2,13 @@
 // prerendered (prerendered-pages.ts, decision 021), and everything else that is not a file falls back
 // to index.html so client-side routes load on refresh. Text files travel compressed: the build writes
 // a .br and a .gz beside each (scripts/precompress.ts); a prerendered page keeps its own twins.
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { serveStatic } from '@hono/node-server/serve-static';
 import { Hono } from 'hono';
+import { SHARED_ROUTE_PREFIX } from '../../contract/creations';
 import type { ToolsInfo } from '../../contract/tool-responses';
+import { escapeMarkup } from '../markup/escape-markup';
 import { hasBrokenUrlEncoding } from '../security/url-encoding';
 import { robotsTxt, sitemapXml } from './crawlers';
 import { hasSessionCookie, prerenderedPages } from './prerendered-pages';
@@ -39,7 +41,14 @@ export type SpaOptions = {
   /** What GET /api/tools answers: a prerendered tool page shows its engine's notice. */
   tools?: () => ToolsInfo;
   onRenderError?: (error: unknown, page: string) => void;
+  /**
+   * The head of a shared creation's page, read per request (creations/shared-creation.ts): its
+   * link-preview tags, which crawlers read from this first answer since they run no scripts.
+   */
+  sharedHead?: (token: string) => Promise<{ title: string | null; head: string }>;
 };
+
+const TITLE_ELEMENT = /<title>[^<]*<\/title>/;
 
 export function spaRoutes(distDir: string, appUrl: string, options: SpaOptions = {}) {
   const indexFile = path.join(distDir, 'index.html');
@@ -64,6 +73,17 @@ export function spaRoutes(distDir: string, appUrl: string, options: SpaOptions =
   });
   app.get('/robots.txt', (c) => c.text(robotsTxt(appUrl)));
   app.get('/sitemap.xml', (c) => c.body(sitemapXml(appUrl), 200, { 'Content-Type': 'text/xml; charset=utf-8' }));
+  // A shared creation: the shell with the creation's own head (or, for a dead link, none of its tags).
+  const { sharedHead } = options;
+  if (sharedHead) {
+    app.get(`${SHARED_ROUTE_PREFIX}:token`, async (c, next) => {
+      if (hasBrokenUrlEncoding(c.req.url) || !existsSync(indexFile)) return next();
+      const { title, head } = await sharedHead(c.req.param('token'));
+      const shell = readFileSync(indexFile, 'utf8');
+      const withTitle = title ? shell.replace(TITLE_ELEMENT, () => `<title>${escapeMarkup(title)}</title>`) : shell;
+      return c.html(withTitle.replace('</head>', () => `${head}\n</head>`));
+    });
+  }
   // A page's path without a query (a query can change what the page first shows: it gets the shell).
   app.get('*', async (c, next) => {
     if (new URL(c.req.url).search) return next();

@@ -1,8 +1,9 @@
 import { CircleAlert, CircleCheck, X } from 'lucide-react';
 import { useEffect, useState } from 'react';
-import type { JobDetail } from '../../contract/tool-responses';
+import type { JobDetail, JobList } from '../../contract/tool-responses';
+import { TOOLS } from '../../contract/tools';
 import { getJson } from '../lib/api';
-import { unwatchJob, useWatchedJobs, type WatchedJob } from '../lib/jobs/job-watch';
+import { isFollowedOnPage, unwatchJob, useWatchedJobs, type WatchedJob, watchActiveJobs } from '../lib/jobs/job-watch';
 import { Link } from '../lib/router';
 import { useAuth } from '../lib/session/auth-context';
 
@@ -12,20 +13,47 @@ export const WATCH_POLL_MS = 1_500;
 /** `reason`: a failed job's own words ("We couldn't find a face…"), when the server gave them. */
 type Toast = WatchedJob & { succeeded: boolean; reason: string | null };
 
+/** The user's jobs in progress, as GET /api/jobs?status=active answers them. */
+export const ACTIVE_JOBS_PATH = '/api/jobs?status=active';
+
 /**
- * Follows the jobs a tool page left while they ran, and says when one finishes, with a link back to
- * its tool (which opens on that job). A job the server no longer knows (deleted) is dropped quietly.
+ * Follows the jobs a tool page left while they ran, and those the server says are still running when
+ * a page is loaded (or reloaded), and says when one finishes, with a link back to its tool (which
+ * opens on that job). A job a page shows itself is left to it; one the server no longer knows
+ * (deleted) is dropped quietly.
  */
 export function JobToasts() {
   const watched = useWatchedJobs();
-  const { refreshProfile } = useAuth();
+  const { status, refreshProfile } = useAuth();
   const [toasts, setToasts] = useState<Toast[]>([]);
+
+  // Once per page load and sign-in: the jobs that were running before this page was.
+  useEffect(() => {
+    if (status !== 'signed-in') return;
+    let live = true;
+    getJson<JobList>(ACTIVE_JOBS_PATH).then(
+      (answer) => {
+        if (!live || !answer.ok || !Array.isArray(answer.data?.jobs)) return;
+        watchActiveJobs(
+          answer.data.jobs.flatMap((job) => {
+            const tool = TOOLS.find((entry) => entry.id === job.tool);
+            return tool ? [{ id: job.id, title: tool.title, route: tool.route }] : [];
+          }),
+        );
+      },
+      () => {}, // offline: the jobs this tab started are still watched
+    );
+    return () => {
+      live = false;
+    };
+  }, [status]);
 
   useEffect(() => {
     if (watched.length === 0) return;
     let live = true;
     const timer = setInterval(() => {
       for (const job of watched) {
+        if (isFollowedOnPage(job.id)) continue; // the page shows its end itself
         getJson<JobDetail>(`/api/jobs/${encodeURIComponent(job.id)}`).then(
           (answer) => {
             if (!live) return;

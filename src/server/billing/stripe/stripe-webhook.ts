@@ -137,20 +137,23 @@ async function creditSession(deps: StripeWebhookDeps, stripe: Stripe, sessionId:
   }
   if (payment.status === 'refunded') return { refunded: true };
   const result = await fulfilPayment(deps.db, session.id);
-  if (result?.accountDeleted) return refundDeletedAccountPayment(deps, stripe, session);
+  if (result?.accountDeleted) return refundUncreditedPayment(deps, stripe, session, 'account deleted');
+  // Cancelled by its user, whose session Stripe expired first: Stripe should never take this money.
+  if (result && 'canceled' in result) return refundUncreditedPayment(deps, stripe, session, 'checkout canceled');
   return { credited: result?.credited ?? false };
 }
 
 /**
- * A payment for a deleted account (its checkout was opened before the deletion and paid after):
- * refunded in full, never credited. A failed refund marks the row refund_failed, an alert in
+ * A payment for a deleted account (its checkout was opened before the deletion and paid after), or
+ * for a checkout its user cancelled: refunded in full, never credited. A failed refund marks the row refund_failed, an alert in
  * health and the admin's `alerts`, and answers 500 so that Stripe's retry refunds it again (the
  * idempotency key makes every try the same refund).
  */
-async function refundDeletedAccountPayment(
+async function refundUncreditedPayment(
   deps: StripeWebhookDeps,
   stripe: Stripe,
   session: Stripe.Checkout.Session,
+  reason: 'account deleted' | 'checkout canceled',
 ): Promise<Outcome> {
   const paymentIntent =
     typeof session.payment_intent === 'string' ? session.payment_intent : session.payment_intent?.id;
@@ -159,12 +162,13 @@ async function refundDeletedAccountPayment(
   try {
     if (!paymentIntent) throw new Error('the paid session has no payment intent');
     await stripe.refunds.create(
-      { payment_intent: paymentIntent, metadata: { reason: 'account deleted', sessionId: session.id } },
+      { payment_intent: paymentIntent, metadata: { reason, sessionId: session.id } },
       { idempotencyKey: `refund-${session.id}` },
     );
   } catch (error) {
     await setStatus('refund_failed');
-    deps.logger.error('ALERT: a payment for a deleted account could not be refunded; Stripe will retry', {
+    deps.logger.error('ALERT: a payment that is not credited could not be refunded; Stripe will retry', {
+      reason,
       sessionId: session.id,
       paymentIntent,
       error,
@@ -172,7 +176,7 @@ async function refundDeletedAccountPayment(
     throw error;
   }
   await setStatus('refunded');
-  deps.logger.warn('a payment for a deleted account was refunded', { sessionId: session.id, paymentIntent });
+  deps.logger.warn('a payment that is not credited was refunded', { reason, sessionId: session.id, paymentIntent });
   return { refunded: true };
 }
 

@@ -388,3 +388,16 @@ export async function queuedJobsInOrder(
     .orderBy(jobs.queueRound, jobs.createdAt, jobs.id)
     .limit(limit);
 }
+
+/**
+ * The user's jobs in progress (queued or running), oldest first: what a page loaded while they run
+ * follows, to say when each finishes. Read through jobs_user_active_idx, never the history.
+ */
+export function activeJobsOfUser(db: AppDb, userId: string, limit: number): Promise<JobRow[]> {
+  return db
+    .select()
+    .from(jobs)
+    .where(and(eq(jobs.userId, userId), sql`${jobs.status} in ('queued', 'running')`))
+    .orderBy(jobs.createdAt, jobs.id)
+    .limit(limit);
+}

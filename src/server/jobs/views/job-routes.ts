@@ -1,6 +1,7 @@
 // Following a job over HTTP: GET /api/jobs/:id (the job view and, while it waits or runs, its place
 // and time left; `Prefer: wait=N` waits up to 5 s for its finish) and GET /api/jobs (the caller's
-// jobs, newest first, paged as My Creations is). Owner only: another user's job is a missing one.
+// jobs, newest first, paged as My Creations is; `?status=active`: those still queued or running).
+// Owner only: another user's job is a missing one.
 import { Hono } from 'hono';
 import type { JobDetail, JobList } from '../../../contract/tool-responses';
 import { TOOL_MESSAGES } from '../../../contract/tools';
@@ -17,7 +18,7 @@ import type { AppDb } from '../../db/client';
 import { isUuid } from '../../db/ids';
 import { PRIVATE_JSON_CACHE } from '../../responses/private-cache';
 import type { JobSignals } from '../queue/job-signals';
-import { findOwnJob } from '../queue/jobs-repository';
+import { activeJobsOfUser, findOwnJob } from '../queue/jobs-repository';
 import type { JobProgressOf } from './job-progress';
 import { unlessGone, viewJob, waitForJob, waitMsFor } from './job-view';
 
@@ -34,6 +35,9 @@ export type JobRoutesDeps = {
  * following its job hears of the finish at once, and of its place in the line every few seconds.
  */
 const JOB_READ_WAIT_LIMIT_MS = 5_000;
+
+/** At most this many jobs in progress are listed (the per-user cap is far lower). */
+const ACTIVE_JOBS_LIMIT = 50;
 
 export function jobRoutes(deps: JobRoutesDeps) {
   const { db, auth, progressOf } = deps;
@@ -60,6 +64,14 @@ export function jobRoutes(deps: JobRoutesDeps) {
   app.get('/jobs', async (c) => {
     const user = await sessionUser(auth, c.req.raw.headers);
     if (!user) return c.json({ error: TOOL_MESSAGES.signInRequired }, 401);
+    // ?status=active: the jobs still queued or running (a page loaded meanwhile says when they end).
+    const status = c.req.query('status');
+    if (status !== undefined) {
+      if (status !== 'active') return c.json({ error: 'status: must be active' }, 400);
+      const active = await activeJobsOfUser(db, user.id, ACTIVE_JOBS_LIMIT);
+      c.header('Cache-Control', PRIVATE_JSON_CACHE);
+      return c.json({ jobs: active.map(viewJob), next: null } satisfies JobList);
+    }
     const limit = pageLimit(c.req.query('limit'));
     if (limit === null) return c.json({ error: PAGE_LIMIT_ERROR }, 400);
     // Paged as My Creations is (a job's time to the microsecond and its id): a millisecond time

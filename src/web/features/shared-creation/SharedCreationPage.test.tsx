@@ -1,8 +1,10 @@
 import { screen, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { SharedCreation } from '../../../contract/creations';
+import { downloadName } from '../../../contract/download-names';
 import { renderApp } from '../../app/test-utils';
 import { installFakeApi, signedOutRoutes } from '../../test-support/fake-api';
+import { WEB_TOOLS } from '../tools/registry';
 
 afterEach(() => vi.unstubAllGlobals());
 
@@ -26,11 +28,37 @@ describe('a shared creation', () => {
       `/api/shared/${TOKEN}/files/0`,
     );
     expect(screen.getByText('November 23, 2026')).toBeTruthy();
+    // Download: the picture under the spec's name for its tool, from the share's own URL.
+    const download = within(article).getByRole('link', { name: 'Download colorized-image.webp' });
+    expect(download.getAttribute('href')).toBe(`/api/shared/${TOKEN}/files/0`);
+    expect(download.getAttribute('download')).toBe('colorized-image.webp');
+    expect(download.textContent).toBe('Download');
     expect(screen.queryByRole('navigation')).toBeNull(); // no app menu, no way into the app's pages
     const asked = api.calls
       .map((call) => call.path)
       .filter((path) => !path.startsWith('/api/auth') && path !== '/api/config');
     expect(asked).toEqual([`/api/shared/${TOKEN}`]);
+  });
+
+  it('numbers the downloads of a result of several images, and offers none for an analysis', async () => {
+    const four: SharedCreation = {
+      ...shared,
+      tool: 'text-to-pic',
+      outputs: [0, 1].map((index) => ({ url: `/api/shared/${TOKEN}/files/${index}`, width: 64, height: 64 })),
+    };
+    installFakeApi({ ...signedOutRoutes(), [`GET /api/shared/${TOKEN}`]: { body: four } });
+    renderApp(`/shared/${TOKEN}`);
+    await screen.findByRole('heading', { level: 1, name: 'Made with Text to Pic' });
+    expect(screen.getByRole('link', { name: 'Download generated-image-2.webp' }).textContent).toBe('Download image 2');
+    expect(downloadName('image-analyzer', 1)).toBeNull();
+  });
+
+  it('names downloads as the tools’ own pages do (the spec’s names)', () => {
+    for (const tool of WEB_TOOLS) {
+      for (const n of [1, 2, 3, 4]) {
+        expect(downloadName(tool.id, n)).toBe(tool.result.kind === 'images' ? tool.result.fileName(n) : null);
+      }
+    }
   });
 
   it('says so when the link was turned off or the creation deleted', async () => {

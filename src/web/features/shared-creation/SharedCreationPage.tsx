@@ -1,6 +1,7 @@
-import { Link2Off } from 'lucide-react';
+import { Download, Link2Off } from 'lucide-react';
 import { useEffect, useState } from 'react';
 import type { SharedCreation } from '../../../contract/creations';
+import { downloadName } from '../../../contract/download-names';
 import { ROUTES } from '../../../contract/routes';
 import { toolById } from '../../../contract/tools';
 import { StandalonePage } from '../../components/StandalonePage';
@@ -17,9 +18,10 @@ const formatDay = (iso: string) => new Date(iso).toLocaleDateString('en-US', { d
  * that creation only (the tool, the day, the images or the analysis), nothing else of its owner.
  */
 export function SharedCreationPage() {
-  useDocumentTitle('Shared creation');
   const { token = '' } = useParams();
   const [view, setView] = useState<View>({ phase: 'loading' });
+  // As the server's first answer titles it (its link-preview title), once the creation is known.
+  useDocumentTitle(view.phase === 'ready' ? `Made with ${toolById(view.creation.tool).title}` : 'Shared creation');
 
   useEffect(() => {
     let live = true;
@@ -61,16 +63,31 @@ function SharedView({ creation }: { creation: SharedCreation }) {
       <h1 className="pp-shared__title">Made with {title}</h1>
       <p className="pp-shared__meta">{formatDay(creation.createdAt)}</p>
       <ul className="pp-shared__images">
-        {creation.outputs.map((image, index) => (
-          <li key={image.url}>
-            <img
-              src={image.url}
-              alt={`${title} result ${index + 1}`}
-              width={image.width ?? undefined}
-              height={image.height ?? undefined}
-            />
-          </li>
-        ))}
+        {creation.outputs.map((image, index) => {
+          const name = downloadName(creation.tool, index + 1);
+          return (
+            <li key={image.url}>
+              <img
+                src={image.url}
+                alt={`${title} result ${index + 1}`}
+                width={image.width ?? undefined}
+                height={image.height ?? undefined}
+              />
+              {name ? (
+                // Our own origin: the browser saves it under the spec's name, no script needed.
+                <a
+                  className="pp-button pp-button--secondary pp-button--sm pp-shared__download"
+                  href={image.url}
+                  download={name}
+                  aria-label={`Download ${name}`}
+                >
+                  <Download size={14} aria-hidden="true" />
+                  {creation.outputs.length > 1 ? `Download image ${index + 1}` : 'Download'}
+                </a>
+              ) : null}
+            </li>
+          );
+        })}
       </ul>
       {creation.keywords?.length ? (
         <p className="pp-shared__keywords">{creation.keywords.map((keyword) => keyword.keyword).join(', ')}</p>

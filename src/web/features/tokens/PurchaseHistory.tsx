@@ -1,23 +1,96 @@
 import { Receipt } from 'lucide-react';
-import { useId } from 'react';
+import { useEffect, useId, useState } from 'react';
 import type { TokenPackage } from '../../../contract/packages';
-import type { Purchase } from '../../lib/purchases/purchase-api';
+import { cancelCheckout, type Purchase } from '../../lib/purchases/purchase-api';
 
 type Props = {
   /** null while loading; 'error' when the list could not be read. */
   purchases: Purchase[] | null | 'error';
   packages: readonly TokenPackage[];
   onRetry(): void;
+  /** A purchase changed here (an open checkout cancelled): the list shows it as the server answered. */
+  onChanged(purchase: Purchase): void;
 };
 
 export const PURCHASE_STATUS_LABELS: Record<string, string> = {
-  open: 'Pending',
+  open: 'Open',
   paid: 'Paid',
   failed: 'Failed',
   canceled: 'Canceled',
   // An abandoned checkout, ended after its hour (the server's checkout expiry).
   expired: 'Expired',
+  refunded: 'Refunded',
+  refund_failed: 'Refund pending',
 };
+
+/** "Open – expires in 42 min": an open checkout says how long it can still be paid (or cancelled). */
+export function openStatusText(expiresAt: string | null, now: number): string {
+  if (!expiresAt) return PURCHASE_STATUS_LABELS.open as string;
+  const left = Date.parse(expiresAt) - now;
+  if (left <= 0) return PURCHASE_STATUS_LABELS.expired as string;
+  return `Open – expires in ${Math.max(1, Math.ceil(left / 60_000))} min`;
+}
+
+/** The time now, again every minute while `active` (the countdowns of open checkouts). */
+function useMinuteClock(active: boolean): number {
+  const [now, setNow] = useState(() => Date.now());
+  useEffect(() => {
+    if (!active) return;
+    setNow(Date.now());
+    const timer = setInterval(() => setNow(Date.now()), 15_000);
+    return () => clearInterval(timer);
+  }, [active]);
+  return now;
+}
+
+/** The status of one purchase; an open checkout's countdown and its Cancel button. */
+function PurchaseStatus({
+  purchase,
+  now,
+  onChanged,
+}: {
+  purchase: Purchase;
+  now: number;
+  onChanged(p: Purchase): void;
+}) {
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const open = purchase.status === 'open' && !(purchase.expiresAt && Date.parse(purchase.expiresAt) <= now);
+  const cancel = async () => {
+    setBusy(true);
+    setError(null);
+    const answer = await cancelCheckout(purchase.id);
+    setBusy(false);
+    if (answer.ok) onChanged(answer.purchase);
+    else setError(answer.error);
+  };
+  const status = purchase.status === 'open' && !open ? 'expired' : purchase.status;
+  return (
+    <div className="pp-history__status">
+      <span className="pp-status" data-status={status}>
+        {purchase.status === 'open'
+          ? openStatusText(purchase.expiresAt, now)
+          : (PURCHASE_STATUS_LABELS[purchase.status] ?? purchase.status)}
+      </span>
+      {open ? (
+        <button
+          type="button"
+          className="pp-button pp-button--secondary pp-button--sm"
+          disabled={busy}
+          aria-label={`Cancel the checkout of ${purchase.amount}`}
+          onClick={() => void cancel()}
+        >
+          {busy ? 'Cancelling…' : 'Cancel'}
+        </button>
+      ) : null}
+      {error ? (
+        <p className="pp-history__error" role="alert">
+          {error}
+        </p>
+      ) : null}
+    </div>
+  );
+}
 
 const dateFormat = new Intl.DateTimeFormat('en-US', { dateStyle: 'medium', timeStyle: 'short' });
 
@@ -26,8 +99,9 @@ function packageName(purchase: Purchase, packages: readonly TokenPackage[]) {
 }
 
 /** The user's purchases, newest first: date, package, amount and status. */
-export function PurchaseHistory({ purchases, packages, onRetry }: Props) {
+export function PurchaseHistory({ purchases, packages, onRetry, onChanged }: Props) {
   const titleId = useId();
+  const now = useMinuteClock(Array.isArray(purchases) && purchases.some((p) => p.status === 'open'));
   let body: React.ReactNode;
   if (purchases === null) {
     body = (
@@ -76,10 +150,8 @@ export function PurchaseHistory({ purchases, packages, onRetry }: Props) {
               <td data-label="Amount" className="pp-tabular">
                 {purchase.amount}
               </td>
-              <td data-label="Status">
-                <span className="pp-status" data-status={purchase.status}>
-                  {PURCHASE_STATUS_LABELS[purchase.status] ?? purchase.status}
-                </span>
+              <td data-label="Status" data-open={purchase.status === 'open' ? '' : undefined}>
+                <PurchaseStatus purchase={purchase} now={now} onChanged={onChanged} />
               </td>
             </tr>
           ))}

@@ -14,6 +14,7 @@ const purchase = (overrides: Partial<Purchase> = {}): Purchase => ({
   status: 'paid',
   createdAt: '2026-03-14T15:09:00.000Z',
   completedAt: '2026-03-14T15:10:00.000Z',
+  expiresAt: null,
   ...overrides,
 });
 
@@ -58,7 +59,15 @@ describe('Tokens page', () => {
       'GET /api/purchases': {
         body: {
           purchases: [
-            purchase({ id: 'cs_2', packageId: 'price_local_1100', tokens: 1100, amount: '$10.00', status: 'open' }),
+            purchase({
+              id: 'cs_2',
+              packageId: 'price_local_1100',
+              tokens: 1100,
+              amount: '$10.00',
+              status: 'open',
+              completedAt: null,
+              expiresAt: new Date(Date.now() + 41.5 * 60_000).toISOString(),
+            }),
             purchase({ id: 'cs_3', packageId: 'price_local_2400', tokens: 2400, amount: '$20.00', status: 'expired' }),
             purchase(),
           ],
@@ -77,10 +86,41 @@ describe('Tokens page', () => {
           .map((cell) => cell.textContent),
       );
     expect(rows.slice(1)).toEqual([
-      [expect.stringMatching(/^Mar 14, 2026/), '1100 Tokens', '$10.00', 'Pending'],
+      [expect.stringMatching(/^Mar 14, 2026/), '1100 Tokens', '$10.00', 'Open – expires in 42 minCancel'],
       [expect.stringMatching(/^Mar 14, 2026/), '2400 Tokens', '$20.00', 'Expired'],
       [expect.stringMatching(/^Mar 14, 2026/), '500 Tokens', '$5.00', 'Paid'],
     ]);
+  });
+
+  it('lets the user cancel an open checkout, which the server ends; an error says why', async () => {
+    const open = purchase({
+      id: 'cs_open',
+      status: 'open',
+      completedAt: null,
+      expiresAt: new Date(Date.now() + 5 * 60_000).toISOString(),
+    });
+    const api = installFakeApi({
+      ...signedInRoutes(),
+      'GET /api/purchases': { body: { purchases: [open, purchase()] } },
+      'POST /api/purchases/cs_open/cancel': [
+        { status: 502, body: { error: 'The checkout could not be cancelled just now. Please try again in a moment.' } },
+        { body: { purchase: { ...open, status: 'canceled', expiresAt: null, completedAt: open.createdAt } } },
+      ],
+    });
+    await openTokens();
+    const history = await screen.findByTestId('purchase-history');
+    expect(within(history).getByText('Open – expires in 5 min')).toBeTruthy();
+    // Only the open checkout can be cancelled.
+    expect(within(history).getAllByRole('button', { name: /^Cancel/ })).toHaveLength(1);
+    fireEvent.click(within(history).getByRole('button', { name: 'Cancel the checkout of $5.00' }));
+    expect((await within(history).findByRole('alert')).textContent).toBe(
+      'The checkout could not be cancelled just now. Please try again in a moment.',
+    );
+    fireEvent.click(within(history).getByRole('button', { name: 'Cancel the checkout of $5.00' }));
+    await within(history).findByText('Canceled');
+    expect(within(history).queryByRole('button', { name: /^Cancel/ })).toBeNull();
+    expect(within(history).queryByRole('alert')).toBeNull();
+    expect(api.callsTo('POST /api/purchases/cs_open/cancel')).toHaveLength(2);
   });
 
   it('says so when there are no purchases yet', async () => {

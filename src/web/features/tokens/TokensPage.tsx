@@ -115,7 +115,16 @@ export function TokensPage() {
       </section>
 
       {status === 'signed-in' ? (
-        <PurchaseHistory purchases={purchases} packages={packages} onRetry={() => void reloadPurchases()} />
+        <PurchaseHistory
+          purchases={purchases}
+          packages={packages}
+          onRetry={() => void reloadPurchases()}
+          onChanged={(changed) =>
+            setPurchases((current) =>
+              Array.isArray(current) ? current.map((p) => (p.id === changed.id ? changed : p)) : current,
+            )
+          }
+        />
       ) : null}
     </div>
   );

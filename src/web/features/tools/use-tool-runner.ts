@@ -15,7 +15,7 @@ import type { ToolId } from '../../../contract/tools';
 import { type ApiResult, errorMessage } from '../../lib/api';
 import { listCreations } from '../../lib/creations/creations-api';
 import { SENT_IMAGE_PARAM } from '../../lib/creations/send-to';
-import { unwatchJob, watchJob } from '../../lib/jobs/job-watch';
+import { followOnPage, unwatchJob, watchJob } from '../../lib/jobs/job-watch';
 import { useNavigate, useSearchParams } from '../../lib/router';
 import { useAuth } from '../../lib/session/auth-context';
 import { saveToolDraft, type ToolDraft } from '../../lib/tool-draft';
@@ -102,8 +102,13 @@ export function useToolRunner<Id extends ToolId>(tool: WebTool<Id>) {
   const [search] = useSearchParams();
   const imageWasSent = search.has(SENT_IMAGE_PARAM);
 
+  /** Ends this page's claim on the job it follows (followOnPage). */
+  const releaseFollow = useRef<(() => void) | null>(null);
+
   /** Hands a job still running to the app shell, which says when it finishes. */
   const letGo = useCallback(() => {
+    releaseFollow.current?.();
+    releaseFollow.current = null;
     if (following.current) watchJob({ id: following.current, title: tool.title, route: tool.route });
     following.current = null;
   }, [tool.title, tool.route]);
@@ -187,7 +192,10 @@ export function useToolRunner<Id extends ToolId>(tool: WebTool<Id>) {
   const followToEnd = useCallback(
     async (jobId: string, mine: number, request: ToolBody<Id>, before: string | null = null) => {
       following.current = jobId;
-      const view = await follow(jobId, mine);
+      // The shell's "result ready" notice is for jobs no page shows: this one is shown here.
+      const release = followOnPage(jobId);
+      releaseFollow.current = release;
+      const view = await follow(jobId, mine).finally(release);
       if (!view) return;
       following.current = null;
       void refreshProfile(); // charged, or refunded after a failure: the server's number

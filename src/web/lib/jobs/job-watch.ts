@@ -49,7 +49,40 @@ export const useWatchedJobs = (): WatchedJob[] =>
     () => jobs,
   );
 
+/** Jobs a page follows itself now (a tool page showing its running job): the shell leaves them to it. */
+const followedByPages = new Map<string, number>();
+
+/**
+ * A page follows `id` itself until the returned function is called (again is harmless); the shell
+ * stops watching it meanwhile.
+ */
+export function followOnPage(id: string): () => void {
+  followedByPages.set(id, (followedByPages.get(id) ?? 0) + 1);
+  unwatchJob(id);
+  let released = false;
+  return () => {
+    if (released) return;
+    released = true;
+    const left = (followedByPages.get(id) ?? 1) - 1;
+    if (left > 0) followedByPages.set(id, left);
+    else followedByPages.delete(id);
+  };
+}
+
+/** Whether a page follows `id` itself now. */
+export const isFollowedOnPage = (id: string): boolean => followedByPages.has(id);
+
+/**
+ * The user's jobs in progress, as the server knows them (a page loaded while they run): each is
+ * watched unless a page follows it or it is watched already.
+ */
+export function watchActiveJobs(active: readonly WatchedJob[]): void {
+  const fresh = active.filter((job) => !followedByPages.has(job.id) && !jobs.some((other) => other.id === job.id));
+  if (fresh.length > 0) write([...jobs, ...fresh]);
+}
+
 /** For tests: forget every watched job. */
 export function forgetWatchedJobs(): void {
+  followedByPages.clear();
   write([]);
 }

@@ -1,24 +1,15 @@
 // The browser's purchase calls: the packages on sale, starting a checkout, the user's history.
-import { PURCHASE_MESSAGES, TOKEN_PACKAGES, type TokenPackage } from '../../../contract/packages';
+import { PURCHASE_MESSAGES, type Purchase, TOKEN_PACKAGES, type TokenPackage } from '../../../contract/packages';
 import { errorMessage, getJson, postJson } from '../api';
 
 export const PURCHASE_API = {
   packages: '/api/packages',
   checkout: '/api/create-checkout-session',
   purchases: '/api/purchases',
+  cancel: (id: string) => `/api/purchases/${encodeURIComponent(id)}/cancel`,
 } as const;
 
-/** One row of GET /api/purchases (src/server/billing/routes.ts). */
-export type Purchase = {
-  id: string;
-  packageId: string;
-  tokens: number;
-  /** Already formatted by the server, e.g. '$5.00'. */
-  amount: string;
-  status: string;
-  createdAt: string;
-  completedAt: string | null;
-};
+export type { Purchase };
 
 const isPackage = (value: unknown): value is TokenPackage => {
   const p = value as Partial<TokenPackage> | null;
@@ -87,5 +78,18 @@ export async function loadPurchases(): Promise<Purchase[] | null> {
     return result.ok && Array.isArray(result.data?.purchases) ? result.data.purchases : null;
   } catch {
     return null;
+  }
+}
+
+/** Cancels the user's open checkout: the purchase as it now stands, or the server's reason it could not. */
+export async function cancelCheckout(
+  id: string,
+): Promise<{ ok: true; purchase: Purchase } | { ok: false; error: string }> {
+  try {
+    const result = await postJson<{ purchase?: Purchase }>(PURCHASE_API.cancel(id), {});
+    if (result.ok && result.data?.purchase) return { ok: true, purchase: result.data.purchase };
+    return { ok: false, error: errorMessage(result.data) ?? 'The checkout could not be cancelled. Please try again.' };
+  } catch {
+    return { ok: false, error: 'The server could not be reached. Please try again.' };
   }
 }

@@ -1,5 +1,5 @@
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import type { CreationUsage } from '../../../../contract/creations';
 import { renderApp } from '../../../app/test-utils';
 import { creation, creationList, storedImage } from '../../../test-support/creation-fixtures';
@@ -124,6 +124,38 @@ describe('My Creations', () => {
       document.dispatchEvent(new KeyboardEvent('keydown', { key: 'Escape' }));
     });
     expect(screen.queryByRole('dialog')).toBeNull();
+  });
+
+  it('downloads and shares from the viewer, under the spec’s name for the tool', async () => {
+    const shareUrl = '/shared/Zr4kP9mWq2xYt7vB3nLs8cDf';
+    const saved: string[] = [];
+    vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(function (this: HTMLAnchorElement) {
+      saved.push(this.download);
+    });
+    const { api } = await open(
+      '/creations',
+      routes({
+        'POST /api/creations/job-8/share': { body: { shareUrl } },
+        [`GET ${storedImage(4).url}`]: { body: 'image' },
+      }),
+      'My Creations',
+    );
+    await waitFor(() => expect(cards()).toHaveLength(2));
+    fireEvent.click(within(cards()[0] as HTMLElement).getByRole('button', { name: 'Open' }));
+    const viewer = screen.getByRole('dialog', { name: 'Colorizer' });
+    fireEvent.click(within(viewer).getByRole('button', { name: 'Download colorized-image.webp' }));
+    await waitFor(() => expect(saved).toEqual(['colorized-image.webp']));
+    expect(api.callsTo(`GET ${storedImage(4).url}`)).toHaveLength(1);
+
+    const toggle = within(viewer).getByRole('switch', { name: 'Share link' }) as HTMLInputElement;
+    fireEvent.click(toggle);
+    const link = (await within(viewer).findByRole('textbox', { name: 'Share link' })) as HTMLInputElement;
+    expect(link.value).toBe(`${window.location.origin}${shareUrl}`);
+    expect(api.callsTo('POST /api/creations/job-8/share')).toHaveLength(1);
+    // The grid's card says the same once the viewer closes.
+    fireEvent.click(within(viewer).getByRole('button', { name: 'Close' }));
+    const card = cards()[0] as HTMLElement;
+    expect((within(card).getByRole('switch', { name: 'Share link' }) as HTMLInputElement).checked).toBe(true);
   });
 
   it('turns a share link on, shows it to copy, and off again', async () => {

@@ -41,10 +41,16 @@ export function CreationsPage() {
   useDocumentTitle('My Creations');
   const { status } = useAuth();
   const [tool, setTool] = useState<ToolId | null>(null);
-  const [open, setOpen] = useState<Creation | null>(null);
+  // The id, not a copy: the viewer shows the grid's creation as it changes (its share link).
+  const [openId, setOpenId] = useState<string | null>(null);
   const filterId = useId();
   const list = useCreations(tool, status === 'signed-in');
-  const close = useCallback(() => setOpen(null), []);
+  const close = useCallback(() => setOpenId(null), []);
+  const open =
+    openId && list.state.phase === 'ready'
+      ? (list.state.creations.find((creation) => creation.id === openId) ?? null)
+      : null;
+  const openTool = open ? TOOL_BY_ID.get(open.tool) : undefined;
 
   return (
     <div className="pp-page pp-creations">
@@ -86,11 +92,16 @@ export function CreationsPage() {
               </p>
             ) : null}
           </div>
-          <CreationGrid list={list} tool={tool} onOpen={setOpen} />
+          <CreationGrid list={list} tool={tool} onOpen={(creation) => setOpenId(creation.id)} />
         </>
       )}
-      {open && TOOL_BY_ID.get(open.tool) ? (
-        <CreationViewer creation={open} tool={TOOL_BY_ID.get(open.tool) as WebTool} onClose={close} />
+      {open && openTool ? (
+        <CreationViewer
+          creation={open}
+          tool={openTool}
+          onClose={close}
+          onShared={(shareUrl) => list.shared(open.id, shareUrl)}
+        />
       ) : null}
     </div>
   );
