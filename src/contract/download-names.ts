@@ -1,21 +1,20 @@
 // The spec's download names (product-spec.md section 7), per tool: the n-th image of a result
-// (1-based). The tools' pages name their downloads in their web modules (`result.fileName`); pages
-// outside the tools (a shared creation) read them here, and a test keeps the two the same.
+// (1-based). One list for the tools' own pages (their `result.fileName`) and the pages outside
+// them (a shared creation, My Creations' viewer).
 import type { ToolId } from './tools';
 
-const NAMES: Record<ToolId, ((n: number) => string) | null> = {
-  'text-to-pic': (n) => `generated-image-${n}.webp`,
+export const IMAGE_DOWNLOAD_NAMES = {
+  'text-to-pic': (n: number) => `generated-image-${n}.webp`,
   'image-upscaler': () => 'upscaled-image.webp',
-  metamorphose: (n) => `metamorphose-${n}.webp`,
+  metamorphose: (n: number) => `metamorphose-${n}.webp`,
   'background-remover': () => 'background-removed.png',
   colorizer: () => 'colorized-image.webp',
   'creative-upscaler': () => 'creative-upscaled.webp',
   'fix-a-face': () => 'fixed-face.webp',
-  'text-lab': (n) => `textlab-image-${n}.webp`,
-  'background-swap': (n) => `background-swap-${n}.webp`,
-  // An analysis has no image to download.
-  'image-analyzer': null,
-};
+  'text-lab': (n: number) => `textlab-image-${n}.webp`,
+  'background-swap': (n: number) => `background-swap-${n}.webp`,
+} satisfies Record<Exclude<ToolId, 'image-analyzer'>, (n: number) => string>;
 
-/** The file name the n-th image of `tool`'s result downloads as; null for a tool with no image. */
-export const downloadName = (tool: ToolId, n: number): string | null => NAMES[tool]?.(n) ?? null;
+/** The file name the n-th image of `tool`'s result downloads as; null for a tool with no image (an analysis). */
+export const downloadName = (tool: ToolId, n: number): string | null =>
+  tool in IMAGE_DOWNLOAD_NAMES ? IMAGE_DOWNLOAD_NAMES[tool as keyof typeof IMAGE_DOWNLOAD_NAMES](n) : null;

@@ -4,7 +4,6 @@ import type { SharedCreation } from '../../../contract/creations';
 import { downloadName } from '../../../contract/download-names';
 import { renderApp } from '../../app/test-utils';
 import { installFakeApi, signedOutRoutes } from '../../test-support/fake-api';
-import { WEB_TOOLS } from '../tools/registry';
 
 afterEach(() => vi.unstubAllGlobals());
 
@@ -51,14 +50,6 @@ describe('a shared creation', () => {
     await screen.findByRole('heading', { level: 1, name: 'Made with Text to Pic' });
     expect(screen.getByRole('link', { name: 'Download generated-image-2.webp' }).textContent).toBe('Download image 2');
     expect(downloadName('image-analyzer', 1)).toBeNull();
-  });
-
-  it('names downloads as the tools’ own pages do (the spec’s names)', () => {
-    for (const tool of WEB_TOOLS) {
-      for (const n of [1, 2, 3, 4]) {
-        expect(downloadName(tool.id, n)).toBe(tool.result.kind === 'images' ? tool.result.fileName(n) : null);
-      }
-    }
   });
 
   it('says so when the link was turned off or the creation deleted', async () => {

@@ -1,6 +1,7 @@
 // Background Remover on the web: the contract's entry, its page (a lazy chunk), its words and its client rules
 // (product-spec.md sections 5 to 8).
 
+import { IMAGE_DOWNLOAD_NAMES } from '../../../../contract/download-names';
 import { BUSY_LABEL, singleImageChecks } from '../tool-rules';
 import { defineWebTool } from '../web-tool';
 import { imagesWorkspace } from '../workspace';
@@ -12,5 +13,5 @@ export const backgroundRemover = defineWebTool('background-remover', {
   checksAccountFlags: true,
   busyLabel: BUSY_LABEL.process,
   sendLabel: 'Background Remover',
-  result: { kind: 'images', fileName: () => 'background-removed.png', compare: 'cutout' },
+  result: { kind: 'images', fileName: IMAGE_DOWNLOAD_NAMES['background-remover'], compare: 'cutout' },
 });

@@ -1,6 +1,7 @@
 // Colorizer on the web: the contract's entry, its page (a lazy chunk), its words and its client rules
 // (product-spec.md sections 5 to 8).
 
+import { IMAGE_DOWNLOAD_NAMES } from '../../../../contract/download-names';
 import { BUSY_LABEL, singleImageChecks } from '../tool-rules';
 import { defineWebTool } from '../web-tool';
 import { imagesWorkspace } from '../workspace';
@@ -15,5 +16,5 @@ export const colorizer = defineWebTool('colorizer', {
   submitChecks: singleImageChecks('Please log in to colorize images.'),
   checksAccountFlags: true,
   busyLabel: BUSY_LABEL.process,
-  result: { kind: 'images', fileName: () => 'colorized-image.webp', compare: 'photo' },
+  result: { kind: 'images', fileName: IMAGE_DOWNLOAD_NAMES.colorizer, compare: 'photo' },
 });

@@ -1,6 +1,7 @@
 // Image Upscaler on the web: the contract's entry, its page (a lazy chunk), its words and its client rules
 // (product-spec.md sections 5 to 8).
 
+import { IMAGE_DOWNLOAD_NAMES } from '../../../../contract/download-names';
 import { BUSY_LABEL, singleImageChecks } from '../tool-rules';
 import { defineWebTool } from '../web-tool';
 import { imagesWorkspace } from '../workspace';
@@ -12,5 +13,5 @@ export const imageUpscaler = defineWebTool('image-upscaler', {
   checksAccountFlags: true,
   busyLabel: BUSY_LABEL.process,
   sendLabel: 'Upscaler',
-  result: { kind: 'images', fileName: () => 'upscaled-image.webp', compare: 'photo' },
+  result: { kind: 'images', fileName: IMAGE_DOWNLOAD_NAMES['image-upscaler'], compare: 'photo' },
 });

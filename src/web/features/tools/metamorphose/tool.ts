@@ -1,6 +1,7 @@
 // Metamorphose on the web: the contract's entry, its page (a lazy chunk), its words and its client rules
 // (product-spec.md sections 5 to 8).
 
+import { IMAGE_DOWNLOAD_NAMES } from '../../../../contract/download-names';
 import { BUSY_LABEL, uploadChecks } from '../tool-rules';
 import { defineWebTool } from '../web-tool';
 import { imagesWorkspace } from '../workspace';
@@ -16,5 +17,5 @@ export const metamorphose = defineWebTool('metamorphose', {
   checksAccountFlags: false,
   busyLabel: BUSY_LABEL.generate,
   failureText: { fallback: 'Generation failed', network: 'Please try using a smaller image or try generating again.' },
-  result: { kind: 'images', fileName: (n) => `metamorphose-${n}.webp` },
+  result: { kind: 'images', fileName: IMAGE_DOWNLOAD_NAMES.metamorphose },
 });

@@ -1,6 +1,7 @@
 // Text Lab on the web: the contract's entry, its page (a lazy chunk), its words and its client rules
 // (product-spec.md sections 5 to 8).
 
+import { IMAGE_DOWNLOAD_NAMES } from '../../../../contract/download-names';
 import { BUSY_LABEL, promptChecks } from '../tool-rules';
 import { defineWebTool } from '../web-tool';
 import { imagesWorkspace } from '../workspace';
@@ -16,5 +17,5 @@ export const textLab = defineWebTool('text-lab', {
   checksAccountFlags: true,
   busyLabel: BUSY_LABEL.generate,
   failureText: { fallback: 'An error occurred', network: 'Failed to generate image' },
-  result: { kind: 'images', fileName: (n) => `textlab-image-${n}.webp` },
+  result: { kind: 'images', fileName: IMAGE_DOWNLOAD_NAMES['text-lab'] },
 });

@@ -1,6 +1,7 @@
 // Text to Pic on the web: the contract's entry, its page (a lazy chunk), its words and its client rules
 // (product-spec.md sections 5 to 8).
 
+import { IMAGE_DOWNLOAD_NAMES } from '../../../../contract/download-names';
 import { BUSY_LABEL, promptChecks } from '../tool-rules';
 import { defineWebTool } from '../web-tool';
 import { imagesWorkspace } from '../workspace';
@@ -16,5 +17,5 @@ export const textToPic = defineWebTool('text-to-pic', {
   checksAccountFlags: true,
   busyLabel: BUSY_LABEL.generate,
   failureText: { fallback: 'An error occurred', network: 'Technical difficulties. Please try again in a few moments.' },
-  result: { kind: 'images', fileName: (n) => `generated-image-${n}.webp`, clickToDownload: true },
+  result: { kind: 'images', fileName: IMAGE_DOWNLOAD_NAMES['text-to-pic'], clickToDownload: true },
 });
