@@ -1,4 +1,4 @@
-import { type ReactNode, useCallback, useId, useState } from 'react';
+import { type ReactNode, useCallback, useEffect, useId, useState } from 'react';
 import type { Analysis } from '../../../contract/tool-responses';
 import { type ToolId, UPLOAD_LIMIT_5MB } from '../../../contract/tools';
 import { sentImageRef } from '../../lib/creations/send-to';
@@ -18,13 +18,18 @@ import { UPLOAD_5MB_HINT } from './workspace';
 
 /** The name shown for an image another tool's result sent here. */
 export const SENT_IMAGE_NAME = 'Result from another tool';
+/** The name shown for the input of a job still running when the page opened (after a reload). */
+export const RESUMED_IMAGE_NAME = 'Image of the job in progress';
 
 /**
  * The page's image: a new one (or ×) drops the previous result and any call still out. It starts as
  * the draft kept on the way to /tokens (`restored`), or else the stored file another tool sent here
  * ("Send to ..."), whose reference goes out as the image.
  */
-export function useUpload({ reset }: Pick<ToolRunner, 'reset'>, restored: PickedImage | null = null) {
+export function useUpload(
+  { reset, resumedInput }: Pick<ToolRunner, 'reset' | 'resumedInput'>,
+  restored: PickedImage | null = null,
+) {
   const [search] = useSearchParams();
   const [image, setImage] = useState<PickedImage | null>(() => {
     if (restored) return restored;
@@ -32,6 +37,11 @@ export function useUpload({ reset }: Pick<ToolRunner, 'reset'>, restored: Picked
     return sent ? { dataUrl: sent, name: SENT_IMAGE_NAME, size: 0 } : null;
   });
   const [size, setSize] = useState<ImageSize | null>(null);
+  // A job still running when the page opened shows its input again (the stored file, which a new run
+  // may send as it is); an image already chosen stays.
+  useEffect(() => {
+    if (resumedInput) setImage((current) => current ?? { dataUrl: resumedInput, name: RESUMED_IMAGE_NAME, size: 0 });
+  }, [resumedInput]);
   const onImage = useCallback(
     (next: PickedImage | null) => {
       setImage(next);

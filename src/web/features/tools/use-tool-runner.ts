@@ -99,6 +99,8 @@ export function useToolRunner<Id extends ToolId>(tool: WebTool<Id>) {
   const following = useRef<string | null>(null);
   /** The user chose an image or ran the tool: the latest job found on opening must not replace that. */
   const userActed = useRef(false);
+  /** The stored input of a job still running when the page opened: the page shows it as its image again. */
+  const [resumedInput, setResumedInput] = useState<string | null>(null);
   const [search] = useSearchParams();
   const imageWasSent = search.has(SENT_IMAGE_PARAM);
 
@@ -210,6 +212,7 @@ export function useToolRunner<Id extends ToolId>(tool: WebTool<Id>) {
         const before = latest.inputs[0]?.url ?? null;
         if (latest.status === 'queued' || latest.status === 'running') {
           unwatchJob(latest.id);
+          setResumedInput(before);
           setJob({ phase: 'running', status: latest.status, startedAt: Date.parse(latest.createdAt) || Date.now() });
           void followToEnd(latest.id, mine, request, before);
         } else if (latest.status === 'succeeded') {
@@ -315,6 +318,8 @@ export function useToolRunner<Id extends ToolId>(tool: WebTool<Id>) {
     provider,
     job,
     busy,
+    /** The stored input (/api/files/<id>) of the running job the page opened on, or null. */
+    resumedInput,
     /** Inputs and the action are off: the first check is running, or the account may not use this tool. */
     locked: access === 'unknown' || flagsBlock,
     busyLabel: tool.busyLabel,

@@ -45,6 +45,16 @@ export function formatBytes(bytes: number): string {
   return `${(bytes / (1024 * 1024)).toFixed(1)} MB`;
 }
 
+/**
+ * The preview's caption: the pixel size and the file size, each when known, joined by a dot (a stored
+ * image sent from another tool or resumed with its job has no file size here: no stray separator).
+ */
+export function imageFacts(size: ImageSize | null, bytes: number): string {
+  return [size ? `${size.width} × ${size.height} px` : null, bytes > 0 ? formatBytes(bytes) : null]
+    .filter(Boolean)
+    .join(' · ');
+}
+
 type Props = {
   label: string;
   hint: string;
@@ -175,9 +185,8 @@ export function ImageDropZone({ label, hint, image, onImage, onMeasured, disable
             />
             <figcaption className="pp-dropzone__caption">
               <span className="pp-dropzone__name">{image.name}</span>
-              <span className="pp-tabular">
-                {size ? `${size.width} × ${size.height} px · ` : ''}
-                {image.size > 0 ? formatBytes(image.size) : ''}
+              <span className="pp-tabular" data-testid="image-facts">
+                {imageFacts(size, image.size)}
               </span>
             </figcaption>
             <button
