@@ -138,8 +138,8 @@ describe('Text to Pic', () => {
       'Failed to generate image',
     ],
     [
-      { status: 400, body: { success: false, error: 'prompt: must be at most 2000 characters' } },
-      'prompt: must be at most 2000 characters',
+      { status: 400, body: { success: false, error: 'Your description is 2,143 characters; the limit is 2,000.' } },
+      'Your description is 2,143 characters; the limit is 2,000.',
     ],
     [{ status: 200, body: { success: false } }, 'An error occurred'],
     ['network-error' as const, 'Technical difficulties. Please try again in a few moments.'],
