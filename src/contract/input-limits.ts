@@ -3,7 +3,13 @@
 // pages, which state the limits beside their fields and check them before anything is sent (issue
 // 38). No zod here: pages load this module.
 import { isStorableText } from './text';
-import { IMAGE_SHAPE_LIMITS, type ImageToolId, UPLOAD_LIMIT_5MB, UPLOAD_TOO_LARGE_5MB } from './tools';
+import {
+  IMAGE_SHAPE_LIMITS,
+  type ImageToolId,
+  SCALED_INPUT_TOOLS,
+  UPLOAD_LIMIT_5MB,
+  UPLOAD_TOO_LARGE_5MB,
+} from './tools';
 
 const MB = 1024 * 1024;
 
@@ -73,8 +79,10 @@ export const INPUT_MESSAGES = {
 export const isSentence = (reason: string) => /^[A-Z]/.test(reason);
 
 /** The file-size limit of `tool`'s image and what refuses a larger one (the spec's own for the 5 MB tools). */
+const hasSpecLimit = (tool: ImageToolId) => tool === 'metamorphose' || tool === 'background-swap';
+
 export function imageByteLimit(tool: ImageToolId): { maxBytes: number; message: (bytes?: number) => string } {
-  if (tool === 'metamorphose' || tool === 'background-swap') {
+  if (hasSpecLimit(tool)) {
     return { maxBytes: UPLOAD_LIMIT_5MB, message: () => UPLOAD_TOO_LARGE_5MB };
   }
   return { maxBytes: IMAGE_MAX_BYTES, message: (bytes) => INPUT_MESSAGES.imageTooLarge(IMAGE_MAX_BYTES, bytes) };
@@ -83,7 +91,7 @@ export function imageByteLimit(tool: ImageToolId): { maxBytes: number; message: 
 /**
  * Why an image of `width` x `height` cannot go to `tool`, or null: the limits every tool's upload
  * has (40 megapixels, the shape its models take, a side webp can encode), in the server's order.
- * The upscaling tools' tighter per-scale limits are the page's own check (upscale-limits.ts).
+ * The tighter per-scale limits of SCALED_INPUT_TOOLS are their pages' own check (upscale-limits.ts).
  */
 export function imageSizeProblem(tool: ImageToolId, width: number, height: number): string | null {
   const { minSide, maxAspect, maxSide } = IMAGE_SHAPE_LIMITS[tool];
@@ -97,11 +105,17 @@ export function imageSizeProblem(tool: ImageToolId, width: number, height: numbe
   return null;
 }
 
-/** The limits of `tool`'s image in words, for the hint beside its drop zone. */
+/**
+ * The limits of `tool`'s image in words, for the line under its drop zone's hint: what that hint
+ * does not already say (the spec's 5 MB hint; the upscalers' largest input per scale).
+ */
 export function imageLimitsHint(tool: ImageToolId): string {
   const { maxAspect } = IMAGE_SHAPE_LIMITS[tool];
-  const { maxBytes } = imageByteLimit(tool);
-  return `Up to ${formatFileSize(maxBytes)} and ${IMAGE_MAX_PIXELS_LABEL}; the longest side at most ${maxAspect} times the shortest.`;
+  const limits = [
+    hasSpecLimit(tool) ? null : formatFileSize(imageByteLimit(tool).maxBytes),
+    SCALED_INPUT_TOOLS.includes(tool) ? null : IMAGE_MAX_PIXELS_LABEL,
+  ].filter(Boolean);
+  return `Up to ${limits.join(' and ')}; the longest side at most ${maxAspect} times the shortest.`;
 }
 
 /** Why a prompt cannot go out as it is, or null (the server's rules: trimmed, required, bounded, storable). */

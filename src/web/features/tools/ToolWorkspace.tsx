@@ -1,6 +1,7 @@
 import { type ReactNode, useCallback, useEffect, useId, useState } from 'react';
+import { imageByteLimit, imageLimitsHint, imageSizeProblem } from '../../../contract/input-limits';
 import type { Analysis } from '../../../contract/tool-responses';
-import { type ToolId, UPLOAD_LIMIT_5MB } from '../../../contract/tools';
+import type { ImageToolId, ToolId } from '../../../contract/tools';
 import { sentImageRef } from '../../lib/creations/send-to';
 import { useSearchParams } from '../../lib/router';
 import { DESKTOP_QUERY, useMediaQuery } from '../../lib/use-media-query';
@@ -52,19 +53,16 @@ export function useUpload(
   return { image, size, onImage, onMeasured: setSize };
 }
 
-/** Metamorphose and Background Swap: "reject files over 5 MB"; "hint says PNG, JPG and WEBP". */
+/** Metamorphose and Background Swap: "reject files over 5 MB" (the workspace's limit for them); "hint says PNG, JPG and WEBP". */
 export const limitedTo5mb = (upload: ReturnType<typeof useUpload>, label: string): Upload => ({
   ...upload,
   label,
   hint: UPLOAD_5MB_HINT,
-  maxBytes: UPLOAD_LIMIT_5MB,
 });
 
 type Upload = ReturnType<typeof useUpload> & {
   label: string;
   hint: string;
-  /** Metamorphose and Background Swap: the spec's 5 MB limit. */
-  maxBytes?: number;
   /** Why this image cannot go out as it is (Image Upscaler: too many pixels for the scale), or null. */
   problem?: string | null;
 };
@@ -109,7 +107,14 @@ export function ToolWorkspace<Id extends ToolId>({
   // only the action waits for it. A flagged account's lock and a running job switch the form off.
   const off = runner.busy || (runner.locked && runner.access !== 'unknown');
   const isDesktop = useMediaQuery(DESKTOP_QUERY);
-  const problem = upload?.image ? upload.problem : null;
+  // The tool's own problem with the image first (an upscale's limit for its scale), then the limits
+  // every upload has (pixels, shape), both as the server would refuse them: nothing is sent.
+  const imageTool = tool.id as ImageToolId;
+  // (A size of 0 is no measure: an image the browser has not decoded.)
+  const measured = upload?.size?.width && upload.size.height ? upload.size : null;
+  const problem = upload?.image
+    ? (upload.problem ?? (measured ? imageSizeProblem(imageTool, measured.width, measured.height) : null))
+    : null;
   // Metamorphose and Background Swap keep their controls on for a flagged account (section 6); the
   // form still says up front, where it is filled in, that the server will refuse it.
   const accountNote = tool.checksAccountFlags ? null : accountProblem(runner.access);
@@ -137,8 +142,9 @@ export function ToolWorkspace<Id extends ToolId>({
             <ImageDropZone
               label={upload.label}
               hint={upload.hint}
+              limits={imageLimitsHint(imageTool)}
               image={upload.image}
-              maxBytes={upload.maxBytes}
+              byteLimit={imageByteLimit(imageTool)}
               disabled={off}
               onImage={upload.onImage}
               onMeasured={upload.onMeasured}

@@ -54,6 +54,11 @@ export type SubmitRequest<Id extends ToolId = ToolId> = {
   hasImage: boolean;
   /** The request body without userId (built only when the checks pass). */
   body: () => ToolBody<Id>;
+  /**
+   * The page's own look at its inputs before the spec's checks (a blank or too long prompt): why
+   * nothing may go out, said beside the input, or null. Nothing is sent while it answers a reason.
+   */
+  invalid?: () => string | null;
   /** What to keep for the user's return when the checks send them to /tokens (image, settings). */
   draft?: () => Pick<ToolDraft, 'image' | 'settings'>;
 };
@@ -271,6 +276,11 @@ export function useToolRunner<Id extends ToolId>(tool: WebTool<Id>) {
   const submit = useCallback(
     (request: SubmitRequest<Id>) => {
       if (job.phase === 'running') return;
+      if (request.invalid?.()) {
+        setMessage(null);
+        setMessageDetail(null);
+        return;
+      }
       const outcome = firstFailingCheck(tool.submitChecks, {
         profile: status === 'signed-in' ? profile : null,
         cost: request.cost,
