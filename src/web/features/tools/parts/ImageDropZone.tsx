@@ -1,5 +1,6 @@
 import { ImageUp, RefreshCw, X } from 'lucide-react';
 import { type DragEvent, useEffect, useId, useRef, useState } from 'react';
+import { formatCount } from '../../../../contract/input-limits';
 import { FormMessage } from '../../../components/FormMessage';
 import { INLINE_MESSAGES } from '../tool-rules';
 
@@ -53,7 +54,10 @@ export function formatBytes(bytes: number): string {
  * image sent from another tool or resumed with its job has no file size here: no stray separator).
  */
 export function imageFacts(size: ImageSize | null, bytes: number): string {
-  return [size ? `${size.width} × ${size.height} px` : null, bytes > 0 ? formatBytes(bytes) : null]
+  return [
+    size ? `${formatCount(size.width)} × ${formatCount(size.height)} px` : null,
+    bytes > 0 ? formatBytes(bytes) : null,
+  ]
     .filter(Boolean)
     .join(' · ');
 }

@@ -58,7 +58,9 @@ export function usePromptField(label: string, placeholder: string, initial = '')
             id={id}
             className="pp-input pp-textarea"
             rows={4}
-            required
+            // Required (section 5), said by the page's own sentence beside the field rather than the
+            // browser's bubble, which a prompt of spaces would pass anyway.
+            aria-required="true"
             value={prompt}
             placeholder={placeholder}
             aria-invalid={shown ? true : undefined}
