@@ -2,18 +2,19 @@
 // Images are strings here; the server decodes and checks their bytes (server/images).
 // (zod lives in this module only, so pages that do not validate do not load it.)
 import { z } from 'zod';
-import { isStorableText, UNSTORABLE_TEXT_MESSAGE } from './text';
+import { INPUT_MESSAGES, isSentence, MAX_PROMPT_CHARS } from './input-limits';
+import { isStorableText } from './text';
 import { ASPECT_RATIOS, MAX_IMAGES_PER_REQUEST, QUALITIES, TEXT_ASSIST_OPTIONS } from './tools';
 
-/** Prompts: required, and bounded (a 100 kB prompt is refused, not sent to a model). */
-export const MAX_PROMPT_CHARS = 2000;
+export { MAX_PROMPT_CHARS };
 
+/** Prompts: required, and bounded (a 100 kB prompt is refused, not sent to a model); the refusals are the user's sentences. */
 const prompt = z
-  .string({ error: 'must be text' })
+  .string({ error: (issue) => (issue.input === undefined ? INPUT_MESSAGES.promptEmpty : 'must be text') })
   .trim()
-  .min(1, 'is required')
-  .max(MAX_PROMPT_CHARS, `must be at most ${MAX_PROMPT_CHARS} characters`)
-  .refine(isStorableText, UNSTORABLE_TEXT_MESSAGE);
+  .min(1, INPUT_MESSAGES.promptEmpty)
+  .max(MAX_PROMPT_CHARS, { error: (issue) => INPUT_MESSAGES.promptTooLong(String(issue.input).length) })
+  .refine(isStorableText, INPUT_MESSAGES.promptUnstorable);
 const image = z.string({ error: 'must be an image (a base64 string)' }).min(1, 'an image is required');
 const userId = z.string({ error: 'must be text' }).optional();
 const aspectRatio = z.enum(ASPECT_RATIOS, { error: `must be one of ${ASPECT_RATIOS.join(', ')}` });
@@ -68,15 +69,19 @@ export const TOOL_REQUEST_SCHEMAS = {
 
 export type ToolRequest<T extends keyof typeof TOOL_REQUEST_SCHEMAS> = z.input<(typeof TOOL_REQUEST_SCHEMAS)[T]>;
 
-/** The first problem of a failed parse of `body`, as "field: reason" (the message the API answers with). */
-export function describeIssue(error: z.ZodError, body: unknown): string {
+/**
+ * The first problem of a failed parse of `body`: its field and reason (the API answers a reason that
+ * is a sentence for the user alone, others as "field: reason").
+ */
+export function describeIssue(error: z.ZodError, body: unknown): { field: string; reason: string } {
   const issue = error.issues[0];
-  if (!issue) return 'Invalid request';
+  if (!issue) return { field: 'body', reason: 'invalid request' };
   const field = issue.path.length ? issue.path.join('.') : 'body';
+  if (isSentence(issue.message)) return { field, reason: issue.message };
   const given = issue.path.reduce<unknown>(
     (value, key) => (value && typeof value === 'object' ? (value as Record<PropertyKey, unknown>)[key] : undefined),
     body,
   );
-  if (issue.code === 'invalid_type' && given === undefined) return `${field}: is required`;
-  return `${field}: ${issue.message}`;
+  if (issue.code === 'invalid_type' && given === undefined) return { field, reason: 'is required' };
+  return { field, reason: issue.message };
 }

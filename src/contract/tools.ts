@@ -65,6 +65,12 @@ export const exceedsUpscaleLimit = (width: number, height: number, scale: 2 | 4 
 export type ImageToolId = Exclude<ToolId, 'text-to-pic' | 'text-lab'>;
 
 /**
+ * The tools whose input limit is an upscale's (UPSCALE_MAX_INPUT at their scale; Fix a Face and the
+ * Creative Upscaler double the image) rather than the 40 megapixels of the others.
+ */
+export const SCALED_INPUT_TOOLS: readonly ImageToolId[] = ['creative-upscaler', 'fix-a-face', 'image-upscaler'];
+
+/**
  * The image shapes each tool accepts, checked before charging (decision 015): the shortest side
  * at least `minSide` px, the longest at most `maxAspect` times the shortest, and for the Colorizer,
  * whose webp output has the upload's size, a longest side webp can encode. The models that see the

@@ -102,7 +102,19 @@ describe('request bodies', () => {
       image: `data:image/png;base64,${Buffer.alloc(3 * 1024 * 1024, 1).toString('base64')}`,
     });
     expect(response.status).toBe(400);
-    expect(response.body.error).toBe('image: must be a PNG, JPEG or WEBP image');
+    expect(response.body.error).toBe('This file is not a PNG, JPG or WEBP image. Please choose another.');
+  });
+
+  it('refuse a tool call over its limit with a sentence naming the image limit (issue 38)', async () => {
+    const { client } = await verifiedUser(backend, 20);
+    const response = await client.post<{ error: string; success: boolean }>('/api/remove-background', {
+      image: `data:image/png;base64,${'A'.repeat(15 * 1024 * 1024)}`,
+    });
+    expect(response.status).toBe(413);
+    expect(response.body).toMatchObject({
+      success: false,
+      error: 'Your upload is too large to send. Please choose an image of at most 10 MB.',
+    });
   });
 });
 
@@ -164,7 +176,7 @@ describe('a body refused as too large, over a real socket', () => {
       setTimeout(() => socket.destroy(), 5_000).unref();
     });
     expect(answer).toMatch(/^HTTP\/1\.1 413/);
-    expect(answer).toContain('the request is too large');
+    expect(answer).toContain('This request is too large.');
   });
 
   it('says Connection: close, so a browser never reuses the socket the server is closing', async () => {

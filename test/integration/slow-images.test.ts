@@ -44,7 +44,7 @@ describe('a JPEG made to stall the decoder', () => {
 
     for (const answer of answers) {
       expect(answer.status).toBe(400);
-      expect(answer.body.error).toBe(`image: ${TOO_MANY_SCANS}`);
+      expect(answer.body.error).toBe(TOO_MANY_SCANS);
       expect(answer.ms).toBeLessThan(1000);
     }
     expect(read.status).toBe(200);

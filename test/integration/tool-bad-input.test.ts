@@ -5,6 +5,7 @@ import path from 'node:path';
 import { eq } from 'drizzle-orm';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { INPUT_MESSAGES } from '../../src/contract/input-limits';
 import { setFlag } from '../../src/server/admin/commands';
 import { jobs, user } from '../../src/server/db/schema';
 import { createNsfwjsClassifier } from '../../src/server/inference/local/nsfw/nsfw-classifier';
@@ -58,7 +59,7 @@ beforeAll(async () => {
     .toBuffer();
   const up = (image: string, scale: unknown = 2) => ({ image, scale });
   const damaged = await damagedImages();
-  const DAMAGED = 'the image file is damaged and cannot be read';
+  const DAMAGED = 'This image file is damaged and cannot be read. Please save it again or choose another.';
   catalogue = [
     ['no session', 'visitor', '/api/generate-image', { prompt: 'x' }, 401, 'Please sign in to use this tool.'],
     ['no session, image tool', 'visitor', '/api/upscale-image', up(url), 401, 'Please sign in to use this tool.'],
@@ -114,8 +115,24 @@ beforeAll(async () => {
     ],
     ['not JSON', 'rich', '/api/generate-image', 'RAW:{"prompt":', 400, 'body: must be JSON'],
     ['JSON array', 'rich', '/api/generate-image', [1, 2], 400, 'body: must be a JSON object'],
-    ['missing prompt', 'rich', '/api/generate-image', {}, 400, 'prompt: is required'],
-    ['blank prompt', 'rich', '/api/generate-image', { prompt: '   ' }, 400, 'prompt: is required'],
+    ['missing prompt', 'rich', '/api/generate-image', {}, 400, 'Please describe the image you want.'],
+    ['blank prompt', 'rich', '/api/generate-image', { prompt: '   ' }, 400, 'Please describe the image you want.'],
+    [
+      'blank prompt, Text Lab',
+      'rich',
+      '/api/text-lab',
+      { prompt: ' \n\t ' },
+      400,
+      'Please describe the image you want.',
+    ],
+    [
+      'prompt of 2,001 characters once trimmed',
+      'rich',
+      '/api/generate-image',
+      { prompt: `  ${'x'.repeat(2001)}  ` },
+      400,
+      'Your description is 2,001 characters; the limit is 2,000.',
+    ],
     ['prompt of the wrong type', 'rich', '/api/generate-image', { prompt: 42 }, 400, 'prompt: must be text'],
     [
       '100 kB prompt',
@@ -123,7 +140,7 @@ beforeAll(async () => {
       '/api/generate-image',
       { prompt: 'x'.repeat(100_000) },
       400,
-      'prompt: must be at most 2000 characters',
+      'Your description is 100,000 characters; the limit is 2,000.',
     ],
     // JSON can carry what PostgreSQL cannot store: refused as input, before any image is decoded or stored.
     ...(
@@ -143,7 +160,7 @@ beforeAll(async () => {
         path,
         body,
         400,
-        'prompt: contains characters that cannot be stored (a control character such as NUL, or a broken Unicode character)',
+        'Your description contains a character that cannot be saved (a control character or a broken emoji). Please remove it and try again.',
       ],
     ),
     ['5 images', 'rich', '/api/generate-image', { prompt: 'x', numOutputs: 5 }, 400, 'numOutputs: must be from 1 to 4'],
@@ -222,7 +239,7 @@ beforeAll(async () => {
       '/api/analyze-image',
       { image: dataUrl(Buffer.from('hello world, not an image')) },
       400,
-      'image: must be a PNG, JPEG or WEBP image',
+      'This file is not a PNG, JPG or WEBP image. Please choose another.',
     ],
     [
       'SVG',
@@ -230,7 +247,7 @@ beforeAll(async () => {
       '/api/analyze-image',
       { image: dataUrl(svg, 'image/svg+xml') },
       400,
-      'image: must be a PNG, JPEG or WEBP image',
+      'This file is not a PNG, JPG or WEBP image. Please choose another.',
     ],
     [
       'GIF',
@@ -238,7 +255,7 @@ beforeAll(async () => {
       '/api/fix-face',
       { image: dataUrl(Buffer.from('GIF89a\x01\x00\x01\x00\x00\x00\x00;'), 'image/gif'), scale: 2 },
       400,
-      'image: must be a PNG, JPEG or WEBP image',
+      'This file is not a PNG, JPG or WEBP image. Please choose another.',
     ],
     [
       'truncated PNG',
@@ -246,7 +263,7 @@ beforeAll(async () => {
       '/api/remove-background',
       { image: dataUrl(png.subarray(0, png.length - 20)) },
       400,
-      'image: the image file is incomplete (truncated)',
+      'This image file is incomplete (cut off). Please save it again or choose another.',
     ],
     [
       'PNG header claiming 50000x50000',
@@ -254,7 +271,7 @@ beforeAll(async () => {
       '/api/analyze-image',
       { image: dataUrl(pngClaiming(50000, 50000, png)) },
       413,
-      /image: the image is 50000x50000; the limit is 40 megapixels/,
+      'This image is 50,000 x 50,000 px, more than 40 megapixels. Please choose a smaller image.',
     ],
     [
       'too large to upscale 4x',
@@ -262,7 +279,7 @@ beforeAll(async () => {
       '/api/upscale-image',
       up(dataUrl(pngClaiming(1500, 1500, png)), 4),
       413,
-      'image: the image is 1500x1500; the limit is 1024 x 1024 for 4x',
+      'This image is 1,500 x 1,500 px, more than 1024 x 1024 for 4x. Please choose a smaller image.',
     ],
     [
       'too large for Fix a Face, which doubles the image',
@@ -270,7 +287,7 @@ beforeAll(async () => {
       '/api/fix-face',
       { image: dataUrl(pngClaiming(3000, 2000, png)), scale: 2 },
       413,
-      'image: the image is 3000x2000; the limit is 2048 x 2048 for 2x',
+      'This image is 3,000 x 2,000 px, more than 2048 x 2048 for 2x. Please choose a smaller image.',
     ],
     [
       'a long, thin image whose 6x would outgrow webp',
@@ -278,7 +295,7 @@ beforeAll(async () => {
       '/api/upscale-image',
       up(dataUrl(pngClaiming(3000, 100, png)), 6),
       413,
-      'image: the image is 3000x100; its longest side can be at most 2730 pixels',
+      'This image is 3,000 x 100 px; its longest side can be at most 2,730 px. Please choose a smaller image.',
     ],
     [
       '6 MB upload where 5 MB is the limit',
@@ -286,7 +303,7 @@ beforeAll(async () => {
       '/api/background-swap',
       { prompt: 'beach', image: noise.toString('base64') },
       413,
-      'image: File size must be less than 5MB',
+      'File size must be less than 5MB',
     ],
     [
       'metamorphose wrong size',
@@ -321,14 +338,21 @@ beforeAll(async () => {
       400,
       'num_outputs: must be from 1 to 4',
     ],
-    ['background swap without prompt', 'rich', '/api/background-swap', { image: bare }, 400, 'prompt: is required'],
+    [
+      'background swap without prompt',
+      'rich',
+      '/api/background-swap',
+      { image: bare },
+      400,
+      'Please describe the image you want.',
+    ],
     [
       'a 20000x2 strip for the Colorizer',
       'rich',
       '/api/colorize-image',
       { image: dataUrl(pngClaiming(20000, 2, png)) },
       400,
-      'image: the image is 20000x2; its shortest side must be at least 8 pixels',
+      'This image is 20,000 x 2 px; its shortest side must be at least 8 px. Please choose a larger image.',
     ],
     [
       'a 100000x1 strip for Background Swap',
@@ -336,7 +360,7 @@ beforeAll(async () => {
       '/api/background-swap',
       { prompt: 'beach', image: pngClaiming(100000, 1, png).toString('base64') },
       400,
-      'image: the image is 100000x1; its shortest side must be at least 8 pixels',
+      'This image is 100,000 x 1 px; its shortest side must be at least 8 px. Please choose a larger image.',
     ],
     [
       'an 11:1 image for Background Swap',
@@ -344,7 +368,7 @@ beforeAll(async () => {
       '/api/background-swap',
       { prompt: 'beach', image: pngClaiming(1100, 100, png).toString('base64') },
       400,
-      'image: the image is 1100x100; its longest side can be at most 10 times its shortest',
+      'This image is 1,100 x 100 px; its longest side can be at most 10 times its shortest. Please crop it and try again.',
     ],
     [
       'a 16384x1 strip for the Colorizer',
@@ -352,7 +376,7 @@ beforeAll(async () => {
       '/api/colorize-image',
       { image: dataUrl(pngClaiming(16384, 1, png)) },
       400,
-      'image: the image is 16384x1; its shortest side must be at least 8 pixels',
+      'This image is 16,384 x 1 px; its shortest side must be at least 8 px. Please choose a larger image.',
     ],
     [
       'an image wider than the Colorizer webp output can be',
@@ -360,23 +384,16 @@ beforeAll(async () => {
       '/api/colorize-image',
       { image: dataUrl(pngClaiming(16384, 1639, png)) },
       413,
-      'image: the image is 16384x1639; its longest side can be at most 16383 pixels',
+      'This image is 16,384 x 1,639 px; its longest side can be at most 16,383 px. Please choose a smaller image.',
     ],
-    [
-      'PNG with garbage image data',
-      'rich',
-      '/api/analyze-image',
-      { image: dataUrl(damaged.corruptPng) },
-      400,
-      `image: ${DAMAGED}`,
-    ],
+    ['PNG with garbage image data', 'rich', '/api/analyze-image', { image: dataUrl(damaged.corruptPng) }, 400, DAMAGED],
     [
       'truncated JPEG that still ends with the end marker',
       'rich',
       '/api/remove-background',
       { image: dataUrl(damaged.truncatedJpeg, 'image/jpeg') },
       400,
-      `image: ${DAMAGED}`,
+      DAMAGED,
     ],
     [
       'JPEG whose header claims more pixels than it holds',
@@ -384,7 +401,7 @@ beforeAll(async () => {
       '/api/colorize-image',
       { image: dataUrl(damaged.oversizedJpeg, 'image/jpeg') },
       400,
-      `image: ${DAMAGED}`,
+      DAMAGED,
     ],
     [
       'WebP whose header claims more pixels than it holds',
@@ -392,7 +409,7 @@ beforeAll(async () => {
       '/api/background-swap',
       { prompt: 'beach', image: damaged.oversizedWebp.toString('base64') },
       400,
-      `image: ${DAMAGED}`,
+      DAMAGED,
     ],
     [
       'damaged face photo',
@@ -400,7 +417,7 @@ beforeAll(async () => {
       '/api/metamorphose-image',
       { prompt: 'x', main_face_image: damaged.truncatedJpeg.toString('base64') },
       400,
-      `main_face_image: ${DAMAGED}`,
+      DAMAGED,
     ],
   ];
 }, 120_000);
@@ -442,7 +459,7 @@ describe('damaged images, whatever the explicit-content check does', () => {
         for (const [kind, bytes] of Object.entries(await damagedImages())) {
           const response = await client.post<{ error: string }>('/api/analyze-image', { image: dataUrl(bytes) });
           expect(response.status, kind).toBe(400);
-          expect(response.body.error, kind).toBe('image: the image file is damaged and cannot be read');
+          expect(response.body.error, kind).toBe(INPUT_MESSAGES.imageDamaged);
         }
         expect(await tokensOf(client)).toBe(100);
         expect(await other.database.db.select().from(jobs).where(eq(jobs.userId, id))).toEqual([]);

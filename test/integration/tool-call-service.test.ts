@@ -60,7 +60,10 @@ describe('callTool', () => {
   it('answers bad input and too few tokens with their reasons, before any image is decoded', async () => {
     const { id } = await verifiedUser(backend, 3);
     const user = { id, emailVerified: true };
-    expect(await call(user, { prompt: '' })).toMatchObject({ status: 400, error: 'prompt: is required' });
+    expect(await call(user, { prompt: '' })).toMatchObject({
+      status: 400,
+      error: 'Please describe the image you want.',
+    });
     expect(await call(user, { prompt: 'foxes', numOutputs: 4 })).toEqual({
       kind: 'refused',
       status: 402,

@@ -4,6 +4,7 @@
 // that lies about its size. Such a file is the caller's 400 here rather than a decoder's 500 in the
 // moderation step or a failed (refunded) job later. libvips decodes off the main thread.
 import sharp from 'sharp';
+import { INPUT_MESSAGES } from '../../contract/input-limits';
 import { decodeSlots } from './decode-slots';
 import { InputError } from './image-input';
 import type { ImageInput } from './image-types';
@@ -11,8 +12,8 @@ import type { ImageInput } from './image-types';
 /** The longest side of the decoded copy handed on to the explicit-content check (its model takes 224). */
 const SAMPLE_SIDE = 448;
 
-export const DAMAGED_IMAGE_REASON = 'the image file is damaged and cannot be read';
-export const SLOW_IMAGE_REASON = 'the image takes too long to read: please save it again as a standard JPEG or as PNG';
+export const DAMAGED_IMAGE_REASON = INPUT_MESSAGES.imageDamaged;
+export const SLOW_IMAGE_REASON = INPUT_MESSAGES.imageTooSlow;
 /** A decode of an accepted upload (40 megapixels at most) takes about a second; past this it is refused. */
 export const DECODE_TIME_LIMIT_SECONDS = 8;
 

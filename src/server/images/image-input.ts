@@ -3,6 +3,13 @@
 // whatever it claims to be), the byte size, the dimensions from the header and the pixel count
 // (a 50000x50000 header is refused before any decoder sees it), the shape the tool's models can
 // take, that the file is complete, and that a JPEG's scans are few enough to decode (jpeg-scans.ts).
+import {
+  IMAGE_MAX_BYTES,
+  IMAGE_MAX_PIXELS,
+  IMAGE_MAX_PIXELS_LABEL,
+  INPUT_MESSAGES,
+  isSentence,
+} from '../../contract/input-limits';
 import type { ImageInput, ImageMime } from './image-types';
 import { countJpegScans, MAX_JPEG_SCANS } from './jpeg-scans';
 
@@ -13,7 +20,8 @@ export class InputError extends Error {
     readonly reason: string,
     readonly status: 400 | 413 = 400,
   ) {
-    super(`${field}: ${reason}`);
+    // A reason that is a sentence for the user is the answer alone; a developer's names the field.
+    super(isSentence(reason) ? reason : `${field}: ${reason}`);
   }
 }
 
@@ -24,7 +32,7 @@ export type ImageRules = {
   maxPixels: number;
   /** The message for too many bytes (the spec has its own for the 5 MB uploads). */
   tooLargeMessage?: string;
-  /** How the pixel limit is put to the user (default: in megapixels). */
+  /** How the pixel limit is put to the user (default: 40 megapixels). */
   pixelLimitLabel?: string;
   /** The longest side allowed, when the output would outgrow its format (upscales). */
   maxSide?: number;
@@ -33,14 +41,12 @@ export type ImageRules = {
   maxAspect?: number;
 };
 
-const MB = 1024 * 1024;
-
-/** Our documented limit for the other tools' images. */
-export const DEFAULT_IMAGE_MAX_BYTES = 10 * MB;
+/** Our documented limit for the other tools' images (the contract's, which the pages check too). */
+export const DEFAULT_IMAGE_MAX_BYTES = IMAGE_MAX_BYTES;
 /** Our documented pixel limit: 40 megapixels (e.g. 8000 x 5000). */
-export const DEFAULT_MAX_PIXELS = 40_000_000;
+export const DEFAULT_MAX_PIXELS = IMAGE_MAX_PIXELS;
 
-export const TOO_MANY_SCANS = `the JPEG is saved in more than ${MAX_JPEG_SCANS} progressive passes and cannot be read safely: please save it again as a standard JPEG or as PNG`;
+export const TOO_MANY_SCANS = INPUT_MESSAGES.imageTooManyScans(MAX_JPEG_SCANS);
 
 const DATA_URL = /^data:([^;,]*)(;base64)?,/;
 const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
@@ -64,43 +70,33 @@ export function decodeImageField(field: string, value: unknown, rules: ImageRule
   if (bytes.length > rules.maxBytes) throw tooLarge(field, rules);
 
   const mime = sniffFormat(bytes);
-  if (!mime) throw new InputError(field, 'must be a PNG, JPEG or WEBP image');
+  if (!mime) throw new InputError(field, INPUT_MESSAGES.imageWrongFormat);
   const size = readDimensions(bytes, mime);
-  if (!size || size.width < 1 || size.height < 1) throw new InputError(field, 'the image header is damaged');
+  if (!size || size.width < 1 || size.height < 1) throw new InputError(field, INPUT_MESSAGES.imageDamaged);
   if (size.width * size.height > rules.maxPixels) {
     throw new InputError(
       field,
-      `the image is ${size.width}x${size.height}; the limit is ${rules.pixelLimitLabel ?? `${Math.round(rules.maxPixels / 1_000_000)} megapixels`}`,
+      INPUT_MESSAGES.imageTooManyPixels(size.width, size.height, rules.pixelLimitLabel ?? IMAGE_MAX_PIXELS_LABEL),
       413,
     );
   }
   const shortest = Math.min(size.width, size.height);
   if (rules.minSide !== undefined && shortest < rules.minSide) {
-    throw new InputError(
-      field,
-      `the image is ${size.width}x${size.height}; its shortest side must be at least ${rules.minSide} pixels`,
-    );
+    throw new InputError(field, INPUT_MESSAGES.imageTooSmall(size.width, size.height, rules.minSide));
   }
   if (rules.maxSide !== undefined && Math.max(size.width, size.height) > rules.maxSide) {
-    throw new InputError(
-      field,
-      `the image is ${size.width}x${size.height}; its longest side can be at most ${rules.maxSide} pixels`,
-      413,
-    );
+    throw new InputError(field, INPUT_MESSAGES.imageSideTooLong(size.width, size.height, rules.maxSide), 413);
   }
   if (rules.maxAspect !== undefined && Math.max(size.width, size.height) > shortest * rules.maxAspect) {
-    throw new InputError(
-      field,
-      `the image is ${size.width}x${size.height}; its longest side can be at most ${rules.maxAspect} times its shortest`,
-    );
+    throw new InputError(field, INPUT_MESSAGES.imageTooNarrow(size.width, size.height, rules.maxAspect));
   }
-  if (!isComplete(bytes, mime)) throw new InputError(field, 'the image file is incomplete (truncated)');
+  if (!isComplete(bytes, mime)) throw new InputError(field, INPUT_MESSAGES.imageIncomplete);
   if (mime === 'image/jpeg' && countJpegScans(bytes) > MAX_JPEG_SCANS) throw new InputError(field, TOO_MANY_SCANS);
   return { bytes, mime, width: size.width, height: size.height };
 }
 
 function tooLarge(field: string, rules: ImageRules) {
-  return new InputError(field, rules.tooLargeMessage ?? `must be at most ${Math.round(rules.maxBytes / MB)} MB`, 413);
+  return new InputError(field, rules.tooLargeMessage ?? INPUT_MESSAGES.imageTooLarge(rules.maxBytes), 413);
 }
 
 const PNG_SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);

@@ -36,7 +36,7 @@ describe('counting a JPEG’s scans', () => {
       }
     })();
     expect(refusal).toBeInstanceOf(InputError);
-    expect((refusal as InputError).message).toBe(`image: ${TOO_MANY_SCANS}`);
+    expect((refusal as InputError).message).toBe(TOO_MANY_SCANS);
     expect(performance.now() - started).toBeLessThan(500);
 
     const photo = await noise(64, 48).jpeg({ progressive: true }).toBuffer();

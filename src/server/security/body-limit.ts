@@ -10,13 +10,13 @@ export const API_BODY_LIMIT = 1024 * 1024;
 const TOOL_PATHS = new Set(TOOLS.map((tool) => `/api${tool.apiPath}`));
 
 /**
- * The 413 answer. The rest of the body is never read, so the connection cannot carry another
+ * The 413 answer (a tool call's names the image limit: `body.error`). The rest of the body is never read, so the connection cannot carry another
  * request: say `Connection: close` (Node then closes it after the answer), or a browser would send
  * its next request on a socket that is about to close and see it fail.
  */
 export function bodyTooLarge(c: Context, body: Record<string, unknown> = {}) {
   c.header('Connection', 'close');
-  return c.json({ ...body, error: 'body: the request is too large' }, 413);
+  return c.json({ error: 'This request is too large.', ...body }, 413);
 }
 
 /**

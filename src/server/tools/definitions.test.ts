@@ -47,13 +47,13 @@ describe.each(tools)('%s image shapes', (tool) => {
 
   it(`refuses a shortest side under ${minSide} px`, () => {
     expect(refusal(tool, minSide - 1, minSide - 1)).toBe(
-      `400 the image is ${minSide - 1}x${minSide - 1}; its shortest side must be at least ${minSide} pixels`,
+      `400 This image is ${minSide - 1} x ${minSide - 1} px; its shortest side must be at least ${minSide} px. Please choose a larger image.`,
     );
   });
 
   it(`refuses a longest side over ${maxAspect} times the shortest`, () => {
     expect(refusal(tool, long + 1, minSide)).toBe(
-      `400 the image is ${long + 1}x${minSide}; its longest side can be at most ${maxAspect} times its shortest`,
+      `400 This image is ${long + 1} x ${minSide} px; its longest side can be at most ${maxAspect} times its shortest. Please crop it and try again.`,
     );
     expect(refusal(tool, 100, 100 * maxAspect + 1)).toMatch(/its longest side can be at most/);
   });
@@ -64,7 +64,7 @@ describe.each(tools)('%s image shapes', (tool) => {
       [16384, 1],
       [20000, 2],
     ] as const) {
-      expect(refusal(tool, width, height), `${width}x${height}`).toMatch(/^4\d\d the image is/);
+      expect(refusal(tool, width, height), `${width}x${height}`).toMatch(/^4\d\d This image is/);
     }
   });
 });
@@ -73,7 +73,7 @@ describe('the Colorizer, whose webp output has the upload size', () => {
   it(`takes a longest side of ${WEBP_MAX_SIDE} px and refuses one more`, () => {
     expect(refusal('colorizer', WEBP_MAX_SIDE, 1639)).toBeNull();
     expect(refusal('colorizer', WEBP_MAX_SIDE + 1, 1639)).toBe(
-      `413 the image is ${WEBP_MAX_SIDE + 1}x1639; its longest side can be at most ${WEBP_MAX_SIDE} pixels`,
+      `413 This image is 16,384 x 1,639 px; its longest side can be at most 16,383 px. Please choose a smaller image.`,
     );
   });
 });

@@ -23,8 +23,8 @@ import type { ImageInput } from '../images/image-types';
 export function parseRequest<T extends ToolId>(tool: T, body: unknown) {
   const result = TOOL_REQUEST_SCHEMAS[tool].safeParse(body ?? {});
   if (!result.success) {
-    const [field = 'body', ...reason] = describeIssue(result.error, body).split(': ');
-    throw new InputError(field, reason.join(': '));
+    const { field, reason } = describeIssue(result.error, body);
+    throw new InputError(field, reason);
   }
   return result.data as (typeof TOOL_REQUEST_SCHEMAS)[T]['_zod']['output'];
 }

@@ -3,12 +3,13 @@
 // downloading it. The file is read back as a data URL before the request is checked, so it meets
 // the same decode, limits and moderation as an upload; another user's file reads as a missing one.
 import { storedImageId } from '../../../contract/creations';
+import { INPUT_MESSAGES } from '../../../contract/input-limits';
 import type { AppDb } from '../../db/client';
 import { InputError } from '../../images/image-input';
 import type { FileStorage } from '../../storage/storage';
 import { findOwnFile } from '../queue/jobs-repository';
 
-export const NO_SUCH_STORED_IMAGE = 'no such stored image of yours (it may have been deleted)';
+export const NO_SUCH_STORED_IMAGE = INPUT_MESSAGES.storedImageGone;
 
 /** The body with each stored-image reference replaced by its bytes; InputError for a file not the user's. */
 export async function withStoredImages(

@@ -3,6 +3,7 @@
 // tool-call service's (tool-call-service.ts); then the call waits for its job. Following a job
 // afterwards is jobs/views/job-routes.ts, its files jobs/views/file-routes.ts.
 import { type Context, Hono } from 'hono';
+import { INPUT_MESSAGES, TOOL_BODY_MAX_BYTES } from '../../../contract/input-limits';
 import type {
   ToolNotEnoughTokens,
   ToolPending,
@@ -32,7 +33,7 @@ export type ToolRoutesDeps = ToolCallServiceDeps & {
 };
 
 /** A tool call's JSON may carry a 10 MB image as base64 (about 13.4 MB of text). */
-const TOOL_BODY_LIMIT = 15 * 1024 * 1024;
+const TOOL_BODY_LIMIT = TOOL_BODY_MAX_BYTES;
 
 /** The body as a JSON object, or what is wrong with it. */
 function parseObject(raw: string): Record<string, unknown> | string {
@@ -63,7 +64,7 @@ export function toolRoutes(deps: ToolRoutesDeps) {
   for (const tool of TOOLS) {
     app.post(
       tool.apiPath,
-      limitBody(TOOL_BODY_LIMIT, (c) => bodyTooLarge(c, { success: false })),
+      limitBody(TOOL_BODY_LIMIT, (c) => bodyTooLarge(c, { success: false, error: INPUT_MESSAGES.requestTooLarge })),
       async (c) => {
         const counted = await readSessionAndCountCall(auth, db, c.req.raw.headers, deps.callsPerMinute);
         if (!counted) return c.json({ success: false, error: TOOL_MESSAGES.signInRequired } satisfies ToolRefusal, 401);

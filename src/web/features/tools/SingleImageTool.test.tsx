@@ -189,7 +189,13 @@ describe('single-image tools', () => {
       'Face fixing failed. Please try again.',
     ],
     ['network-error' as const, 'Face fixing failed. Please try again.'],
-    [{ status: 413, body: { success: false, error: 'image: must be at most 10 MB' } }, 'image: must be at most 10 MB'],
+    [
+      {
+        status: 413,
+        body: { success: false, error: 'This image is larger than 10 MB, the limit. Please choose a smaller file.' },
+      },
+      'This image is larger than 10 MB, the limit. Please choose a smaller file.',
+    ],
   ])('show the spec’s failure message, or what to change (%#)', async (reply, text) => {
     await open('/face-fixer', signedIn({}, { 'POST /api/fix-face': reply }), 'Fix a Face');
     await chooseImage();

@@ -1,6 +1,7 @@
-import { type ReactNode, useCallback, useId, useState } from 'react';
+import { type ReactNode, useCallback, useEffect, useId, useState } from 'react';
+import { imageByteLimit, imageLimitsHint, imageSizeProblem } from '../../../contract/input-limits';
 import type { Analysis } from '../../../contract/tool-responses';
-import { type ToolId, UPLOAD_LIMIT_5MB } from '../../../contract/tools';
+import type { ImageToolId, ToolId } from '../../../contract/tools';
 import { sentImageRef } from '../../lib/creations/send-to';
 import { useSearchParams } from '../../lib/router';
 import { DESKTOP_QUERY, useMediaQuery } from '../../lib/use-media-query';
@@ -18,13 +19,18 @@ import { UPLOAD_5MB_HINT } from './workspace';
 
 /** The name shown for an image another tool's result sent here. */
 export const SENT_IMAGE_NAME = 'Result from another tool';
+/** The name shown for the input of a job still running when the page opened (after a reload). */
+export const RESUMED_IMAGE_NAME = 'Image of the job in progress';
 
 /**
  * The page's image: a new one (or ×) drops the previous result and any call still out. It starts as
  * the draft kept on the way to /tokens (`restored`), or else the stored file another tool sent here
  * ("Send to ..."), whose reference goes out as the image.
  */
-export function useUpload({ reset }: Pick<ToolRunner, 'reset'>, restored: PickedImage | null = null) {
+export function useUpload(
+  { reset, resumedInput }: Pick<ToolRunner, 'reset' | 'resumedInput'>,
+  restored: PickedImage | null = null,
+) {
   const [search] = useSearchParams();
   const [image, setImage] = useState<PickedImage | null>(() => {
     if (restored) return restored;
@@ -32,6 +38,11 @@ export function useUpload({ reset }: Pick<ToolRunner, 'reset'>, restored: Picked
     return sent ? { dataUrl: sent, name: SENT_IMAGE_NAME, size: 0 } : null;
   });
   const [size, setSize] = useState<ImageSize | null>(null);
+  // A job still running when the page opened shows its input again (the stored file, which a new run
+  // may send as it is); an image already chosen stays.
+  useEffect(() => {
+    if (resumedInput) setImage((current) => current ?? { dataUrl: resumedInput, name: RESUMED_IMAGE_NAME, size: 0 });
+  }, [resumedInput]);
   const onImage = useCallback(
     (next: PickedImage | null) => {
       setImage(next);
@@ -42,19 +53,16 @@ export function useUpload({ reset }: Pick<ToolRunner, 'reset'>, restored: Picked
   return { image, size, onImage, onMeasured: setSize };
 }
 
-/** Metamorphose and Background Swap: "reject files over 5 MB"; "hint says PNG, JPG and WEBP". */
+/** Metamorphose and Background Swap: "reject files over 5 MB" (the workspace's limit for them); "hint says PNG, JPG and WEBP". */
 export const limitedTo5mb = (upload: ReturnType<typeof useUpload>, label: string): Upload => ({
   ...upload,
   label,
   hint: UPLOAD_5MB_HINT,
-  maxBytes: UPLOAD_LIMIT_5MB,
 });
 
 type Upload = ReturnType<typeof useUpload> & {
   label: string;
   hint: string;
-  /** Metamorphose and Background Swap: the spec's 5 MB limit. */
-  maxBytes?: number;
   /** Why this image cannot go out as it is (Image Upscaler: too many pixels for the scale), or null. */
   problem?: string | null;
 };
@@ -99,7 +107,14 @@ export function ToolWorkspace<Id extends ToolId>({
   // only the action waits for it. A flagged account's lock and a running job switch the form off.
   const off = runner.busy || (runner.locked && runner.access !== 'unknown');
   const isDesktop = useMediaQuery(DESKTOP_QUERY);
-  const problem = upload?.image ? upload.problem : null;
+  // The tool's own problem with the image first (an upscale's limit for its scale), then the limits
+  // every upload has (pixels, shape), both as the server would refuse them: nothing is sent.
+  const imageTool = tool.id as ImageToolId;
+  // (A size of 0 is no measure: an image the browser has not decoded.)
+  const measured = upload?.size?.width && upload.size.height ? upload.size : null;
+  const problem = upload?.image
+    ? (upload.problem ?? (measured ? imageSizeProblem(imageTool, measured.width, measured.height) : null))
+    : null;
   // Metamorphose and Background Swap keep their controls on for a flagged account (section 6); the
   // form still says up front, where it is filled in, that the server will refuse it.
   const accountNote = tool.checksAccountFlags ? null : accountProblem(runner.access);
@@ -127,8 +142,9 @@ export function ToolWorkspace<Id extends ToolId>({
             <ImageDropZone
               label={upload.label}
               hint={upload.hint}
+              limits={imageLimitsHint(imageTool)}
               image={upload.image}
-              maxBytes={upload.maxBytes}
+              byteLimit={imageByteLimit(imageTool)}
               disabled={off}
               onImage={upload.onImage}
               onMeasured={upload.onMeasured}

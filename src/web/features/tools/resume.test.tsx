@@ -8,6 +8,7 @@ import { creation, creationList, storedImage } from '../../test-support/creation
 import { deferred, installFakeApi, session } from '../../test-support/fake-api';
 import { chooseImage } from '../../test-support/tool-fixtures';
 import { action, open, setUpToolPageTests, signedIn } from '../../test-support/tool-page-harness';
+import { RESUMED_IMAGE_NAME } from './ToolWorkspace';
 
 setUpToolPageTests();
 beforeEach(() => forgetWatchedJobs());
@@ -44,7 +45,49 @@ describe('a tool page opens on the latest job of its tool', () => {
     const progress = await screen.findByTestId('job-progress');
     expect(progress.textContent).toMatch(/Working on it.*0:0\d elapsed/);
     expect(action().textContent).toBe('Processing...');
-    await screen.findByRole('img', { name: 'Cut-out' }, SLOW);
+    // Its input is the page's image again, and the result's alt text names it.
+    await screen.findByRole('img', { name: `Cut-out of ${RESUMED_IMAGE_NAME}` }, SLOW);
+  });
+
+  it('shows the running job’s input again as the page’s image (issue 38 item 8)', async () => {
+    const running = creation({ status: 'running', output: null, outputs: [], createdAt: new Date().toISOString() });
+    await open(
+      '/background-remover',
+      signedIn(
+        {},
+        {
+          'GET /api/creations': creationList(running),
+          'GET /api/jobs/job-7': { body: { ...running, queuePosition: null } },
+        },
+      ),
+      'Background Remover',
+    );
+    const preview = await screen.findByRole('img', { name: `Your image: ${RESUMED_IMAGE_NAME}` });
+    expect(preview.getAttribute('src')).toBe(storedImage(1).url);
+    expect(screen.getByTestId('image-facts').textContent).toBe('');
+  });
+
+  it('shows the running input on a page with a prompt too (Background Swap)', async () => {
+    const running = creation({
+      tool: 'background-swap',
+      status: 'queued',
+      output: null,
+      outputs: [],
+      createdAt: new Date().toISOString(),
+    });
+    await open(
+      '/background-swap',
+      signedIn(
+        { tokens: 100 },
+        {
+          'GET /api/creations': creationList(running),
+          'GET /api/jobs/job-7': { body: { ...running, queuePosition: 1 } },
+        },
+      ),
+      'Background Swap',
+    );
+    const preview = await screen.findByRole('img', { name: `Your image: ${RESUMED_IMAGE_NAME}` });
+    expect(preview.getAttribute('src')).toBe(storedImage(1).url);
   });
 
   it('starts empty when the newest job failed', async () => {

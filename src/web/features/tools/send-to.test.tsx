@@ -39,6 +39,11 @@ describe('send a result to another tool', () => {
     await screen.findByRole('heading', { level: 1, name: 'Image Upscaler' });
     const preview = screen.getByRole('img', { name: `Your image: ${SENT_IMAGE_NAME}` });
     expect(preview.getAttribute('src')).toBe(`/api/files/${FILE_ID}`);
+    // Measured, it shows its pixel size alone: a stored file has no file size here, and no stray dot.
+    Object.defineProperty(preview, 'naturalWidth', { value: 640 });
+    Object.defineProperty(preview, 'naturalHeight', { value: 427 });
+    fireEvent.load(preview);
+    await waitFor(() => expect(screen.getByTestId('image-facts').textContent).toBe('640 × 427 px'));
     await waitFor(() => expect(action().disabled).toBe(false));
     fireEvent.click(action());
     await screen.findByRole('img', { name: /Upscaled/ });

@@ -54,6 +54,11 @@ export type SubmitRequest<Id extends ToolId = ToolId> = {
   hasImage: boolean;
   /** The request body without userId (built only when the checks pass). */
   body: () => ToolBody<Id>;
+  /**
+   * The page's own look at its inputs before the spec's checks (a blank or too long prompt): why
+   * nothing may go out, said beside the input, or null. Nothing is sent while it answers a reason.
+   */
+  invalid?: () => string | null;
   /** What to keep for the user's return when the checks send them to /tokens (image, settings). */
   draft?: () => Pick<ToolDraft, 'image' | 'settings'>;
 };
@@ -99,6 +104,8 @@ export function useToolRunner<Id extends ToolId>(tool: WebTool<Id>) {
   const following = useRef<string | null>(null);
   /** The user chose an image or ran the tool: the latest job found on opening must not replace that. */
   const userActed = useRef(false);
+  /** The stored input of a job still running when the page opened: the page shows it as its image again. */
+  const [resumedInput, setResumedInput] = useState<string | null>(null);
   const [search] = useSearchParams();
   const imageWasSent = search.has(SENT_IMAGE_PARAM);
 
@@ -218,6 +225,7 @@ export function useToolRunner<Id extends ToolId>(tool: WebTool<Id>) {
         const before = latest.inputs[0]?.url ?? null;
         if (latest.status === 'queued' || latest.status === 'running') {
           unwatchJob(latest.id);
+          setResumedInput(before);
           setJob({ phase: 'running', status: latest.status, startedAt: Date.parse(latest.createdAt) || Date.now() });
           void followToEnd(latest.id, mine, request, before);
         } else if (latest.status === 'succeeded') {
@@ -276,6 +284,11 @@ export function useToolRunner<Id extends ToolId>(tool: WebTool<Id>) {
   const submit = useCallback(
     (request: SubmitRequest<Id>) => {
       if (job.phase === 'running') return;
+      if (request.invalid?.()) {
+        setMessage(null);
+        setMessageDetail(null);
+        return;
+      }
       const outcome = firstFailingCheck(tool.submitChecks, {
         profile: status === 'signed-in' ? profile : null,
         cost: request.cost,
@@ -323,6 +336,8 @@ export function useToolRunner<Id extends ToolId>(tool: WebTool<Id>) {
     provider,
     job,
     busy,
+    /** The stored input (/api/files/<id>) of the running job the page opened on, or null. */
+    resumedInput,
     /** Inputs and the action are off: the first check is running, or the account may not use this tool. */
     locked: access === 'unknown' || flagsBlock,
     busyLabel: tool.busyLabel,

@@ -9,10 +9,11 @@ import { backgroundSwap } from './tool';
 export function BackgroundSwapPage() {
   const runner = useToolRunner(backgroundSwap);
   const upload = useUpload(runner);
-  const { value: prompt, field: promptField } = usePromptField(
-    'New Background Description',
-    'A sunlit marble terrace overlooking the sea',
-  );
+  const {
+    value: prompt,
+    field: promptField,
+    check: checkPrompt,
+  } = usePromptField('New Background Description', 'A sunlit marble terrace overlooking the sea');
   const { value: count, field: countField } = useImageCountField();
   const { image } = upload;
   const cost = runner.price * count;
@@ -22,7 +23,7 @@ export function BackgroundSwapPage() {
     <ToolWorkspace
       runner={runner}
       action="Generate"
-      request={{ cost, hasImage: image !== null, body }}
+      request={{ cost, hasImage: image !== null, body, invalid: checkPrompt }}
       upload={limitedTo5mb(upload, 'Image')}
       resultAlt={promptAlt('New background')}
     >

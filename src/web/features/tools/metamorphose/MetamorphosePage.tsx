@@ -15,10 +15,11 @@ const unchanged = () => {};
 export function MetamorphosePage() {
   const runner = useToolRunner(metamorphose);
   const upload = useUpload(runner);
-  const { value: prompt, field: promptField } = usePromptField(
-    'Prompt',
-    'Me as an astronaut on the moon, cinematic lighting',
-  );
+  const {
+    value: prompt,
+    field: promptField,
+    check: checkPrompt,
+  } = usePromptField('Prompt', 'Me as an astronaut on the moon, cinematic lighting');
   const { value: aspectRatio, field: aspectRatioField } = useAspectRatioField();
   const { image } = upload;
   const cost = runner.price;
@@ -34,7 +35,7 @@ export function MetamorphosePage() {
     <ToolWorkspace
       runner={runner}
       action="Generate"
-      request={{ cost, hasImage: image !== null, body }}
+      request={{ cost, hasImage: image !== null, body, invalid: checkPrompt }}
       upload={limitedTo5mb(upload, 'Reference image')}
       resultAlt={promptAlt('Metamorphose portrait')}
     >

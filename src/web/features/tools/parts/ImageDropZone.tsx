@@ -1,5 +1,6 @@
 import { ImageUp, RefreshCw, X } from 'lucide-react';
 import { type DragEvent, useEffect, useId, useRef, useState } from 'react';
+import { formatCount } from '../../../../contract/input-limits';
 import { FormMessage } from '../../../components/FormMessage';
 import { INLINE_MESSAGES } from '../tool-rules';
 
@@ -21,13 +22,16 @@ function isAccepted(file: File): boolean {
   return ACCEPTED_TYPES.includes(file.type);
 }
 
+/** The file-size limit of a drop zone and what refuses a larger file (given its size). */
+export type ByteLimit = { maxBytes: number; message: (bytes: number) => string };
+
 /** Why a file cannot be used, or null. */
-export function rejectionOf(files: readonly File[], maxBytes: number | undefined): string | null {
+export function rejectionOf(files: readonly File[], limit: ByteLimit | undefined): string | null {
   if (files.length !== 1) return INLINE_MESSAGES.oneFile;
   const file = files[0] as File;
   if (!isAccepted(file)) return INLINE_MESSAGES.wrongType;
   if (file.size === 0) return INLINE_MESSAGES.empty;
-  if (maxBytes !== undefined && file.size > maxBytes) return INLINE_MESSAGES.tooLarge5mb;
+  if (limit && file.size > limit.maxBytes) return limit.message(file.size);
   return null;
 }
 
@@ -45,17 +49,32 @@ export function formatBytes(bytes: number): string {
   return `${(bytes / (1024 * 1024)).toFixed(1)} MB`;
 }
 
+/**
+ * The preview's caption: the pixel size and the file size, each when known, joined by a dot (a stored
+ * image sent from another tool or resumed with its job has no file size here: no stray separator).
+ */
+export function imageFacts(size: ImageSize | null, bytes: number): string {
+  return [
+    size ? `${formatCount(size.width)} × ${formatCount(size.height)} px` : null,
+    bytes > 0 ? formatBytes(bytes) : null,
+  ]
+    .filter(Boolean)
+    .join(' · ');
+}
+
 type Props = {
   label: string;
   hint: string;
+  /** A second line under the hint: the limits the page checks before sending (size, pixels, shape). */
+  limits?: string;
   image: PickedImage | null;
   /** A new image (the page drops its previous result), or null after ×. */
   onImage: (image: PickedImage | null) => void;
   /** Called when the preview knows the image's pixel size. */
   onMeasured?: (size: ImageSize | null) => void;
   disabled?: boolean;
-  /** Reject larger files with the spec's 5 MB message. */
-  maxBytes?: number;
+  /** Reject larger files, before reading them, with this limit's message (the spec's own at 5 MB). */
+  byteLimit?: ByteLimit;
 };
 
 /**
@@ -63,9 +82,10 @@ type Props = {
  * one on it, or paste one anywhere on the page. One PNG, JPG or WEBP file; a preview with its size
  * and a × to remove it. Files it cannot use get a short message under it (docs/decisions/006).
  */
-export function ImageDropZone({ label, hint, image, onImage, onMeasured, disabled = false, maxBytes }: Props) {
+export function ImageDropZone({ label, hint, limits, image, onImage, onMeasured, disabled = false, byteLimit }: Props) {
   const inputId = useId();
   const hintId = useId();
+  const limitsId = useId();
   const messageId = useId();
   const inputRef = useRef<HTMLInputElement>(null);
   const [dragging, setDragging] = useState(false);
@@ -75,7 +95,7 @@ export function ImageDropZone({ label, hint, image, onImage, onMeasured, disable
 
   accept.current = (files) => {
     if (disabled || files.length === 0) return;
-    const problem = rejectionOf(files, maxBytes);
+    const problem = rejectionOf(files, byteLimit);
     setRejection(problem);
     if (problem) return;
     const file = files[0] as File;
@@ -149,7 +169,7 @@ export function ImageDropZone({ label, hint, image, onImage, onMeasured, disable
           className="pp-dropzone__input pp-visually-hidden"
           disabled={disabled}
           aria-labelledby={`${inputId}-label ${inputId}-action`}
-          aria-describedby={`${hintId} ${messageId}`}
+          aria-describedby={[hintId, limits ? limitsId : null, messageId].filter(Boolean).join(' ')}
           data-testid="image-input"
           onChange={(event) => {
             accept.current(Array.from(event.target.files ?? []));
@@ -175,9 +195,8 @@ export function ImageDropZone({ label, hint, image, onImage, onMeasured, disable
             />
             <figcaption className="pp-dropzone__caption">
               <span className="pp-dropzone__name">{image.name}</span>
-              <span className="pp-tabular">
-                {size ? `${size.width} × ${size.height} px · ` : ''}
-                {image.size > 0 ? formatBytes(image.size) : ''}
+              <span className="pp-tabular" data-testid="image-facts">
+                {imageFacts(size, image.size)}
               </span>
             </figcaption>
             <button
@@ -209,6 +228,11 @@ export function ImageDropZone({ label, hint, image, onImage, onMeasured, disable
       <p id={hintId} className="pp-field__hint">
         {hint}
       </p>
+      {limits ? (
+        <p id={limitsId} className="pp-field__hint" data-testid="image-limits">
+          {limits}
+        </p>
+      ) : null}
       <FormMessage id={messageId} message={rejection ? { tone: 'error', text: rejection } : null} />
     </div>
   );

@@ -1,7 +1,8 @@
 // The tool forms' inputs. None takes a `disabled` flag: the workspace's fieldset switches them all off
 // at once (signed-in state, a running job).
 import { Coins, FlaskConical } from 'lucide-react';
-import { type ReactElement, type ReactNode, useId, useState } from 'react';
+import { type ReactElement, type ReactNode, useId, useRef, useState } from 'react';
+import { formatCount, INPUT_MESSAGES, MAX_PROMPT_CHARS, promptProblem } from '../../../../contract/input-limits';
 import { ASPECT_RATIOS, type AspectRatio, MAX_IMAGES_PER_REQUEST } from '../../../../contract/tools';
 import { FormMessage } from '../../../components/FormMessage';
 import { formatTokens } from '../../../lib/format-cost';
@@ -13,6 +14,9 @@ const IMAGE_COUNTS = Array.from({ length: MAX_IMAGES_PER_REQUEST }, (_, index) =
 
 /** A field's current value and its element, for a page's request body and its form. */
 export type Field<T> = { value: T; field: ReactElement };
+
+/** A field whose value may not go out as it is: `check` says why (and points the user at it), or null. */
+export type CheckedField<T> = Field<T> & { check: () => string | null };
 
 /** A label above one control; the control gets the id the label points at. */
 function LabelledField({ label, children }: { label: string; children: (id: string) => ReactNode }) {
@@ -30,26 +34,62 @@ function LabelledField({ label, children }: { label: string; children: (id: stri
 /**
  * A prompt's value and its required field (product-spec.md section 5: prompts are required). It
  * starts as `initial` (a draft kept on the way to /tokens), else the prompt "Run again" carries.
+ * A live counter states the limit beside the field ("1,840 / 2,000", counted as the server counts:
+ * trimmed); over it, the field says so at once. `check` is the page's last look before a call: a
+ * blank, too long or unstorable prompt is refused there, beside the field, which takes the focus.
  */
-export function usePromptField(label: string, placeholder: string, initial = ''): Field<string> {
+export function usePromptField(label: string, placeholder: string, initial = ''): CheckedField<string> {
   const again = useRunAgainSetting<string>(['prompt'], null, '');
   const [prompt, setPrompt] = useState(initial || again);
+  /** The problem shown beside the field after a refused click (cleared by the next edit). */
+  const [refused, setRefused] = useState<string | null>(null);
+  const textareaRef = useRef<HTMLTextAreaElement>(null);
+  const counterId = useId();
+  const problemId = useId();
+  const length = prompt.trim().length;
+  const over = length > MAX_PROMPT_CHARS;
+  const shown = over ? INPUT_MESSAGES.promptTooLong(length) : refused;
   const field = (
     <LabelledField label={label}>
       {(id) => (
-        <textarea
-          id={id}
-          className="pp-input pp-textarea"
-          rows={4}
-          required
-          value={prompt}
-          placeholder={placeholder}
-          onChange={(event) => setPrompt(event.target.value)}
-        />
+        <>
+          <textarea
+            ref={textareaRef}
+            id={id}
+            className="pp-input pp-textarea"
+            rows={4}
+            // Required (section 5), said by the page's own sentence beside the field rather than the
+            // browser's bubble, which a prompt of spaces would pass anyway.
+            aria-required="true"
+            value={prompt}
+            placeholder={placeholder}
+            aria-invalid={shown ? true : undefined}
+            aria-describedby={shown ? `${problemId} ${counterId}` : counterId}
+            onChange={(event) => {
+              setPrompt(event.target.value);
+              setRefused(null);
+            }}
+          />
+          <p className="pp-field__counter pp-tabular" id={counterId} data-over={over} data-testid="prompt-counter">
+            <span aria-hidden="true">
+              {formatCount(length)} / {formatCount(MAX_PROMPT_CHARS)}
+            </span>
+            <span className="pp-visually-hidden">
+              {formatCount(length)} of {formatCount(MAX_PROMPT_CHARS)} characters
+            </span>
+          </p>
+          <FormMessage id={problemId} message={shown ? { tone: 'error', text: shown } : null} testId="prompt-problem" />
+        </>
       )}
     </LabelledField>
   );
-  return { value: prompt, field };
+  const check = () => {
+    const problem = promptProblem(prompt);
+    setRefused(problem);
+    if (problem) textareaRef.current?.focus();
+    return problem;
+  };
+  return { value: prompt, field, check };
 }
 
 type Option<T extends string | number> = { value: T; label: string };

@@ -14,7 +14,11 @@ const TEXT_ASSIST = TEXT_ASSIST_OPTIONS.map((option) => ({ value: option, label:
 export function TextLabPage() {
   const runner = useToolRunner(textLab);
   const draft = useRestoredDraft(textLab.id);
-  const { value: prompt, field: promptField } = usePromptField(
+  const {
+    value: prompt,
+    field: promptField,
+    check: checkPrompt,
+  } = usePromptField(
     'Prompt',
     'A retro concert poster that says "Summer Nights" in bold neon letters',
     draftText(draft, 'prompt'),
@@ -36,6 +40,7 @@ export function TextLabPage() {
         cost: runner.price,
         hasImage: false,
         body: () => ({ prompt, aspectRatio, textAssist }),
+        invalid: checkPrompt,
         draft: () => ({ settings: { prompt, aspectRatio, textAssist } }),
       }}
       resultAlt={promptAlt('Text Lab design')}

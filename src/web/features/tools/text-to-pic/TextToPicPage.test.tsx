@@ -124,11 +124,12 @@ describe('Text to Pic', () => {
     expect(api.callsTo('POST /api/generate-image')).toHaveLength(0);
   });
 
-  it('does not send an empty prompt', async () => {
+  it('does not send an empty prompt, and says so beside it', async () => {
     const { api } = await open('/text-to-pic', signedIn(), 'Text to Pic');
     fireEvent.click(action());
     await new Promise((resolve) => setTimeout(resolve, 20));
-    expect(prompt().hasAttribute('required')).toBe(true);
+    expect(prompt().getAttribute('aria-required')).toBe('true');
+    expect(screen.getByTestId('prompt-problem').textContent).toBe('Please describe the image you want.');
     expect(api.callsTo('POST /api/generate-image')).toHaveLength(0);
   });
 
@@ -138,8 +139,8 @@ describe('Text to Pic', () => {
       'Failed to generate image',
     ],
     [
-      { status: 400, body: { success: false, error: 'prompt: must be at most 2000 characters' } },
-      'prompt: must be at most 2000 characters',
+      { status: 400, body: { success: false, error: 'Your description is 2,143 characters; the limit is 2,000.' } },
+      'Your description is 2,143 characters; the limit is 2,000.',
     ],
     [{ status: 200, body: { success: false } }, 'An error occurred'],
     ['network-error' as const, 'Technical difficulties. Please try again in a few moments.'],

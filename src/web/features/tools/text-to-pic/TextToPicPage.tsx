@@ -15,11 +15,11 @@ const QUALITY_OPTIONS = QUALITIES.map((quality) => ({ value: quality, label: QUA
 export function TextToPicPage() {
   const runner = useToolRunner(textToPic);
   const draft = useRestoredDraft(textToPic.id);
-  const { value: prompt, field: promptField } = usePromptField(
-    'Prompt',
-    'A lighthouse on a cliff at dusk, soft film grain',
-    draftText(draft, 'prompt'),
-  );
+  const {
+    value: prompt,
+    field: promptField,
+    check: checkPrompt,
+  } = usePromptField('Prompt', 'A lighthouse on a cliff at dusk, soft film grain', draftText(draft, 'prompt'));
   const { value: aspectRatio, field: aspectRatioField } = useAspectRatioField(
     draft ? draftSetting(draft, 'aspectRatio', ASPECT_RATIOS, '1:1') : undefined,
   );
@@ -44,7 +44,13 @@ export function TextToPicPage() {
     <ToolWorkspace
       runner={runner}
       action="Generate"
-      request={{ cost, hasImage: false, body, draft: () => ({ settings: { prompt, aspectRatio, quality } }) }}
+      request={{
+        cost,
+        hasImage: false,
+        body,
+        invalid: checkPrompt,
+        draft: () => ({ settings: { prompt, aspectRatio, quality } }),
+      }}
       resultAlt={promptAlt('Generated image')}
     >
       {promptField}
