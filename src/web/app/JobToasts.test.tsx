@@ -3,6 +3,7 @@
 // own running job is left to show the end itself.
 import { act, screen, within } from '@testing-library/react';
 import { beforeEach, describe, expect, it } from 'vitest';
+import { RESUMED_IMAGE_NAME } from '../features/tools/ToolWorkspace';
 import { forgetWatchedJobs } from '../lib/jobs/job-watch';
 import { creation, creationList, storedImage } from '../test-support/creation-fixtures';
 import { deferred } from '../test-support/fake-api';
@@ -82,7 +83,7 @@ describe('a page loaded while a job runs', () => {
     );
     await screen.findByTestId('job-progress');
     active.resolve({ body: { jobs: [job], next: null } });
-    await screen.findByRole('img', { name: 'Cut-out' }, SLOW);
+    await screen.findByRole('img', { name: `Cut-out of ${RESUMED_IMAGE_NAME}` }, SLOW);
     await act(() => new Promise((resolve) => setTimeout(resolve, 2 * WATCH_POLL_MS)));
     expect(screen.queryByTestId('job-toast')).toBeNull();
   });
