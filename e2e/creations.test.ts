@@ -66,7 +66,8 @@ describe.runIf(inject('browserAvailable'))('My Creations in the browser', () => 
     it(`sends a result to the Image Upscaler without a download (${viewport.width} px)`, async () => {
       const page = await signedInAt(viewport);
       await removeBackground(page);
-      await page.getByRole('link', { name: 'Send to Upscaler' }).click();
+      await page.getByRole('button', { name: 'Send to another tool' }).click();
+      await page.getByRole('menuitem', { name: 'Send to Upscaler' }).click();
       await page.getByRole('heading', { level: 1, name: 'Image Upscaler' }).waitFor();
       await page.getByRole('img', { name: 'Your image: Result from another tool' }).waitFor();
       const before = await balance(page);
