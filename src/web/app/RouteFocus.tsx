@@ -1,0 +1,52 @@
+import { useEffect, useRef } from 'react';
+import { useLocation } from '../lib/router';
+
+/** How long a page may take to show its heading (a page waiting for its data) before we give up. */
+const HEADING_WAIT_MS = 3000;
+
+/** The page's main heading: the h1 in <main>, else the first h1 (pages outside the tool layout). */
+const pageHeading = (): HTMLElement | null =>
+  document.querySelector<HTMLElement>('main h1') ?? document.querySelector<HTMLElement>('h1');
+
+/**
+ * After a client-side navigation to another page (not on the first load), focus moves to the new
+ * page's h1, as a screen reader expects of a page change: the next Tab starts in the page, not in the
+ * sidebar (issue 38). The heading gets tabIndex -1; a mouse navigation shows no ring on it
+ * (base.css: programmatic focus targets). A heading that comes later (a page waiting for its data) is
+ * focused when it appears, unless the user has moved focus meanwhile.
+ */
+export function RouteFocus() {
+  const { pathname } = useLocation();
+  const previous = useRef(pathname);
+
+  useEffect(() => {
+    if (previous.current === pathname) return;
+    previous.current = pathname;
+    const focusedAtNavigation = document.activeElement;
+    const userMovedOn = () =>
+      document.activeElement !== focusedAtNavigation && document.activeElement !== document.body;
+
+    const tryFocus = (): boolean => {
+      const heading = pageHeading();
+      if (!heading) return false;
+      if (!heading.hasAttribute('tabindex')) heading.tabIndex = -1;
+      heading.focus({ preventScroll: true });
+      return document.activeElement === heading;
+    };
+    if (tryFocus()) return;
+
+    // Not there yet (or inside an inert region being lifted): try again as the page changes.
+    const observer = new MutationObserver(() => {
+      if (userMovedOn() || tryFocus()) stop();
+    });
+    const timer = window.setTimeout(() => stop(), HEADING_WAIT_MS);
+    const stop = () => {
+      observer.disconnect();
+      window.clearTimeout(timer);
+    };
+    observer.observe(document.body, { childList: true, subtree: true, attributes: true, attributeFilter: ['inert'] });
+    return stop;
+  }, [pathname]);
+
+  return null;
+}
