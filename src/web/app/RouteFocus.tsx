@@ -1,4 +1,4 @@
-import { useEffect, useRef } from 'react';
+import { useEffect, useLayoutEffect, useRef } from 'react';
 import { useLocation } from '../lib/router';
 
 /** How long a page may take to show its heading (a page waiting for its data) before we give up. */
@@ -13,16 +13,27 @@ const pageHeading = (): HTMLElement | null =>
  * page's h1, as a screen reader expects of a page change: the next Tab starts in the page, not in the
  * sidebar (issue 38). The heading gets tabIndex -1; a mouse navigation shows no ring on it
  * (base.css: programmatic focus targets). A heading that comes later (a page waiting for its data) is
- * focused when it appears, unless the user has moved focus meanwhile.
+ * focused when it appears, unless the user has moved focus meanwhile. A page that focuses something
+ * itself as it opens keeps that focus.
  */
 export function RouteFocus() {
   const { pathname } = useLocation();
   const previous = useRef(pathname);
+  // Where focus was when the new page went in, before its effects ran: the clicked link when it is
+  // in the shell (the sidebar), else nothing (it went out with the old page).
+  const focusedAtCommit = useRef<Element | null>(null);
+
+  useLayoutEffect(() => {
+    focusedAtCommit.current = document.activeElement;
+  }, [pathname]);
 
   useEffect(() => {
     if (previous.current === pathname) return;
     previous.current = pathname;
     const focusedAtNavigation = document.activeElement;
+    // The page put focus somewhere of its choosing as it opened (the landing page's email field for
+    // "/#sign-in"): that is where it stays.
+    if (focusedAtNavigation !== focusedAtCommit.current && focusedAtNavigation !== document.body) return;
     const userMovedOn = () =>
       document.activeElement !== focusedAtNavigation && document.activeElement !== document.body;
 
