@@ -21,10 +21,10 @@ export function RouteFocus() {
   const previous = useRef(pathname);
   // Where focus was when the new page went in, before its effects ran: the clicked link when it is
   // in the shell (the sidebar), else nothing (it went out with the old page).
-  const focusedAtCommit = useRef<Element | null>(null);
+  const focusedAtCommit = useRef<{ pathname: string; element: Element | null } | null>(null);
 
   useLayoutEffect(() => {
-    focusedAtCommit.current = document.activeElement;
+    focusedAtCommit.current = { pathname, element: document.activeElement };
   }, [pathname]);
 
   useEffect(() => {
@@ -33,7 +33,8 @@ export function RouteFocus() {
     const focusedAtNavigation = document.activeElement;
     // The page put focus somewhere of its choosing as it opened (the landing page's email field for
     // "/#sign-in"): that is where it stays.
-    if (focusedAtNavigation !== focusedAtCommit.current && focusedAtNavigation !== document.body) return;
+    const atCommit = focusedAtCommit.current?.pathname === pathname ? focusedAtCommit.current.element : null;
+    if (focusedAtNavigation !== atCommit && focusedAtNavigation !== document.body) return;
     const userMovedOn = () =>
       document.activeElement !== focusedAtNavigation && document.activeElement !== document.body;
 
