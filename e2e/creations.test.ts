@@ -66,7 +66,15 @@ describe.runIf(inject('browserAvailable'))('My Creations in the browser', () => 
     it(`sends a result to the Image Upscaler without a download (${viewport.width} px)`, async () => {
       const page = await signedInAt(viewport);
       await removeBackground(page);
-      await page.getByRole('link', { name: 'Send to Upscaler' }).click();
+      // One row of two buttons, neither wrapping its words (issue 38: five pills, one on three lines).
+      const download = await page.getByRole('button', { name: 'Download', exact: true }).boundingBox();
+      const send = await page.getByRole('button', { name: 'Send to another tool' }).boundingBox();
+      expect(send?.y).toBe(download?.y);
+      expect(download?.height).toBeLessThanOrEqual(44);
+      expect(send?.height).toBeLessThanOrEqual(44);
+      expect((send?.x ?? 0) + (send?.width ?? 0)).toBeLessThanOrEqual(viewport.width);
+      await page.getByRole('button', { name: 'Send to another tool' }).click();
+      await page.getByRole('menuitem', { name: 'Send to Upscaler' }).click();
       await page.getByRole('heading', { level: 1, name: 'Image Upscaler' }).waitFor();
       await page.getByRole('img', { name: 'Your image: Result from another tool' }).waitFor();
       const before = await balance(page);

@@ -96,7 +96,7 @@ describe.runIf(inject('browserAvailable'))('tool pages in the browser', () => {
       .getByRole('button', { name: /^Download/ })
       .first()
       .waitFor({ timeout: MODEL_RUN_WAIT_MS });
-    expect(await page.getByRole('link', { name: /^Send to/ }).count()).toBe(0);
+    expect(await page.getByRole('button', { name: /^Send to/ }).count()).toBe(0);
     if (shot) await page.screenshot({ path: path.resolve(SHOTS, `free-preview-result-${shot}.png`), fullPage: true });
   }
 

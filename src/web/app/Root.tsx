@@ -3,10 +3,11 @@ import { SkipLink } from '../components/SkipLink';
 import { AuthProvider } from '../features/auth/AuthProvider';
 import { endHydration, whenPageHydrated } from '../lib/deferred-part';
 import { Outlet, ScrollRestoration, useNavigation } from '../lib/router';
+import { RouteFocus } from './RouteFocus';
 
 /**
  * Wraps every screen: the auth state, the skip link, a slim progress bar while the next page's chunk
- * loads, scroll restoration.
+ * loads, scroll restoration, focus on the new page's heading after a navigation.
  */
 export function Root() {
   const navigation = useNavigation();
@@ -25,6 +26,7 @@ export function Root() {
       <div className="pp-route-progress" data-active={navigation.state !== 'idle'} aria-hidden="true" />
       <Outlet />
       <ScrollRestoration />
+      <RouteFocus />
     </AuthProvider>
   );
 }

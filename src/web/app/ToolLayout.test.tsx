@@ -152,8 +152,49 @@ describe('tool layout on a phone', () => {
     fireEvent.click(within(screen.getByTestId('sidebar')).getByRole('link', { name: 'Background Swap' }));
     expect(toggle.getAttribute('aria-expanded')).toBe('false');
     expect(screen.queryByTestId('menu-overlay')).toBeNull();
-    await screen.findByRole('heading', { level: 1, name: 'Background Swap' });
+    const heading = await screen.findByRole('heading', { level: 1, name: 'Background Swap' });
     expect(router.state.location.pathname).toBe('/background-swap');
+    // Focus goes to the new page's heading, not back into the (closed) menu.
+    await waitFor(() => expect(document.activeElement).toBe(heading));
+  });
+
+  it('choosing the page already shown closes the menu and puts focus on the content', async () => {
+    await renderLayout('/text-to-pic');
+    fireEvent.click(screen.getByTestId('menu-toggle'));
+    fireEvent.click(within(screen.getByTestId('sidebar')).getByRole('link', { name: 'Text to Pic' }));
     await waitFor(() => expect(document.activeElement?.id).toBe('main'));
+  });
+});
+
+describe('focus after a navigation (issue 38)', () => {
+  beforeEach(() => setViewportWidth(1280));
+
+  it('leaves focus alone on the first load', async () => {
+    await renderLayout('/colorizer');
+    expect(document.activeElement).toBe(document.body);
+  });
+
+  it('moves focus to the new page’s h1, so the next Tab starts in the page rather than the sidebar', async () => {
+    const { router } = await renderLayout('/colorizer');
+    const link = within(screen.getByRole('navigation', { name: 'Main menu' })).getByRole('link', { name: 'Text Lab' });
+    link.focus();
+    fireEvent.click(link);
+    const heading = await screen.findByRole('heading', { level: 1, name: 'Text Lab' });
+    await waitFor(() => expect(document.activeElement).toBe(heading));
+    expect(heading.tabIndex).toBe(-1);
+    expect(screen.getByRole('main').contains(heading)).toBe(true);
+
+    // Every page change does it again.
+    await router.navigate('/colorizer');
+    const colorizer = await screen.findByRole('heading', { level: 1, name: 'Colorizer' });
+    await waitFor(() => expect(document.activeElement).toBe(colorizer));
+  });
+
+  it('does not move focus when only the query changes', async () => {
+    const { router } = await renderLayout('/colorizer');
+    const link = within(screen.getByRole('navigation', { name: 'Main menu' })).getByRole('link', { name: 'Tokens' });
+    link.focus();
+    await router.navigate('/colorizer?image=x', { replace: true });
+    expect(document.activeElement).toBe(link);
   });
 });

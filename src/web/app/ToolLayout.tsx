@@ -5,7 +5,7 @@ import { ICONS } from '../components/icons';
 import { TokenBalance } from '../components/TokenBalance';
 import { Wordmark } from '../components/Wordmark';
 import { VerifiedElsewhereNotice } from '../features/auth/VerifiedElsewhereNotice';
-import { NavLink, Outlet } from '../lib/router';
+import { NavLink, Outlet, useLocation } from '../lib/router';
 import { DESKTOP_QUERY, useMediaQuery } from '../lib/use-media-query';
 import { JobToasts } from './JobToasts';
 
@@ -20,6 +20,7 @@ type FocusAfterClose = 'toggle' | 'main';
 export function ToolLayout() {
   const [menuOpen, setMenuOpen] = useState(false);
   const isDesktop = useMediaQuery(DESKTOP_QUERY);
+  const location = useLocation();
   const toggleRef = useRef<HTMLButtonElement>(null);
   const navRef = useRef<HTMLElement>(null);
   const mainRef = useRef<HTMLElement>(null);
@@ -90,7 +91,10 @@ export function ToolLayout() {
                       end
                       className="pp-menu__link"
                       onClick={() => {
-                        if (menuOpen) closeMenu('main');
+                        if (!menuOpen) return;
+                        // Another page: the navigation focuses its heading (RouteFocus); this page: <main>.
+                        if (item.to === location.pathname) closeMenu('main');
+                        else setMenuOpen(false);
                       }}
                     >
                       <Icon className="pp-menu__icon" size={20} aria-hidden="true" />

@@ -17,7 +17,10 @@ export function PageHeader({ icon: Icon, title, summary, aside }: Props) {
         <Icon size={24} aria-hidden="true" />
       </span>
       <div className="pp-page-header__text">
-        <h1 className="pp-page-header__title">{title}</h1>
+        {/* tabIndex -1: focus lands here after a navigation (app/RouteFocus.tsx). */}
+        <h1 className="pp-page-header__title" tabIndex={-1}>
+          {title}
+        </h1>
         <p className="pp-page-header__summary">{summary}</p>
       </div>
       {aside ? <div className="pp-page-header__aside">{aside}</div> : null}

@@ -26,16 +26,17 @@ describe('send a result to another tool', () => {
     );
     await chooseImage();
     fireEvent.click(action());
-    const links = within(await screen.findByRole('list', { name: 'Use this result in another tool' })).getAllByRole(
-      'link',
+    fireEvent.click(await screen.findByRole('button', { name: 'Send to another tool' }));
+    const items = within(screen.getByRole('menu', { name: 'Use this result in another tool' })).getAllByRole(
+      'menuitem',
     );
-    expect(links.map((link) => link.textContent)).toEqual([
+    expect(items.map((item) => item.textContent)).toEqual([
       'Send to Background Remover',
       'Send to Background Swap',
       'Send to Upscaler',
       'Send to Analyzer',
     ]);
-    fireEvent.click(screen.getByRole('link', { name: 'Send to Upscaler' }));
+    fireEvent.click(screen.getByRole('menuitem', { name: 'Send to Upscaler' }));
     await screen.findByRole('heading', { level: 1, name: 'Image Upscaler' });
     const preview = screen.getByRole('img', { name: `Your image: ${SENT_IMAGE_NAME}` });
     expect(preview.getAttribute('src')).toBe(`/api/files/${FILE_ID}`);
@@ -71,15 +72,15 @@ describe('send a result to another tool', () => {
     await chooseImage();
     fireEvent.click(action());
     await screen.findByRole('button', { name: 'Download' });
-    expect(screen.queryByRole('list', { name: 'Use this result in another tool' })).toBeNull();
-    expect(screen.queryByRole('link', { name: /^Send to/ })).toBeNull();
+    expect(screen.queryByRole('button', { name: /^Send to/ })).toBeNull();
+    expect(screen.queryByRole('menu', { hidden: true })).toBeNull();
   });
 
   it('offers nothing to send for a free preview shown again when the page opens', async () => {
     const preview = creation({ tool: 'background-swap', demo: true, charged: 0, cost: 25, outputs: [storedImage(2)] });
     await open('/background-swap', signedIn({}, { 'GET /api/creations': creationList(preview) }), 'Background Swap');
     await screen.findByRole('button', { name: 'Download' });
-    expect(screen.queryByRole('link', { name: /^Send to/ })).toBeNull();
+    expect(screen.queryByRole('button', { name: /^Send to/ })).toBeNull();
   });
 
   it('does not offer a tool its own result, and an address that names no file id sets no image', async () => {
@@ -92,7 +93,8 @@ describe('send a result to another tool', () => {
     await chooseImage();
     fireEvent.click(action());
     await screen.findByRole('img', { name: /Upscaled/ });
-    expect(screen.queryByRole('link', { name: 'Send to Upscaler' })).toBeNull();
-    expect(screen.getByRole('link', { name: 'Send to Analyzer' })).toBeTruthy();
+    fireEvent.click(screen.getByRole('button', { name: 'Send to another tool' }));
+    expect(screen.queryByRole('menuitem', { name: 'Send to Upscaler' })).toBeNull();
+    expect(screen.getByRole('menuitem', { name: 'Send to Analyzer' })).toBeTruthy();
   });
 });

@@ -92,7 +92,7 @@ describe('Background Swap', () => {
     fireEvent.click(action());
     await waitFor(() => expect(screen.getAllByRole('img', { name: /^New background \d: a beach$/ })).toHaveLength(2));
     expect(sent(api, 'POST /api/background-swap')).toMatchObject({ num_outputs: 2 });
-    expect(screen.queryByRole('link', { name: /^Send to/ })).toBeNull();
+    expect(screen.queryByRole('button', { name: /^Send to/ })).toBeNull();
     expect(balanceText()).toContain('0 tokens');
   });
 

@@ -7,7 +7,7 @@ import type { SendTarget } from '../send-targets';
 import type { JobState } from '../use-tool-runner';
 import { CompareView } from './CompareView';
 import { JobProgress } from './JobProgress';
-import { SendToLinks } from './SendToLinks';
+import { SendToMenu } from './SendToMenu';
 
 type Props = {
   title: string;
@@ -78,7 +78,10 @@ type ImageResultsProps = {
   sendTargets?: readonly SendTarget[];
 };
 
-/** Result images, each with a one-click Download; a failed download says so under the grid. */
+/**
+ * Result images, each with a one-click Download and, for a stored result, a "Send to" menu (one row at
+ * a phone's width); a failed download says so under the grid.
+ */
 export function ImageResults({
   images,
   fileName,
@@ -127,7 +130,7 @@ export function ImageResults({
                   <Download size={16} aria-hidden="true" />
                   Download
                 </button>
-                <SendToLinks url={url} targets={sendTargets} />
+                <SendToMenu url={url} targets={sendTargets} imageNumber={images.length > 1 ? n : null} />
               </div>
             </li>
           );
