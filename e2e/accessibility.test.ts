@@ -45,7 +45,7 @@ describe.runIf(inject('browserAvailable'))('accessibility of every route (axe)',
       for (const route of ROUTES) found.push(...(await violations(page, route)));
       await context.close();
       expect(found).toEqual([]);
-    }, 90_000);
+    }, 240_000);
 
     it(`has no violations for a signed-in user on a ${label}`, async () => {
       const { page } = await newAccount(browser, baseUrl, { verified: true, prefix: 'axe', viewport });
@@ -85,6 +85,6 @@ describe.runIf(inject('browserAvailable'))('accessibility of every route (axe)',
       found.push(...(await check(page, '/ (password shown)')));
       await page.context().close();
       expect(found).toEqual([]);
-    }, 150_000);
+    }, 240_000);
   }
 });

@@ -61,7 +61,7 @@ describe.runIf(inject('browserAvailable'))('My Creations in the browser', () => 
       await page.getByRole('button', { name: 'Zoom 1:1' }).click();
       await page.getByTestId('zoom-view').waitFor();
       await page.screenshot({ path: `.tmp/e2e-remover-${viewport.width}.png`, fullPage: true });
-    });
+    }, 180_000);
 
     it(`sends a result to the Image Upscaler without a download (${viewport.width} px)`, async () => {
       const page = await signedInAt(viewport);
@@ -81,7 +81,7 @@ describe.runIf(inject('browserAvailable'))('My Creations in the browser', () => 
       await page.getByTestId('tool-action').click();
       await page.getByRole('slider', { name: 'Before and after' }).waitFor({ timeout: 60_000 });
       await expect.poll(() => balance(page)).toBeLessThan(before ?? 0);
-    });
+    }, 180_000);
 
     it(`lists, shares and deletes on /creations (${viewport.width} px)`, async () => {
       const page = await signedInAt(viewport);
@@ -128,7 +128,7 @@ describe.runIf(inject('browserAvailable'))('My Creations in the browser', () => 
       await page.getByTestId('creations-empty').waitFor();
       const fileAnswer = await page.request.get(`${baseUrl}${output?.split('?')[0]}`);
       expect(fileAnswer.status()).toBe(404);
-    });
+    }, 180_000);
   }
 
   it('says when a job left running finishes elsewhere in the app, with a link back', async () => {
