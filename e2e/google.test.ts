@@ -13,13 +13,7 @@ describe.runIf(inject('browserAvailable'))('Google sign-in in the browser', () =
   let browser: Browser;
   beforeAll(async () => {
     oidc = await startOidcServer();
-    server = await startServerProcess({
-      env: {
-        GOOGLE_CLIENT_ID: 'pp-e2e-client',
-        GOOGLE_CLIENT_SECRET: 'pp-e2e-secret',
-        GOOGLE_DISCOVERY_URL: oidc.discoveryUrl,
-      },
-    });
+    server = await startServerProcess({ env: oidc.serverEnv });
     browser = await launchBrowser();
   });
   afterAll(async () => {

@@ -18,13 +18,7 @@ const client = () => new TestClient(backend.app, backend.config.appUrl);
 
 beforeAll(async () => {
   oidc = await startOidcServer();
-  backend = await createTestBackend({
-    env: {
-      GOOGLE_CLIENT_ID: 'pp-test-client',
-      GOOGLE_CLIENT_SECRET: 'pp-test-secret',
-      GOOGLE_DISCOVERY_URL: oidc.discoveryUrl,
-    },
-  });
+  backend = await createTestBackend({ env: oidc.serverEnv });
 });
 afterAll(async () => {
   await backend?.stop();

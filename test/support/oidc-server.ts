@@ -22,9 +22,16 @@ export async function startOidcServer() {
     response.body = claims();
   });
   const issuer = server.issuer.url as string;
+  const discoveryUrl = `${issuer}/.well-known/openid-configuration`;
   return {
     issuer,
-    discoveryUrl: `${issuer}/.well-known/openid-configuration`,
+    discoveryUrl,
+    /** The settings that make a server sign in with Google through this provider. */
+    serverEnv: {
+      GOOGLE_CLIENT_ID: 'pp-test-client',
+      GOOGLE_CLIENT_SECRET: 'pp-test-secret',
+      GOOGLE_DISCOVERY_URL: discoveryUrl,
+    },
     nextUser(user: OidcUser) {
       current = user;
     },

@@ -12,6 +12,7 @@ import { TextField } from '../../components/TextField';
 import { type ApiResult, errorCode, errorMessage } from '../../lib/api';
 import { changePassword, requestEmailChange, setFirstPassword, updateName } from '../../lib/session/auth-api';
 import { useAuth } from '../../lib/session/auth-context';
+import { GoogleReauthButton } from './GoogleReauthButton';
 import { GOOGLE_REAUTH_TEXT, useGoogleReauth } from './use-google-reauth';
 
 export const DETAILS_TEXT = {
@@ -111,16 +112,7 @@ function GoogleAgain({ onDone }: { onDone: (message: FormMessageValue) => void }
   const google = useGoogleReauth((result) =>
     onDone(result.ok ? { tone: 'success', text: GOOGLE_REAUTH_TEXT.done } : { tone: 'error', text: result.error }),
   );
-  return (
-    <button
-      type="button"
-      className="pp-button pp-button--secondary"
-      disabled={google.busy}
-      onClick={() => void google.start()}
-    >
-      {GOOGLE_REAUTH_TEXT.button}
-    </button>
-  );
+  return <GoogleReauthButton google={google} />;
 }
 
 function NameForm({ name, onSaved }: { name: string; onSaved: () => void }) {

@@ -7,6 +7,7 @@ import { errorMessage } from '../../lib/api';
 import { ACCOUNT_EXPORT_URL, deleteAccount } from '../../lib/creations/creations-api';
 import { useNavigate } from '../../lib/router';
 import { useAuth } from '../../lib/session/auth-context';
+import { GoogleReauthButton } from './GoogleReauthButton';
 import { GOOGLE_REAUTH_TEXT, useGoogleReauth } from './use-google-reauth';
 
 export const DATA_TEXT = {
@@ -121,16 +122,7 @@ export function YourDataCard({ email, hasPassword }: { email: string; hasPasswor
             <button type="submit" className="pp-button pp-button--danger" disabled={!matches || deleting}>
               {DATA_TEXT.confirm}
             </button>
-            {needsGoogle ? (
-              <button
-                type="button"
-                className="pp-button pp-button--secondary"
-                disabled={google.busy}
-                onClick={() => void google.start()}
-              >
-                {GOOGLE_REAUTH_TEXT.button}
-              </button>
-            ) : null}
+            {needsGoogle ? <GoogleReauthButton google={google} /> : null}
             <button type="button" className="pp-button pp-button--secondary" onClick={() => setConfirming(false)}>
               {DATA_TEXT.cancel}
             </button>

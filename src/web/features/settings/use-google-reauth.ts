@@ -16,7 +16,10 @@ export const GOOGLE_REAUTH_TEXT = {
 
 export type GoogleReauthResult = { ok: true } | { ok: false; error: string };
 
-export function useGoogleReauth(onResult: (result: GoogleReauthResult) => void) {
+/** A fresh Google sign-in in a pop-up: `start` opens it, `busy` while it is open. */
+export type GoogleReauth = { start: () => Promise<void>; busy: boolean };
+
+export function useGoogleReauth(onResult: (result: GoogleReauthResult) => void): GoogleReauth {
   const { refresh } = useAuth();
   const [busy, setBusy] = useState(false);
   const popupRef = useRef<Window | null>(null);
