@@ -3,6 +3,7 @@
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runAccountSetup } from '../../src/server/accounts/account-setup';
+import { FAILURES_BEFORE_PAUSE, SIGN_IN_PAUSED_MESSAGE } from '../../src/server/auth/sign-in-throttle';
 import type { PaymentProvider } from '../../src/server/billing/payment-provider';
 import { deletedEmails, files, jobs, ledger, payments, session, user } from '../../src/server/db/schema';
 import { quietLogger } from '../../src/server/log';
@@ -114,5 +115,29 @@ describe('account deletion', () => {
     const right = await client.request('DELETE', '/api/account', { body: { password: 'correct horse 42' } });
     expect(right.status).toBe(204);
     expect((await client.get('/api/profile')).status).toBe(401);
+  });
+
+  it('counts wrong passwords with the account’s failed sign-ins: a stolen session cannot guess it', async () => {
+    const { client, id } = await verifiedUser(backend);
+    await backend.database.db
+      .update(session)
+      .set({ createdAt: sql`now() - interval '20 minutes'` })
+      .where(eq(session.userId, id));
+    for (let i = 0; i < FAILURES_BEFORE_PAUSE; i++) {
+      const wrong = await client.request('DELETE', '/api/account', { body: { password: `guess number ${i}` } });
+      expect(wrong.status).toBe(400);
+    }
+    // Paused now, even for the right password, and so is a sign-in with it.
+    const paused = await client.request<{ error: string }>('DELETE', '/api/account', {
+      body: { password: 'correct horse 42' },
+    });
+    expect(paused.status).toBe(429);
+    expect(paused.body.error).toBe(SIGN_IN_PAUSED_MESSAGE);
+    expect((await client.get('/api/profile')).status).toBe(200);
+    const [account] = await backend.database.db.select({ email: user.email }).from(user).where(eq(user.id, id));
+    const signIn = await new TestClient(backend.app, backend.config.appUrl).request('POST', '/api/auth/sign-in/email', {
+      body: { email: account?.email, password: 'correct horse 42' },
+    });
+    expect(signIn.status).toBe(429);
   });
 });

@@ -11,6 +11,12 @@ import {
   SETTINGS_MESSAGES,
 } from '../../contract/accounts';
 import type { Auth } from '../auth/auth';
+import {
+  countWrongPassword,
+  forgetWrongPasswords,
+  passwordTriesPausedForMs,
+  SIGN_IN_PAUSED_MESSAGE,
+} from '../auth/sign-in-throttle';
 import type { AppDb } from '../db/client';
 import { account } from '../db/schema';
 
@@ -20,7 +26,7 @@ type Current = NonNullable<Awaited<ReturnType<Auth['api']['getSession']>>>;
 
 export type Confirmed =
   | { ok: true; current: Current; signInMethods: SignInMethods }
-  | { ok: false; status: 400 | 401 | 403; body: { error: string } | ReauthRequired };
+  | { ok: false; status: 400 | 401 | 403 | 429; body: { error: string } | ReauthRequired };
 
 export type SignInMethods = { hasPassword: boolean; hasGoogle: boolean };
 
@@ -50,8 +56,15 @@ export async function confirmIdentity(
   const methods = await signInMethods(deps.db, current.user.id);
   if (typeof password === 'string' && password !== '') {
     if (!methods.hasPassword) return { ok: false, status: 400, body: { error: SETTINGS_MESSAGES.noPasswordToCheck } };
-    if (password.length > PASSWORD_MAX_LENGTH || !(await passwordIsRight(deps.auth, headers, password)))
+    // Counted with the account's wrong sign-ins: a stolen session cannot guess the password here either.
+    const email = current.user.email;
+    if ((await passwordTriesPausedForMs(deps.db, email)) > 0)
+      return { ok: false, status: 429, body: { error: SIGN_IN_PAUSED_MESSAGE } };
+    if (password.length > PASSWORD_MAX_LENGTH || !(await passwordIsRight(deps.auth, headers, password))) {
+      await countWrongPassword(deps.db, email);
       return { ok: false, status: 400, body: { error: SETTINGS_MESSAGES.wrongPassword } };
+    }
+    await forgetWrongPasswords(deps.db, email);
     return { ok: true, current, signInMethods: methods };
   }
   if (Date.now() - new Date(current.session.createdAt).getTime() <= FRESH_SESSION_MS)

@@ -32,6 +32,37 @@ const emailOf = (body: unknown) => {
   return typeof email === 'string' ? email : null;
 };
 
+/** How long password tries for `email` are paused (0 or less: not paused). */
+export async function passwordTriesPausedForMs(db: AppDb, email: string): Promise<number> {
+  const [row] = await db
+    .select()
+    .from(rateLimit)
+    .where(eq(rateLimit.key, failureKey(email)));
+  return row && row.count >= FAILURES_BEFORE_PAUSE ? row.lastRequest + PAUSE_MS - Date.now() : 0;
+}
+
+/** Counts a wrong password for `email` (a sign-in's, or one confirming an account change); answers the count in the window. */
+export async function countWrongPassword(db: AppDb, email: string): Promise<number> {
+  const now = Date.now();
+  const [counted] = await db
+    .insert(rateLimit)
+    .values({ id: randomUUID(), key: failureKey(email), count: 1, lastRequest: now })
+    .onConflictDoUpdate({
+      target: rateLimit.key,
+      set: {
+        count: sql`case when ${rateLimit.lastRequest} < ${now - FAILURE_WINDOW_MS} then 1 else ${rateLimit.count} + 1 end`,
+        lastRequest: now,
+      },
+    })
+    .returning({ count: rateLimit.count });
+  return counted?.count ?? 0;
+}
+
+/** The right password: the count starts again. */
+export async function forgetWrongPasswords(db: AppDb, email: string): Promise<void> {
+  await db.delete(rateLimit).where(eq(rateLimit.key, failureKey(email)));
+}
+
 export function signInThrottle(deps: Deps): BetterAuthPlugin {
   const { db } = deps;
   return {
@@ -43,11 +74,7 @@ export function signInThrottle(deps: Deps): BetterAuthPlugin {
           handler: createAuthMiddleware(async (ctx) => {
             const email = emailOf(ctx.body);
             if (!email) return;
-            const [row] = await db
-              .select()
-              .from(rateLimit)
-              .where(eq(rateLimit.key, failureKey(email)));
-            const waitMs = row && row.count >= FAILURES_BEFORE_PAUSE ? row.lastRequest + PAUSE_MS - Date.now() : 0;
+            const waitMs = await passwordTriesPausedForMs(db, email);
             if (waitMs > 0) {
               throw new APIError(
                 'TOO_MANY_REQUESTS',
@@ -65,25 +92,12 @@ export function signInThrottle(deps: Deps): BetterAuthPlugin {
             const email = emailOf(ctx.body);
             if (!email) return;
             const returned = ctx.context.returned;
-            const key = failureKey(email);
             if (!isAPIError(returned)) {
-              await db.delete(rateLimit).where(eq(rateLimit.key, key));
+              await forgetWrongPasswords(db, email);
               return;
             }
             if (returned.statusCode !== 401) return; // a pause or a bad request: not a wrong password
-            const now = Date.now();
-            const [counted] = await db
-              .insert(rateLimit)
-              .values({ id: randomUUID(), key, count: 1, lastRequest: now })
-              .onConflictDoUpdate({
-                target: rateLimit.key,
-                set: {
-                  count: sql`case when ${rateLimit.lastRequest} < ${now - FAILURE_WINDOW_MS} then 1 else ${rateLimit.count} + 1 end`,
-                  lastRequest: now,
-                },
-              })
-              .returning({ count: rateLimit.count });
-            if (counted?.count !== FAILURES_BEFORE_PAUSE) return;
+            if ((await countWrongPassword(db, email)) !== FAILURES_BEFORE_PAUSE) return;
             const owner = await ctx.context.internalAdapter.findUserByEmail(email.toLowerCase());
             if (!owner) return;
             // In the background: the answer must not wait on the mail server (nor differ for an unknown email).
