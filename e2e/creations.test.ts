@@ -67,9 +67,17 @@ describe.runIf(inject('browserAvailable'))('My Creations in the browser', () => 
       const page = await signedInAt(viewport);
       await removeBackground(page);
       // One row of two buttons, neither wrapping its words (issue 38: five pills, one on three lines).
-      const download = await page.getByRole('button', { name: 'Download', exact: true }).boundingBox();
-      const send = await page.getByRole('button', { name: 'Send to another tool' }).boundingBox();
-      expect(send?.y).toBe(download?.y);
+      // Both measured in one frame: the page above may still move (its images load) between two reads.
+      const sendButton = page.getByRole('button', { name: 'Send to another tool' });
+      const downloadButton = page.getByRole('button', { name: 'Download', exact: true });
+      await downloadButton.evaluate((element) => element.setAttribute('data-measure', 'download'));
+      const [download, send] = await sendButton.evaluate((element) =>
+        [document.querySelector('[data-measure="download"]') as Element, element].map((button) => {
+          const { x, y, width, height } = button.getBoundingClientRect();
+          return { x, y, width, height };
+        }),
+      );
+      expect(send?.y).toBeCloseTo(download?.y ?? Number.NaN, 0);
       expect(download?.height).toBeLessThanOrEqual(44);
       expect(send?.height).toBeLessThanOrEqual(44);
       expect((send?.x ?? 0) + (send?.width ?? 0)).toBeLessThanOrEqual(viewport.width);
