@@ -16,7 +16,9 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { ssrDirOf, ssrEntryOf } from '../src/server/pages/ssr-build';
 import { buildWebIfStale, WEB_DIST_DIR } from './web-build.mjs';
 
-const BUDGET_GZIPPED_BYTES = Math.round(87 * 1024);
+// 87.5 kB since issue 38: the shell moves focus to a new page's heading (app/RouteFocus.tsx) and
+// follows the jobs already running when a page loads (job toasts), on every page.
+const BUDGET_GZIPPED_BYTES = Math.round(87.5 * 1024);
 const LANDING_PAGE = 'features/landing/LandingPage.tsx';
 
 /** A chunk and everything it imports statically: what must load before it runs. */

@@ -3,12 +3,12 @@
 // last FRESH_SIGN_IN_MINUTES, or the account's password sent with the request. An account without a
 // password (Google only) signs in with Google again. Decision 055.
 import { eq } from 'drizzle-orm';
+import { SETTINGS_MESSAGES } from '../../contract/account-settings';
 import {
   ACCOUNT_MESSAGES,
   FRESH_SIGN_IN_MINUTES,
   PASSWORD_MAX_LENGTH,
   type ReauthRequired,
-  SETTINGS_MESSAGES,
 } from '../../contract/accounts';
 import type { Auth } from '../auth/auth';
 import {

@@ -3,6 +3,7 @@
 
 import { and, eq, ne, sql } from 'drizzle-orm';
 import { Hono } from 'hono';
+import { SETTINGS_MESSAGES } from '../../contract/account-settings';
 import {
   ACCOUNT_MESSAGES,
   type AccountDetails,
@@ -10,7 +11,6 @@ import {
   PASSWORD_MAX_LENGTH,
   PASSWORD_MIN_LENGTH,
   type PublicConfig,
-  SETTINGS_MESSAGES,
   VERIFICATION_RESEND_COOLDOWN_SECONDS,
 } from '../../contract/accounts';
 import { ROUTES } from '../../contract/routes';

@@ -1,12 +1,7 @@
 // Rules better-auth's endpoints do not enforce themselves, applied before they run (hooks.before).
 import { APIError, createAuthMiddleware } from 'better-auth/api';
-import {
-  ACCOUNT_MESSAGES,
-  NAME_MAX_LENGTH,
-  PASSWORD_MAX_LENGTH,
-  PASSWORD_MIN_LENGTH,
-  SETTINGS_MESSAGES,
-} from '../../contract/accounts';
+import { SETTINGS_MESSAGES } from '../../contract/account-settings';
+import { ACCOUNT_MESSAGES, NAME_MAX_LENGTH, PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from '../../contract/accounts';
 import { isStorableText } from '../../contract/text';
 import { isUuid } from '../db/ids';
 

@@ -1,17 +1,13 @@
 import { AtSign, KeyRound, UserRound } from 'lucide-react';
 import { type FormEvent, type ReactNode, useId, useState } from 'react';
-import {
-  type AccountDetails,
-  NAME_MAX_LENGTH,
-  PASSWORD_MIN_LENGTH,
-  SETTINGS_MESSAGES,
-} from '../../../contract/accounts';
+import { SETTINGS_MESSAGES } from '../../../contract/account-settings';
+import { type AccountDetails, NAME_MAX_LENGTH, PASSWORD_MIN_LENGTH } from '../../../contract/accounts';
 import { FormMessage, type FormMessageValue } from '../../components/FormMessage';
 import { PasswordField } from '../../components/PasswordField';
 import { TextField } from '../../components/TextField';
 import { type ApiResult, errorCode, errorMessage } from '../../lib/api';
-import { changePassword, requestEmailChange, setFirstPassword, updateName } from '../../lib/session/auth-api';
 import { useAuth } from '../../lib/session/auth-context';
+import { changePassword, requestEmailChange, setFirstPassword, updateName } from './account-api';
 import { GoogleReauthButton } from './GoogleReauthButton';
 import { GOOGLE_REAUTH_TEXT, useGoogleReauth } from './use-google-reauth';
 

@@ -12,9 +12,10 @@ import { SignInPromptCard } from '../../components/SignInPromptCard';
 import { errorMessage, retryAfterSeconds } from '../../lib/api';
 import { formatTokens } from '../../lib/format-cost';
 import { Link, useNavigate, useSearchParams } from '../../lib/router';
-import { getAccountDetails, sendVerificationEmail } from '../../lib/session/auth-api';
+import { sendVerificationEmail } from '../../lib/session/auth-api';
 import { useAuth, usePublicConfig } from '../../lib/session/auth-context';
 import { useDocumentTitle } from '../../lib/use-document-title';
+import { getAccountDetails } from './account-api';
 import { SignInDetailsCard } from './SignInDetailsCard';
 import { YourDataCard } from './YourDataCard';
 

@@ -1,6 +1,6 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { SETTINGS_MESSAGES } from '../../../contract/accounts';
+import { SETTINGS_MESSAGES } from '../../../contract/account-settings';
 import { renderApp } from '../../app/test-utils';
 import { ACCOUNT_DETAILS, installFakeApi, signedInRoutes, signedOutRoutes } from '../../test-support/fake-api';
 import { DELETED_TEXT } from './AccountDeletedPage';

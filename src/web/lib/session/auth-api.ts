@@ -3,7 +3,6 @@
 import {
   ACCOUNT_API,
   ACCOUNT_ROUTES,
-  type AccountDetails,
   NAME_MAX_LENGTH,
   type Profile,
   type PublicConfig,
@@ -19,8 +18,6 @@ export const AUTH_API = {
   resetPassword: '/api/auth/reset-password',
   /** Google is an OpenID Connect provider behind better-auth's standard social sign-in. */
   social: '/api/auth/sign-in/social',
-  updateUser: '/api/auth/update-user',
-  changePassword: '/api/auth/change-password',
 } as const;
 
 /** The part of better-auth's user this UI reads. */
@@ -82,23 +79,3 @@ export function isPopupMessage(data: unknown): data is PopupMessage {
     typeof (data as { ok?: unknown }).ok === 'boolean'
   );
 }
-
-/** User Settings: the account's name, email and sign-in methods. */
-export const getAccountDetails = () => getJson<AccountDetails>(ACCOUNT_API.account);
-
-export const updateName = (name: string) => postJson<unknown>(AUTH_API.updateUser, { name });
-
-/** The server ends the other sessions whatever is asked (auth/request-rules.ts); this browser stays in. */
-export const changePassword = (currentPassword: string, newPassword: string) =>
-  postJson<unknown>(AUTH_API.changePassword, { currentPassword, newPassword, revokeOtherSessions: true });
-
-/** A first password, for an account that signs in with Google only. */
-export const setFirstPassword = (newPassword: string) =>
-  postJson<{ error?: string; reauth?: string }>(ACCOUNT_API.accountPassword, { newPassword });
-
-/** A link to `newEmail`; the address changes once it is opened. */
-export const requestEmailChange = (newEmail: string, password?: string) =>
-  postJson<{ message?: string; error?: string; reauth?: string }>(ACCOUNT_API.accountEmail, {
-    newEmail,
-    ...(password ? { password } : {}),
-  });
