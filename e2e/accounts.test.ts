@@ -86,7 +86,7 @@ describe.runIf(inject('browserAvailable'))('accounts in the browser', () => {
       .toBe(`Email verified for ${attackerEmail}. You are still signed in as ${victimEmail}.`);
     expect(await profileOf(page)).toMatchObject({ email: victimEmail, emailVerified: false });
     await page.goto(`${baseUrl}/user-settings`);
-    await page.getByText(victimEmail).waitFor();
+    await page.getByTestId('account-email').filter({ hasText: victimEmail }).waitFor();
     expect(await page.getByText(attackerEmail).count()).toBe(0);
 
     expect(await profileOf(attacker)).toMatchObject({ email: attackerEmail, emailVerified: true });
@@ -101,7 +101,9 @@ describe.runIf(inject('browserAvailable'))('accounts in the browser', () => {
     await page.getByLabel('Email').fill(email);
     await page.getByLabel('Password', { exact: true }).fill('not my password');
     await page.getByRole('button', { name: 'Continue with Email' }).click();
-    await expect.poll(() => message().textContent()).toBe('Please try signing in or reset your password.');
+    await expect
+      .poll(() => message().textContent(), { timeout: 30_000 })
+      .toBe('Please try signing in or reset your password.');
     expect(page.url()).toBe(`${baseUrl}/`);
   });
 

@@ -153,7 +153,12 @@ describe('the tool-run queue', () => {
   });
 
   it('hands a job charged while a worker here is idle straight to it: claimed in the charge, no take', async () => {
-    const backend = await createTestBackend({ inference: routerWith(instantProvider()) });
+    // Slots that look once at start and then sleep: with the tests' half-second poll, a loaded machine
+    // met the call while the slot was in a look of its own (not idle, so no hand-over).
+    const backend = await createTestBackend({
+      env: { QUEUE_POLL_SECONDS: '60' },
+      inference: routerWith(instantProvider()),
+    });
     try {
       const { client } = await verifiedUser(backend, 20);
       const response = await client.post<{ jobId: string }>('/api/generate-image', generate);
