@@ -75,6 +75,9 @@ export default defineConfig({
           include: ['src/web/**/*.test.{ts,tsx}'],
           environment: 'happy-dom',
           setupFiles: ['test/support/web-setup.ts'],
+          // Files share one worker and its happy-dom: a fresh module graph and DOM per file was three
+          // quarters of this tier's CPU (127 -> 32 CPU-s); web-setup.ts resets what a test leaves behind.
+          isolate: false,
           // Timeouts catch hangs, not slowness: CI runs every project at once on two cores.
           testTimeout: 20_000,
         },

@@ -36,7 +36,8 @@ describe.runIf(inject('browserAvailable'))('Google sign-in in the browser', () =
     await page.waitForURL(`${server.url}/text-to-pic`);
     await expect.poll(() => page.getByTestId('token-balance').textContent()).toContain('20');
     await page.goto(`${server.url}/user-settings`);
-    await page.getByText('popup.user@gmail.test').waitFor();
+    // The sign-in details card shows the address too: the account summary's row is the one asserted.
+    await expect.poll(() => page.getByTestId('account-email').textContent()).toBe('popup.user@gmail.test');
     await page.getByText('Email verified').waitFor();
     await context.close();
   });

@@ -1,12 +1,16 @@
 import { cleanup, configure } from '@testing-library/react';
-import { afterEach } from 'vitest';
+import { afterEach, vi } from 'vitest';
 
 // findBy/waitFor give up after 5 s, not 1 s: a lazy page chunk on a loaded two-core machine (CI runs
 // every project at once) can take longer than a second to arrive, and a wait ends as soon as it is met.
 configure({ asyncUtilTimeout: 5000 });
 
+// The files share one worker and one DOM (vitest.config.ts): what a test leaves behind is reset here.
 afterEach(() => {
   cleanup();
   // A tool's draft kept for /tokens (lib/tool-draft.ts) must not reach the next test.
   sessionStorage.clear();
+  localStorage.clear();
+  // A test that failed before it restored real timers must not leave fake ones to the next file.
+  vi.useRealTimers();
 });
