@@ -45,6 +45,8 @@ export const INPUT_MESSAGES = {
   promptEmpty: 'Please describe the image you want.',
   promptTooLong: (length: number) =>
     `Your description is ${formatCount(length)} characters; the limit is ${formatCount(MAX_PROMPT_CHARS)}.`,
+  /** Announced once as typing goes over the limit (the visible sentence above counts on with each key). */
+  promptOverLimit: `Your description is over the ${formatCount(MAX_PROMPT_CHARS)}-character limit.`,
   promptUnstorable:
     'Your description contains a character that cannot be saved (a control character or a broken emoji). Please remove it and try again.',
   /** `bytes`: the file's size when known (the server may refuse before it has counted them all). */

@@ -52,8 +52,15 @@ describe.each(PROMPT_TOOLS)('%s’s prompt', (route, heading, call, label) => {
     typePrompt(`${'x'.repeat(2143)}  `, label);
     expect(counter().textContent).toContain('2,143 / 2,000');
     expect(counter().dataset.over).toBe('true');
-    // Said at once, before any click.
+    // Said at once, before any click; announced once as one steady sentence, not at every key.
     expect(problem()).toBe('Your description is 2,143 characters; the limit is 2,000.');
+    expect(screen.getByTestId('prompt-problem').getAttribute('aria-live')).toBe('off');
+    const announcement = screen.getByTestId('prompt-over-announcement');
+    expect(announcement.getAttribute('aria-live')).toBe('polite');
+    expect(announcement.textContent).toBe('Your description is over the 2,000-character limit.');
+    typePrompt('x'.repeat(2150), label);
+    expect(problem()).toBe('Your description is 2,150 characters; the limit is 2,000.');
+    expect(announcement.textContent).toBe('Your description is over the 2,000-character limit.');
     fireEvent.click(action());
     expect(api.callsTo(call)).toHaveLength(0);
   });

@@ -78,7 +78,17 @@ export function usePromptField(label: string, placeholder: string, initial = '')
               {formatCount(length)} of {formatCount(MAX_PROMPT_CHARS)} characters
             </span>
           </p>
-          <FormMessage id={problemId} message={shown ? { tone: 'error', text: shown } : null} testId="prompt-problem" />
+          {/* Over the limit while typing, the sentence counts on with each key: it is read with the
+              field, and one steady sentence is announced instead of every count. */}
+          <FormMessage
+            id={problemId}
+            message={shown ? { tone: 'error', text: shown } : null}
+            testId="prompt-problem"
+            live={!over}
+          />
+          <p className="pp-visually-hidden" aria-live="polite" data-testid="prompt-over-announcement">
+            {over ? INPUT_MESSAGES.promptOverLimit : ''}
+          </p>
         </>
       )}
     </LabelledField>
