@@ -70,6 +70,7 @@ describe('a tool page opens on the latest job of its tool', () => {
   it('shows the running input on a page with a prompt too (Background Swap)', async () => {
     const running = creation({
       tool: 'background-swap',
+      settings: { prompt: 'a quiet beach at dawn', num_outputs: 1 },
       status: 'queued',
       output: null,
       outputs: [],
@@ -88,6 +89,9 @@ describe('a tool page opens on the latest job of its tool', () => {
     );
     const preview = await screen.findByRole('img', { name: `Your image: ${RESUMED_IMAGE_NAME}` });
     expect(preview.getAttribute('src')).toBe(storedImage(1).url);
+    // And its prompt, as it was sent.
+    const prompt = screen.getByRole('textbox', { name: 'New Background Description' }) as HTMLTextAreaElement;
+    expect(prompt.value).toBe('a quiet beach at dawn');
   });
 
   it('starts empty when the newest job failed', async () => {

@@ -106,6 +106,8 @@ export function useToolRunner<Id extends ToolId>(tool: WebTool<Id>) {
   const userActed = useRef(false);
   /** The stored input of a job still running when the page opened: the page shows it as its image again. */
   const [resumedInput, setResumedInput] = useState<string | null>(null);
+  /** The prompt of that job, which the page's prompt field shows again. */
+  const [resumedPrompt, setResumedPrompt] = useState<string | null>(null);
   const [search] = useSearchParams();
   const imageWasSent = search.has(SENT_IMAGE_PARAM);
 
@@ -226,6 +228,8 @@ export function useToolRunner<Id extends ToolId>(tool: WebTool<Id>) {
         if (latest.status === 'queued' || latest.status === 'running') {
           unwatchJob(latest.id);
           setResumedInput(before);
+          const prompt = (latest.settings as { prompt?: unknown }).prompt;
+          if (typeof prompt === 'string') setResumedPrompt(prompt);
           setJob({ phase: 'running', status: latest.status, startedAt: Date.parse(latest.createdAt) || Date.now() });
           void followToEnd(latest.id, mine, request, before);
         } else if (latest.status === 'succeeded') {
@@ -338,6 +342,8 @@ export function useToolRunner<Id extends ToolId>(tool: WebTool<Id>) {
     busy,
     /** The stored input (/api/files/<id>) of the running job the page opened on, or null. */
     resumedInput,
+    /** The prompt of the running job the page opened on, or null. */
+    resumedPrompt,
     /** Inputs and the action are off: the first check is running, or the account may not use this tool. */
     locked: access === 'unknown' || flagsBlock,
     busyLabel: tool.busyLabel,

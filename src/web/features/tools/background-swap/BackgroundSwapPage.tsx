@@ -13,7 +13,12 @@ export function BackgroundSwapPage() {
     value: prompt,
     field: promptField,
     check: checkPrompt,
-  } = usePromptField('New Background Description', 'A sunlit marble terrace overlooking the sea');
+  } = usePromptField(
+    'New Background Description',
+    'A sunlit marble terrace overlooking the sea',
+    '',
+    runner.resumedPrompt,
+  );
   const { value: count, field: countField } = useImageCountField();
   const { image } = upload;
   const cost = runner.price * count;

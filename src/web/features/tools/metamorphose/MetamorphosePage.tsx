@@ -19,7 +19,7 @@ export function MetamorphosePage() {
     value: prompt,
     field: promptField,
     check: checkPrompt,
-  } = usePromptField('Prompt', 'Me as an astronaut on the moon, cinematic lighting');
+  } = usePromptField('Prompt', 'Me as an astronaut on the moon, cinematic lighting', '', runner.resumedPrompt);
   const { value: aspectRatio, field: aspectRatioField } = useAspectRatioField();
   const { image } = upload;
   const cost = runner.price;

@@ -1,7 +1,7 @@
 // The tool forms' inputs. None takes a `disabled` flag: the workspace's fieldset switches them all off
 // at once (signed-in state, a running job).
 import { Coins, FlaskConical } from 'lucide-react';
-import { type ReactElement, type ReactNode, useId, useRef, useState } from 'react';
+import { type ReactElement, type ReactNode, useEffect, useId, useRef, useState } from 'react';
 import { formatCount, INPUT_MESSAGES, MAX_PROMPT_CHARS, promptProblem } from '../../../../contract/input-limits';
 import { ASPECT_RATIOS, type AspectRatio, MAX_IMAGES_PER_REQUEST } from '../../../../contract/tools';
 import { FormMessage } from '../../../components/FormMessage';
@@ -34,13 +34,24 @@ function LabelledField({ label, children }: { label: string; children: (id: stri
 /**
  * A prompt's value and its required field (product-spec.md section 5: prompts are required). It
  * starts as `initial` (a draft kept on the way to /tokens), else the prompt "Run again" carries.
+ * A job still running when the page opened brings its prompt back (`resumed`).
  * A live counter states the limit beside the field ("1,840 / 2,000", counted as the server counts:
  * trimmed); over it, the field says so at once. `check` is the page's last look before a call: a
  * blank, too long or unstorable prompt is refused there, beside the field, which takes the focus.
  */
-export function usePromptField(label: string, placeholder: string, initial = ''): CheckedField<string> {
+export function usePromptField(
+  label: string,
+  placeholder: string,
+  initial = '',
+  /** The prompt of a job still running when the page opened (it arrives after the first render). */
+  resumed: string | null = null,
+): CheckedField<string> {
   const again = useRunAgainSetting<string>(['prompt'], null, '');
   const [prompt, setPrompt] = useState(initial || again);
+  // A prompt already typed stays.
+  useEffect(() => {
+    if (resumed) setPrompt((current) => current || resumed);
+  }, [resumed]);
   /** The problem shown beside the field after a refused click (cleared by the next edit). */
   const [refused, setRefused] = useState<string | null>(null);
   const textareaRef = useRef<HTMLTextAreaElement>(null);

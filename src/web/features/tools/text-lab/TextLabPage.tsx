@@ -22,6 +22,7 @@ export function TextLabPage() {
     'Prompt',
     'A retro concert poster that says "Summer Nights" in bold neon letters',
     draftText(draft, 'prompt'),
+    runner.resumedPrompt,
   );
   const { value: aspectRatio, field: aspectRatioField } = useAspectRatioField(
     draft ? draftSetting(draft, 'aspectRatio', ASPECT_RATIOS, '1:1') : undefined,

@@ -19,7 +19,12 @@ export function TextToPicPage() {
     value: prompt,
     field: promptField,
     check: checkPrompt,
-  } = usePromptField('Prompt', 'A lighthouse on a cliff at dusk, soft film grain', draftText(draft, 'prompt'));
+  } = usePromptField(
+    'Prompt',
+    'A lighthouse on a cliff at dusk, soft film grain',
+    draftText(draft, 'prompt'),
+    runner.resumedPrompt,
+  );
   const { value: aspectRatio, field: aspectRatioField } = useAspectRatioField(
     draft ? draftSetting(draft, 'aspectRatio', ASPECT_RATIOS, '1:1') : undefined,
   );
