@@ -13,6 +13,9 @@ export const SETTINGS_MESSAGES = {
   emailInvalid: 'Please enter a valid email address, like name@example.com.',
   emailSame: 'That is already your email address.',
   emailTaken: 'That email address belongs to another account. Please use a different one.',
+  /** The link of an email change, opened after the new address became another account's. */
+  emailTakenMeanwhile:
+    'Your email was not changed: that address now belongs to another account. Ask for a change to a different one below.',
   emailChangeSent: (newEmail: string) =>
     `We sent a link to ${newEmail}. Your email changes once you open it (within an hour).`,
   passwordTooShort: `Your new password must be at least ${PASSWORD_MIN_LENGTH} characters long.`,

@@ -81,6 +81,8 @@ export const PASSWORD_MAX_LENGTH = 128;
 
 /** Where a link of an email change lands (better-auth adds `error` when the link is bad or expired). */
 export const EMAIL_CHANGED_PARAM = 'emailChanged';
+/** The `error` of that landing when the new address became another account's before the link was opened. */
+export const EMAIL_TAKEN_ERROR = 'EMAIL_TAKEN';
 
 /** Pages outside the spec's list that accounts need (the spec does not show them). */
 export const ACCOUNT_ROUTES = {

@@ -139,6 +139,24 @@ describe('email change', () => {
     expect((await mailsTo(email)).filter((m) => /was changed/.test(m.subject))).toHaveLength(1);
   });
 
+  it('changes nothing when the new address became another account’s before the link was opened, and says why', async () => {
+    const { browser, email, id } = await signedUp();
+    const target = newEmail();
+    expect((await browser.post('/api/account/email', { newEmail: target })).status).toBe(200);
+    const mail = await eventually(async () => (await mailsTo(target)).find((m) => /new email/.test(m.subject)));
+    const link = findLinks(mail.text).find((l) => l.includes('/verify-email'));
+    if (!link) throw new Error('no link in the mail');
+    // Someone signs up with that address meanwhile.
+    expect((await client().signUp(target, 'another person 42')).status).toBe(200);
+
+    const opened = await client().get(new URL(link).pathname + new URL(link).search);
+    expect(opened.status).toBe(302);
+    expect(opened.headers.get('location')).toBe('/user-settings?emailChanged=1&error=EMAIL_TAKEN');
+    expect((await rowOf(id))?.email).toBe(email);
+    expect((await client().signIn(email)).status).toBe(200);
+    expect((await mailsTo(email)).filter((m) => /was changed/.test(m.subject))).toEqual([]);
+  });
+
   it('refuses an address of another account, the same address or no address, and sends nothing', async () => {
     const { browser, email, id } = await signedUp();
     const other = await signedUp();

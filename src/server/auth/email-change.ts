@@ -8,7 +8,7 @@ import type { Mailer } from '../mail/mailer';
 import { emailChangedNotice, emailChangeMail, verificationMail } from '../mail/templates';
 
 /** What better-auth puts in the link of an email change (a JWT signed with our secret, checked by it). */
-type ChangeClaims = { email: string; updateTo?: string; requestType?: string };
+type ChangeClaims = { email: string; updateTo?: string; requestType?: string; userId?: string };
 
 /**
  * The claims of a link's token, read without checking the signature: only to word a mail or a notice

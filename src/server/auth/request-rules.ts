@@ -1,9 +1,16 @@
 // Rules better-auth's endpoints do not enforce themselves, applied before they run (hooks.before).
 import { APIError, createAuthMiddleware } from 'better-auth/api';
 import { SETTINGS_MESSAGES } from '../../contract/account-settings';
-import { ACCOUNT_MESSAGES, NAME_MAX_LENGTH, PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from '../../contract/accounts';
+import {
+  ACCOUNT_MESSAGES,
+  EMAIL_TAKEN_ERROR,
+  NAME_MAX_LENGTH,
+  PASSWORD_MAX_LENGTH,
+  PASSWORD_MIN_LENGTH,
+} from '../../contract/accounts';
 import { isStorableText } from '../../contract/text';
 import { isUuid } from '../db/ids';
+import { changeClaims } from './email-change';
 
 /** The endpoints that write the user's name and image from the request body. */
 const NAME_PATHS = new Set(['/sign-up/email', '/update-user']);
@@ -84,5 +91,19 @@ export const enforceRequestRules = createAuthMiddleware(async (ctx) => {
     if (typeof next === 'string' && next.length > PASSWORD_MAX_LENGTH)
       throw bad('PASSWORD_TOO_LONG', SETTINGS_MESSAGES.passwordTooLong);
     return { context: { body: { ...ctx.body, revokeOtherSessions: true } } };
+  }
+  // An email change's link opened after another account took the new address (it was free when
+  // asked): the change cannot be made, and the page says why, as better-auth's own link errors do,
+  // instead of the unique index failing the update (a 500).
+  if (ctx.path === '/verify-email') {
+    const claims = changeClaims(ctx.query?.token);
+    if (claims?.updateTo && claims.requestType === 'change-email-verification') {
+      const holder = await ctx.context.internalAdapter.findUserByEmail(claims.updateTo);
+      if (holder && holder.user.id !== claims.userId) {
+        const callback = typeof ctx.query?.callbackURL === 'string' ? ctx.query.callbackURL : null;
+        if (!callback) throw bad(EMAIL_TAKEN_ERROR, SETTINGS_MESSAGES.emailTakenMeanwhile);
+        throw ctx.redirect(`${callback}${callback.includes('?') ? '&' : '?'}error=${EMAIL_TAKEN_ERROR}`);
+      }
+    }
   }
 });

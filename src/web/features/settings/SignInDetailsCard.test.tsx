@@ -162,6 +162,14 @@ describe('User Settings: name, email and password', () => {
     );
   });
 
+  it('says when the new address became another account’s before the link was opened', async () => {
+    installFakeApi(signedInRoutes());
+    renderApp('/user-settings?emailChanged=1&error=EMAIL_TAKEN');
+    await waitFor(() =>
+      expect(screen.getByTestId('email-change-outcome').textContent).toBe(SETTINGS_MESSAGES.emailTakenMeanwhile),
+    );
+  });
+
   it('says when an email change link could not be used (better-auth adds ?error=)', async () => {
     installFakeApi(signedInRoutes());
     renderApp('/user-settings?emailChanged=1&error=TOKEN_EXPIRED');

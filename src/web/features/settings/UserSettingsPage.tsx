@@ -1,8 +1,10 @@
 import { BadgeCheck, CircleCheck, Coins, LogOut, Mail, Settings, UserRound } from 'lucide-react';
 import { useCallback, useEffect, useId, useState } from 'react';
+import { SETTINGS_MESSAGES } from '../../../contract/account-settings';
 import {
   type AccountDetails,
   EMAIL_CHANGED_PARAM,
+  EMAIL_TAKEN_ERROR,
   VERIFICATION_RESEND_COOLDOWN_SECONDS,
 } from '../../../contract/accounts';
 import { ROUTES } from '../../../contract/routes';
@@ -223,18 +225,19 @@ function useAccountDetails() {
   return { details, failed, reload: load };
 }
 
-/** After the link of an email change: it worked, or better-auth sent ?error= (expired, used). */
+/** After the link of an email change: it worked, or better-auth sent ?error= (expired, used), or the address was taken meanwhile. */
 function EmailChangeOutcome() {
   const [params] = useSearchParams();
   if (!params.has(EMAIL_CHANGED_PARAM)) return null;
-  const failed = params.has('error');
+  const error = params.get('error');
+  const failure = error === EMAIL_TAKEN_ERROR ? SETTINGS_MESSAGES.emailTakenMeanwhile : SETTINGS_TEXT.emailLinkFailed;
   return (
     <FormMessage
       className="pp-form-message pp-settings__outcome"
       testId="email-change-outcome"
       message={{
-        tone: failed ? 'error' : 'success',
-        text: failed ? SETTINGS_TEXT.emailLinkFailed : SETTINGS_TEXT.emailChanged,
+        tone: error === null ? 'success' : 'error',
+        text: error === null ? SETTINGS_TEXT.emailChanged : failure,
       }}
     />
   );
