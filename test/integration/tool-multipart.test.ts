@@ -169,7 +169,7 @@ describe('a multipart call is the JSON call', () => {
       .select()
       .from(jobs)
       .where(eq(jobs.id, swap.body.jobId as string));
-    expect(job?.input).toMatchObject({ prompt: '2024', num_outputs: 2 });
+    expect(job?.input).toMatchObject({ input: { prompt: '2024', numOutputs: 2 } });
   });
 
   it('accepts a FormData body as fetch sends it, its boundary chosen by the client', async () => {
