@@ -3,6 +3,13 @@
 // headers), read from the same storage as GET /api/files/:id. A job still running is a 202 in JSON,
 // a failure a 502 in JSON (refunded), refusals stay JSON, and Image Analyzer asked for an image only
 // is a 406 before anything is charged.
+import { execFile } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import type { AddressInfo } from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { serve } from '@hono/node-server';
 import { eq } from 'drizzle-orm';
 import sharp from 'sharp';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -253,5 +260,53 @@ describe('Image Analyzer has no image', () => {
     );
     expect(response.status).toBe(200);
     expect(await response.json()).toMatchObject({ success: true, charged: 1, keywords: expect.any(Array) });
+  });
+});
+
+describe('over a real socket, as curl sends it', () => {
+  let server: ReturnType<typeof serve>;
+  let port: number;
+  let dir: string;
+  beforeAll(async () => {
+    server = await new Promise((resolve) => {
+      const s = serve({ fetch: backend.app.fetch, port: 0, hostname: '127.0.0.1' }, () => resolve(s));
+    });
+    port = (server.address() as AddressInfo).port;
+    dir = mkdtempSync(path.join(os.tmpdir(), 'pp-curl-'));
+  });
+  afterAll(async () => {
+    await new Promise((resolve) => server.close(resolve));
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('curl -F image=@photo.png -H "Accept: image/png" saves the PNG answer (with its alpha channel)', async () => {
+    const { client } = await verifiedUser(backend, 50);
+    writeFileSync(path.join(dir, 'photo.png'), png);
+    const { stdout } = await promisify(execFile)('curl', [
+      '--silent',
+      '--show-error',
+      '--dump-header',
+      '-',
+      '--output',
+      path.join(dir, 'result.png'),
+      '-H',
+      'Accept: image/png',
+      '-H',
+      `Origin: ${backend.config.appUrl}`,
+      '-H',
+      `X-Forwarded-For: ${client.ip}`,
+      '-H',
+      `Cookie: ${client.cookieHeader()}`,
+      '-F',
+      `image=@${path.join(dir, 'photo.png')}`,
+      `http://127.0.0.1:${port}/api/remove-background`,
+    ]);
+    expect(stdout).toMatch(/^HTTP\/1\.1 200/);
+    expect(stdout).toMatch(/^content-type: image\/png\r$/im);
+    expect(stdout).toMatch(/^content-disposition: inline; filename="background-removed.png"\r$/im);
+    expect(stdout).toMatch(/^x-tokens-remaining: 48\r$/im);
+    const meta = await sharp(readFileSync(path.join(dir, 'result.png'))).metadata();
+    expect([meta.format, meta.width, meta.height, meta.hasAlpha]).toEqual(['png', 40, 30, true]);
+    expect(await tokensOf(client)).toBe(48);
   });
 });
