@@ -76,7 +76,7 @@ function parseObject(raw: string): Record<string, unknown> | string {
 export async function formToBody(form: FormData, tool: ToolDefinition): Promise<ToolCallBody | ToolCallBodyProblem> {
   const schema = TOOL_REQUEST_SCHEMAS[tool.id];
   const imageFields = imageFieldsOf(tool.id);
-  const fields = [...Object.keys(schema.shape), ...CALL_FIELDS];
+  const fields = [...new Set([...Object.keys(schema.shape), ...CALL_FIELDS])];
   const byName = new Map<string, FormDataEntryValue[]>();
   for (const [name, value] of form.entries()) byName.set(name, [...(byName.get(name) ?? []), value]);
 
