@@ -85,3 +85,12 @@ export function describeIssue(error: z.ZodError, body: unknown): { field: string
   if (issue.code === 'invalid_type' && given === undefined) return { field, reason: 'is required' };
   return { field, reason: issue.message };
 }
+
+/**
+ * The fields of `tool`'s body that carry an image (the shared `image` schema): in a
+ * multipart/form-data call, the ones that may be a file part (server/jobs/request/tool-call-body.ts).
+ */
+export function imageFieldsOf(tool: keyof typeof TOOL_REQUEST_SCHEMAS): string[] {
+  const shape: Record<string, unknown> = TOOL_REQUEST_SCHEMAS[tool].shape;
+  return Object.keys(shape).filter((name) => shape[name] === image);
+}

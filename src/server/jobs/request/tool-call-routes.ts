@@ -1,7 +1,9 @@
 // The ten tool calls (POST /api/<path>, product-spec.md section 7) over HTTP, and GET /api/tools:
-// signed in (401), calls per minute (429), a JSON object (400); the rules and the money are the
-// tool-call service's (tool-call-service.ts); then the call waits for its job. Following a job
-// afterwards is jobs/views/job-routes.ts, its files jobs/views/file-routes.ts.
+// signed in (401), calls per minute (429), an answer the client accepts (406: image-answer.ts), a
+// JSON object or a multipart form (400/415: tool-call-body.ts); the rules and the money are the
+// tool-call service's (tool-call-service.ts); then the call waits for its job, and answers JSON or,
+// when the client's Accept prefers it, the image itself. Following a job afterwards is
+// jobs/views/job-routes.ts, its files jobs/views/file-routes.ts.
 import { type Context, Hono } from 'hono';
 import { INPUT_MESSAGES, TOOL_BODY_MAX_BYTES } from '../../../contract/input-limits';
 import type {
@@ -20,6 +22,8 @@ import { bodyTooLarge, limitBody } from '../../security/body-limit';
 import { isFreePreview, unitPrice } from '../free-preview';
 import type { JobProgressOf } from '../views/job-progress';
 import { type JobView, unlessGone, viewJob, waitForJob, waitMsFor } from '../views/job-view';
+import { IMAGE_ANSWER_MESSAGES, imageAnswer, type ToolAnswerFormat, toolAnswerFormat } from './image-answer';
+import { readToolCallBody } from './tool-call-body';
 import { readSessionAndCountCall } from './tool-call-limit';
 import { callTool, type ToolCallServiceDeps } from './tool-call-service';
 
@@ -32,20 +36,8 @@ export type ToolRoutesDeps = ToolCallServiceDeps & {
   progressOf: JobProgressOf;
 };
 
-/** A tool call's JSON may carry a 10 MB image as base64 (about 13.4 MB of text). */
+/** A tool call's JSON may carry a 10 MB image as base64 (about 13.4 MB of text); a multipart one the same bytes. */
 const TOOL_BODY_LIMIT = TOOL_BODY_MAX_BYTES;
-
-/** The body as a JSON object, or what is wrong with it. */
-function parseObject(raw: string): Record<string, unknown> | string {
-  let body: unknown;
-  try {
-    body = JSON.parse(raw);
-  } catch {
-    return 'body: must be JSON';
-  }
-  if (typeof body !== 'object' || body === null || Array.isArray(body)) return 'body: must be a JSON object';
-  return body as Record<string, unknown>;
-}
 
 /** The spec's response for a finished job: success and output (list or one URL), or the analysis. */
 function toolResponse(tool: ToolDefinition, view: JobView, balance: number): ToolResult {
@@ -64,6 +56,11 @@ export function toolRoutes(deps: ToolRoutesDeps) {
   for (const tool of TOOLS) {
     app.post(
       tool.apiPath,
+      // The answer depends on Accept (JSON or the image): caches must key on it, refusals included.
+      async (c, next) => {
+        c.header('Vary', 'Accept');
+        await next();
+      },
       limitBody(TOOL_BODY_LIMIT, (c) => bodyTooLarge(c, { success: false, error: INPUT_MESSAGES.requestTooLarge })),
       async (c) => {
         const counted = await readSessionAndCountCall(auth, db, c.req.raw.headers, deps.callsPerMinute);
@@ -78,16 +75,19 @@ export function toolRoutes(deps: ToolRoutesDeps) {
           };
           return c.json(answer, 429);
         }
-        const rawBody = await c.req.text();
-        const body = parseObject(rawBody);
-        if (typeof body === 'string') return c.json({ success: false, error: body } satisfies ToolRefusal, 400);
+        // Decided before the body is read: an analysis asked for as an image only is never charged.
+        const format = toolAnswerFormat(c.req.header('accept'), tool);
+        if (format === 'not-acceptable')
+          return c.json({ success: false, error: IMAGE_ANSWER_MESSAGES.noImage(tool) } satisfies ToolRefusal, 406);
+        const read = await readToolCallBody(c.req, tool);
+        if ('error' in read) return c.json({ success: false, error: read.error } satisfies ToolRefusal, read.status);
 
         const outcome = await callTool(deps, {
           user,
           caller,
           tool,
-          body,
-          rawBody,
+          body: read.body,
+          rawBody: read.canonical,
           idempotencyKey: c.req.header('idempotency-key')?.trim() || undefined,
           signal: c.req.raw.signal,
         });
@@ -99,13 +99,20 @@ export function toolRoutes(deps: ToolRoutesDeps) {
         }
         // A job handed to a worker here is running already; a queued one wakes a worker (here or, relayed, elsewhere).
         if (outcome.isNew && !outcome.handedOver) deps.signals?.queued();
-        return answerWithJob(c, tool, outcome.jobId, user.id, outcome.isNew);
+        return answerWithJob(c, tool, outcome.jobId, user.id, outcome.isNew, format);
       },
     );
   }
 
-  /** Waits for the job as long as the call may, then answers its result, or 202 while it still runs. */
-  async function answerWithJob(c: Context, tool: ToolDefinition, jobId: string, userId: string, justQueued: boolean) {
+  /** Waits for the job as long as the call may, then answers its result (JSON, or its image), or 202 while it still runs. */
+  async function answerWithJob(
+    c: Context,
+    tool: ToolDefinition,
+    jobId: string,
+    userId: string,
+    justQueued: boolean,
+    format: ToolAnswerFormat,
+  ) {
     const wait = waitMsFor(c.req.header('prefer'), deps.waitMs);
     const waited = await waitForJob(db, jobId, wait, deps.signals, { justQueued }).catch(unlessGone);
     if (!waited) return c.json({ success: false, error: TOOL_MESSAGES.jobDeleted } satisfies ToolRefusal, 410);
@@ -125,6 +132,11 @@ export function toolRoutes(deps: ToolRoutesDeps) {
         demo: view.demo,
       };
       return c.json(answer, 202);
+    }
+    if (format === 'image' && job.status === 'succeeded') {
+      const image = await imageAnswer(c, deps, { tool, job, charged: view.charged, balance, demo: view.demo });
+      // Its output gone already: deleted with its account while the call waited.
+      return image ?? c.json({ success: false, error: TOOL_MESSAGES.jobDeleted } satisfies ToolRefusal, 410);
     }
     return c.json(toolResponse(tool, view, balance), job.status === 'failed' ? 502 : 200);
   }
