@@ -14,3 +14,6 @@ export const WEBHOOK_SECRET = z
   .object({ secret: z.string().describe('The signing secret; it begins with "whsec_".') })
   .describe("The account's webhook signing secret.");
 export type WebhookSecret = z.output<typeof WEBHOOK_SECRET>;
+
+/** A tool's request body as the public API documents it: the tool's own fields and the optional `webhook`. */
+export const withWebhook = <T extends z.ZodObject>(body: T) => body.extend({ webhook: WEBHOOK_URL.optional() });

@@ -4,13 +4,13 @@
 // No schema is written twice: a field added to a contract schema shows here by itself. Adding an
 // operation is one entry of OPERATIONS (the ten tools' come from TOOLS).
 import { z } from 'zod';
+import { API_ERROR_STATUSES as ERROR_STATUSES } from '../../contract/api-errors';
 import { API_KEY_LIST, CREATE_API_KEY_REQUEST, CREATED_API_KEY } from '../../contract/api-keys';
 import * as answers from '../../contract/api-response-schemas';
-import { formatFileSize, TOOL_BODY_MAX_BYTES } from '../../contract/input-limits';
 import { costInWords, toolInputLimits } from '../../contract/tool-limits';
 import { imageFieldsOf, TOOL_REQUEST_SCHEMAS } from '../../contract/tool-requests';
 import { TOOLS, type ToolDefinition } from '../../contract/tools';
-import { WEBHOOK_SECRET, WEBHOOK_URL } from '../../contract/webhooks';
+import { WEBHOOK_SECRET, withWebhook } from '../../contract/webhooks';
 
 type JsonSchema = Record<string, unknown>;
 type Header = { description: string; schema: JsonSchema };
@@ -44,9 +44,7 @@ const requestName = (tool: ToolDefinition) => `${pascal(tool.id)}Request`;
 const multipartName = (tool: ToolDefinition) => `${pascal(tool.id)}MultipartRequest`;
 
 /** The tools' bodies as the server parses them, with the optional `webhook` every call may carry. */
-const toolBodies = Object.fromEntries(
-  TOOLS.map((tool) => [tool.id, TOOL_REQUEST_SCHEMAS[tool.id].extend({ webhook: WEBHOOK_URL.optional() })]),
-);
+const toolBodies = Object.fromEntries(TOOLS.map((tool) => [tool.id, withWebhook(TOOL_REQUEST_SCHEMAS[tool.id])]));
 
 /** The answers, by component name. */
 const ANSWER_SCHEMAS: Record<string, z.ZodType> = {
@@ -137,19 +135,6 @@ const refusal = (description: string, schema = 'ToolRefusal'): Response => ({
   headers: RATE_LIMIT_HEADERS,
   content: json(schema),
 });
-
-/** What every refusal of a call means (the /developers page lists these too). */
-export const ERROR_STATUSES: Record<string, string> = {
-  '400':
-    'The request is not valid (a field is missing or wrong, an image cannot be read): its error says what. Nothing is charged.',
-  '401': 'No key or session, or the key was revoked.',
-  '402': 'Not enough tokens for this call. Nothing is charged.',
-  '403': 'Not allowed: an unverified or suspended account, or a key used where a session is needed.',
-  '409': "The account's state refuses it (its storage is full). Nothing is charged.",
-  '413': `The body is larger than ${formatFileSize(TOOL_BODY_MAX_BYTES)}, or the image than its limit.`,
-  '422': 'The same Idempotency-Key was sent with another body, or the image was refused (explicit content).',
-  '429': 'Too many calls a minute, or too many jobs running: wait Retry-After seconds.',
-};
 
 const toolErrors = (): Record<string, Response> => ({
   '400': refusal(ERROR_STATUSES['400'] as string),

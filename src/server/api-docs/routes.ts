@@ -1,9 +1,11 @@
 // GET /api/openapi.json: the public API's description (openapi.ts), for client generators and the
 // /developers page. Public (no key, no session) and cacheable: it changes only with a deploy.
 import { Hono } from 'hono';
+import { OPENAPI_DOCUMENT_PATH } from '../../contract/routes';
 import { buildOpenApiDocument } from './openapi';
 
-export const OPENAPI_PATH = '/openapi.json';
+/** Under the API's /api. */
+const OPENAPI_PATH = OPENAPI_DOCUMENT_PATH.replace(/^\/api/, '');
 
 export function apiDocsRoutes(options: { serverUrl: string; version: string }) {
   // Built once per process: the document depends on the contract and these two values only.
