@@ -50,7 +50,7 @@ describe('DevelopersPage', () => {
       expect(within(section).queryByText('userId')).toBeNull();
     }
     const textToPic = screen.getByRole('list', { name: 'Text to Pic inputs' });
-    expect(textToPic.textContent).toContain('prompt');
+    expect(textToPic.textContent).toContain('text, up to 2,000 characters');
     expect(textToPic.textContent).toContain('one of 1:1, 9:16, 16:9');
     expect(textToPic.textContent).toContain('optional (default 1:1)');
     expect(textToPic.textContent).toContain('whole number from 1 to 4');
@@ -58,7 +58,10 @@ describe('DevelopersPage', () => {
     const upscaler = screen.getByRole('list', { name: 'Image Upscaler limits' }).textContent;
     expect(upscaler).toContain('2048 x 2048 px at 2x');
     expect(upscaler).toContain('680 x 680 px at 6x');
-    expect(screen.getByRole('list', { name: 'Metamorphose inputs' }).textContent).toContain('main_face_image');
+    const metamorphose = screen.getByRole('list', { name: 'Metamorphose inputs' }).textContent;
+    expect(metamorphose).toContain('main_face_image');
+    // A bare .int() states no range (not the safe integers).
+    expect(metamorphose).not.toContain('9007199254740991');
     expect(screen.getByRole('list', { name: 'Metamorphose limits' }).textContent).toContain('at most 5 MB');
   });
 

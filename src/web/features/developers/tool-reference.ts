@@ -2,6 +2,7 @@
 // cost (TOOLS), its fields as the OpenAPI document describes them (the input side of
 // TOOL_REQUEST_SCHEMAS with `webhook`, through z.toJSONSchema) and its limits (tool-limits.ts).
 import { z } from 'zod';
+import { formatCount } from '../../../contract/input-limits';
 import { costInWords, toolInputLimits } from '../../../contract/tool-limits';
 import { imageFieldsOf, TOOL_REQUEST_SCHEMAS } from '../../../contract/tool-requests';
 import { TOOLS, type ToolDefinition } from '../../../contract/tools';
@@ -52,12 +53,16 @@ function accepts(schema: JsonSchema, isImage: boolean): string {
   if (schema.anyOf?.every((option) => option.const !== undefined)) {
     return `one of ${listed(schema.anyOf.map((option) => option.const))}`;
   }
-  if (schema.type === 'integer' && schema.minimum !== undefined && schema.maximum !== undefined) {
+  // zod's .int() alone bounds a number by the safe integers: no limit worth stating.
+  const bounded = (bound: number | undefined) => bound !== undefined && Math.abs(bound) < Number.MAX_SAFE_INTEGER;
+  if (schema.type === 'integer' && bounded(schema.minimum) && bounded(schema.maximum)) {
     return `whole number from ${schema.minimum} to ${schema.maximum}`;
   }
   if (schema.type === 'integer') return 'whole number';
   if (schema.format === 'uri') return 'URL';
-  if (schema.type === 'string' && schema.maxLength !== undefined) return `text, up to ${schema.maxLength} characters`;
+  if (schema.type === 'string' && schema.maxLength !== undefined) {
+    return `text, up to ${formatCount(schema.maxLength)} characters`;
+  }
   return schema.type === 'string' ? 'text' : String(schema.type ?? 'value');
 }
 
