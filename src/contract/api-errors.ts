@@ -14,5 +14,5 @@ export const API_ERROR_STATUSES: Record<string, string> = {
   '422':
     'The same Idempotency-Key was sent with another body, or the image cannot be used by this tool (its error says why). Nothing is charged.',
   '429': 'Too many calls a minute, or too many jobs running: wait Retry-After seconds.',
-  '502': 'The job failed: its tokens went back (`refunded: true`).',
+  '502': 'The job failed: its tokens went back (refunded: true).',
 };
