@@ -3,6 +3,7 @@
 // to it, and the OpenAPI document it links to. Screenshots go to .tmp/e2e-shots/ (not committed).
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
+import AxeBuilder from '@axe-core/playwright';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { appIsLive, DESKTOP, launchBrowser, openPage, PHONE } from './support/browser';
@@ -45,6 +46,9 @@ describe.runIf(inject('browserAvailable'))('the /developers page in the browser'
         .toContain(`${new URL(baseUrl).origin}/api/remove-background`);
       const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
       expect(overflow).toBeLessThanOrEqual(0);
+      // axe, as e2e/accessibility.test.ts runs it over the spec's routes (legacy mode: no frames here).
+      const axe = await new AxeBuilder({ page }).setLegacyMode().analyze();
+      expect(axe.violations.flatMap((v) => v.nodes.map((n) => `${v.id}: ${n.target.join(' ')}`))).toEqual([]);
       await page.screenshot({ path: path.join(SHOTS, `developers-${name}.png`) });
       for (const section of ['Your first call', 'Tools', 'Errors', 'Webhooks']) {
         const region = page.getByRole('region', { name: section, exact: true });
