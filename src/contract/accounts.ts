@@ -1,6 +1,8 @@
 // Accounts: what the server answers about the signed-in user, and the messages both sides show.
 // Plain types and constants only: the browser imports this module, and a schema library here
-// would land in every page's JavaScript.
+// would land in every page's JavaScript (the profile's type is its schema's, imported as a type only).
+import type { z } from 'zod';
+import type * as schemas from './api-response-schemas';
 
 /** New users get 20 tokens (product-spec.md section 9). */
 export const SIGNUP_TOKENS = 20;
@@ -22,14 +24,7 @@ export const NAME_MAX_LENGTH = 100;
 export const VERIFIED_EMAIL_PARAM = 'verifiedEmail';
 
 /** The spec's user profile (section 3), as GET /api/profile returns it for the session user. */
-export type Profile = {
-  email: string;
-  tokens: number;
-  emailVerified: boolean;
-  isDispute: boolean;
-  isFraudulent: boolean;
-  stripeCustomerId: string | null;
-};
+export type Profile = z.output<typeof schemas.PROFILE>;
 
 /** GET /api/config: what this server offers, so the UI can explain what is not configured. */
 export type PublicConfig = {

@@ -1,40 +1,21 @@
 // My Creations (issue 17): what a user made, listed, deleted, shared and reused. The server answers
 // with these types and the web reads them, so the two sides cannot drift apart.
+import type { z } from 'zod';
+import type * as schemas from './api-response-schemas';
 import type { JobView } from './tool-responses';
 import type { ToolId } from './tools';
 
 /** The settings a user chose for a job, as sent (prompt, scale, aspectRatio, numOutputs...), images left out. */
 export type CreationSettings = Record<string, string | number | boolean>;
 
-/** One stored image of a creation. */
-export type CreationImage = {
-  /** The file id: send `/api/files/<id>` as a tool's image to use it again (see `storedImageRef`). */
-  id: string;
-  /** Full size, on our origin: /api/files/<id>. */
-  url: string;
-  /** A small preview (at most 512 px on its longer side), on our origin. */
-  thumbnailUrl: string;
-  width: number | null;
-  height: number | null;
-};
+/** One stored image of a creation (its `id`: send `/api/files/<id>` as a tool's image to use it again, see `storedImageRef`). */
+export type CreationImage = z.output<typeof schemas.CREATION_IMAGE>;
 
-/** One job of the user's, with what it cost and what it made. */
-export type Creation = JobView & {
-  /** Tokens taken when the job was created (0 for a free preview). */
-  charged: number;
-  /** Tokens given back (a failed job's cost). */
-  refunded: number;
-  /** True when the labelled demo served it (a free preview, not the tool's real output). */
-  demo: boolean;
-  settings: CreationSettings;
-  inputs: CreationImage[];
-  outputs: CreationImage[];
-  /** The share link's URL while sharing is on; null when off (the default). */
-  shareUrl: string | null;
-};
+/** One job of the user's, with what it cost (charged, refunded) and what it made. */
+export type Creation = z.output<typeof schemas.CREATION>;
 
 /** GET /api/creations?tool=<id>&cursor=<next>&limit=<1..100>: newest first. */
-export type CreationList = { creations: Creation[]; next: string | null };
+export type CreationList = z.output<typeof schemas.CREATION_LIST>;
 
 /** GET /api/creations/usage: storage used against the quota, and the retention in force. */
 export type CreationUsage = {

@@ -8,7 +8,12 @@ export const ROUTES = {
   /** "My Creations" (issue 17): what the user made. */
   creations: '/creations',
   userSettings: '/user-settings',
+  /** The public API's guide (issue 39), outside the spec's list: linked from the landing page's footer. */
+  developers: '/developers',
 } as const;
+
+/** The public API's OpenAPI document (server/api-docs), linked from /developers. */
+export const OPENAPI_DOCUMENT_PATH = '/api/openapi.json';
 
 export const ALL_ROUTES: readonly string[] = [
   ROUTES.home,

@@ -67,6 +67,15 @@ export const TOOL_REQUEST_SCHEMAS = {
   'image-analyzer': z.object({ userId, image }),
 } as const;
 
+/**
+ * The fields of `tool`'s request that carry an image (those of the shared `image` schema): a
+ * multipart call sends each as a file part of the same name (the OpenAPI document's multipart body).
+ */
+export const imageFieldsOf = (tool: keyof typeof TOOL_REQUEST_SCHEMAS): string[] =>
+  Object.entries(TOOL_REQUEST_SCHEMAS[tool].shape)
+    .filter(([, schema]) => schema === image)
+    .map(([field]) => field);
+
 export type ToolRequest<T extends keyof typeof TOOL_REQUEST_SCHEMAS> = z.input<(typeof TOOL_REQUEST_SCHEMAS)[T]>;
 
 /**

@@ -1,50 +1,30 @@
 // The API's answers to tool calls and job reads (docs/decisions/005-tool-call-responses.md). The
 // server types what it answers with these and the web reads them, so a change on one side that the
-// other does not follow fails `npm run typecheck`. Types and two small guards (no zod): pages import
-// them freely.
+// other does not follow fails `npm run typecheck`. The types are those of the zod schemas of
+// api-response-schemas.ts (also the OpenAPI document's), imported as types only: pages import this
+// module freely and load no zod.
+import type { z } from 'zod';
+import type * as schemas from './api-response-schemas';
 import type { ToolId } from './tools';
 
-export type JobStatus = 'queued' | 'running' | 'succeeded' | 'failed';
+export type JobStatus = z.output<typeof schemas.JOB_STATUS>;
 
 /** One keyword of an analysis, scored from 0 to 1. */
-export type Keyword = { keyword: string; score: number };
+export type Keyword = z.output<typeof schemas.KEYWORD>;
 
 /** One colour of an analysis: its share of the image in percent (0 to 100). */
-export type Color = { hex: string; name: string; percentage: number };
+export type Color = z.output<typeof schemas.COLOR>;
 
-export type Analysis = { keywords: Keyword[]; colors: Color[] };
+export type Analysis = z.output<typeof schemas.ANALYSIS>;
 
 /** A job as the API shows it (GET /api/jobs lists these). */
-export type JobView = {
-  id: string;
-  tool: ToolId;
-  status: JobStatus;
-  /** The request's price on the provider that serves it (also for a free preview). */
-  cost: number;
-  /** Tokens taken when the job was created: the cost, or 0 for a free preview. */
-  charged: number;
-  /**
-   * True for a free preview: its result is (or, while queued, will be) a labelled placeholder (the
-   * demo's, or a local engine's stamped one), not a result to use elsewhere.
-   */
-  demo: boolean;
-  /** ISO 8601. */
-  createdAt: string;
-  finishedAt: string | null;
-  error: string | null;
-  /** Succeeded image tools: the outputs' URLs on our origin (/api/files/<id>). */
-  output: string[] | null;
-  keywords: Keyword[] | null;
-  colors: Color[] | null;
-};
+export type JobView = z.output<typeof schemas.JOB_VIEW>;
 
 /**
- * While a job waits or runs: how long this tool on this provider usually takes once it runs (the
- * median of its last 20 good runs, whole seconds), or null when too few have finished to say; and
- * how many more seconds this job should take, counting the jobs ahead of it and those running beside
- * it on the worker, or null when a tool in the line has no usual time yet.
+ * While a job waits or runs: how long this tool on this provider usually takes once it runs, and
+ * how many more seconds this job should take (api-response-schemas.ts EXPECTATION).
  */
-type Expectation = { typicalSeconds: number | null; secondsLeft: number | null };
+export type Expectation = z.output<typeof schemas.EXPECTATION>;
 
 /**
  * Jobs ahead of a waiting one are counted up to this many: every count reads the jobs it counts,
@@ -58,42 +38,31 @@ export const QUEUE_AHEAD_COUNTED_UP_TO = 1000;
  * GET /api/jobs/:id: the job and, while it waits (for a worker's slot, or held by one and waiting for
  * its model on the local engine), its place in the line (1: next; null once it runs).
  */
-export type JobDetail = JobView & { queuePosition: number | null } & Expectation;
+export type JobDetail = z.output<typeof schemas.JOB_DETAIL>;
 
 /** GET /api/jobs: newest first; `next` is the `before` cursor of the next page, or null. */
 export type JobList = { jobs: JobView[]; next: string | null };
 
-/**
- * What every answer about a job carries: the balance after it, the tokens it took and whether it is
- * a free preview (JobView's `charged` and `demo`).
- */
-type Charged = Pick<JobView, 'charged' | 'demo'> & { jobId: string; balance: number };
-
 /** 200, an image tool: the list of URLs, or one URL for the one-image tools. */
-export type ToolImageSuccess = Charged & { success: true; output: string[] | string | null };
+export type ToolImageSuccess = z.output<typeof schemas.TOOL_IMAGE_SUCCESS>;
 
 /** 200, the Image Analyzer. */
-export type ToolAnalysisSuccess = Charged & { success: true; keywords: Keyword[] | null; colors: Color[] | null };
+export type ToolAnalysisSuccess = z.output<typeof schemas.TOOL_ANALYSIS_SUCCESS>;
 
 /** 502: the job failed and its cost went back. */
-export type ToolFailure = Charged & { success: false; error: string; refunded: true };
+export type ToolFailure = z.output<typeof schemas.TOOL_FAILURE>;
 
 /** 202: still queued or running; follow it at GET /api/jobs/:id. */
-export type ToolPending = Charged & {
-  success: false;
-  pending: true;
-  status: 'queued' | 'running';
-  queuePosition: number | null;
-} & Expectation;
+export type ToolPending = z.output<typeof schemas.TOOL_PENDING>;
 
 /** 400, 401, 403, 413, 422: refused, nothing charged. */
-export type ToolRefusal = { success: false; error: string };
+export type ToolRefusal = z.output<typeof schemas.TOOL_REFUSAL>;
 
 /** 402: not enough tokens; the balance the server sees. */
-export type ToolNotEnoughTokens = ToolRefusal & { balance: number };
+export type ToolNotEnoughTokens = z.output<typeof schemas.TOOL_NOT_ENOUGH_TOKENS>;
 
 /** 429: too many calls, or the user's job cap; try again after `retryAfterSeconds` (also the Retry-After header). */
-export type ToolTooManyCalls = ToolRefusal & { retryAfterSeconds: number };
+export type ToolTooManyCalls = z.output<typeof schemas.TOOL_TOO_MANY_CALLS>;
 
 /** A finished job's answer (200 or 502). */
 export type ToolResult = ToolImageSuccess | ToolAnalysisSuccess | ToolFailure;

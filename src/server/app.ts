@@ -2,6 +2,7 @@
 import { Hono } from 'hono';
 import type Stripe from 'stripe';
 import { accountRoutes, DEV_MAIL_PATH } from './accounts/routes';
+import { apiDocsRoutes } from './api-docs/routes';
 import type { Auth } from './auth/auth';
 import { clientIpMiddleware } from './auth/client-ip';
 import { LOCAL_CHECKOUT_PATH } from './billing/local-provider';
@@ -99,6 +100,8 @@ export function buildApp(deps: AppDeps) {
           deps.stripe && config.stripe ? { client: deps.stripe, webhookSecret: config.stripe.webhookSecret } : null,
       }),
     )
+    // The OpenAPI document: public, read by generators and other sites alike.
+    .route('/', apiDocsRoutes({ serverUrl: config.appUrl, version: deps.version }))
     .use('*', originCheck(config.trustedOrigins))
     .route(
       '/',

@@ -6,7 +6,7 @@
 // the request carried a session cookie), the tools' providers as this server has them.
 import { StrictMode } from 'react';
 import { prerender } from 'react-dom/static';
-import { ALL_ROUTES } from '../contract/routes';
+import { ALL_ROUTES, ROUTES } from '../contract/routes';
 import type { ToolsInfo } from '../contract/tool-responses';
 import { routes } from './app/routes';
 import { primeToolsInfo } from './features/tools/tools-info';
@@ -16,10 +16,15 @@ import { setPrerenderedHint } from './lib/session/signed-in-hint';
 import { collectDocumentTitle } from './lib/use-document-title';
 
 /**
- * The pages served prerendered: every route of the menu and the legal pages. Not /reset-password
+ * The pages served prerendered: every route of the menu, the legal pages and the API's guide. Not /reset-password
  * (its link's token decides what shows) nor /shared/:token (a page per share): they get the shell.
  */
-export const PRERENDERED_PATHS: readonly string[] = [...ALL_ROUTES, LEGAL_ROUTES.terms, LEGAL_ROUTES.privacy];
+export const PRERENDERED_PATHS: readonly string[] = [
+  ...ALL_ROUTES,
+  LEGAL_ROUTES.terms,
+  LEGAL_ROUTES.privacy,
+  ROUTES.developers,
+];
 
 export type PrerenderOptions = {
   /** The server's guess that the visitor is signed in (a session cookie came with the request). */

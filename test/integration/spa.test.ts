@@ -129,6 +129,7 @@ describe('serving the web app', () => {
     expect(xml).toMatch(/<loc>http[^<]*\/<\/loc>/);
     expect(xml).toContain('/tokens</loc>');
     expect(xml).toContain('/background-remover</loc>');
+    expect(xml).toContain('/developers</loc>');
     expect(xml).not.toContain('/user-settings');
   });
 });

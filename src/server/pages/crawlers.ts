@@ -3,7 +3,7 @@
 import { ALL_ROUTES, ROUTES } from '../../contract/routes';
 
 /** Every page a visitor can open signed out; User Settings needs an account, so crawlers skip it. */
-export const PUBLIC_ROUTES = ALL_ROUTES.filter((route) => route !== ROUTES.userSettings);
+export const PUBLIC_ROUTES = [...ALL_ROUTES.filter((route) => route !== ROUTES.userSettings), ROUTES.developers];
 
 export const robotsTxt = (appUrl: string) =>
   `User-agent: *\nAllow: /\nDisallow: /api/\nDisallow: ${ROUTES.userSettings}\n\nSitemap: ${appUrl}/sitemap.xml\n`;

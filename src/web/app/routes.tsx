@@ -83,6 +83,13 @@ export const routesFor = (tools: readonly ToolRoute[]): RouteObject[] => [
         ),
       },
       {
+        path: ROUTES.developers,
+        lazy: page(
+          () => import('../features/developers/DevelopersPage'),
+          (m) => m.DevelopersPage,
+        ),
+      },
+      {
         id: 'tool-layout',
         // Its own chunk (sidebar, job toasts): the landing page does not need it; a tool page loads
         // it alongside its own chunk.

@@ -99,7 +99,8 @@ export function LandingPage() {
         <div className="pp-container pp-footer__inner">
           <Wordmark />
           <p className="pp-footer__text">© {new Date().getFullYear()} Picture Palette. AI image tools for designers.</p>
-          <nav className="pp-footer__links" aria-label="Legal">
+          <nav className="pp-footer__links" aria-label="Footer">
+            <Link to={ROUTES.developers}>Developers</Link>
             <Link to={LEGAL_ROUTES.terms}>Terms of Service</Link>
             <Link to={LEGAL_ROUTES.privacy}>Privacy Policy</Link>
           </nav>

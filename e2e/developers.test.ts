@@ -1,0 +1,87 @@
+// /developers in a real browser, at a phone's and a desktop's width: prerendered, the guide's
+// headings, no page wider than the screen (code scrolls inside its block), the landing footer's link
+// to it, and the OpenAPI document it links to. Screenshots go to .tmp/e2e-shots/ (not committed).
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
+import AxeBuilder from '@axe-core/playwright';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { appIsLive, DESKTOP, launchBrowser, openPage, PHONE } from './support/browser';
+
+const baseUrl = inject('baseUrl');
+const SHOTS = path.resolve(import.meta.dirname, '../.tmp/e2e-shots');
+
+const HEADINGS = ['Get a key', 'Your first call', 'Tools', 'Errors', 'Rate limits', 'Webhooks', 'OpenAPI'];
+
+describe.runIf(inject('browserAvailable'))('the /developers page in the browser', () => {
+  let browser: Browser;
+  const pages: Page[] = [];
+  beforeAll(async () => {
+    browser = await launchBrowser();
+    mkdirSync(SHOTS, { recursive: true });
+  });
+  afterAll(async () => {
+    for (const page of pages) await page.close();
+    await browser?.close();
+  });
+
+  for (const [name, viewport] of [
+    ['phone', PHONE],
+    ['desktop', DESKTOP],
+  ] as const) {
+    it(`reads at ${viewport.width} px: the headings, every tool, nothing wider than the screen`, async () => {
+      const { page, errors } = await openPage(browser, viewport);
+      pages.push(page);
+      const response = await page.goto(`${baseUrl}/developers`);
+      expect(response?.status()).toBe(200);
+      // Prerendered: the heading is in the HTML the server sent, before any script ran.
+      expect(await response?.text()).toContain('Picture Palette API</h1>');
+      await appIsLive(page);
+      expect(await page.title()).toContain('Developers');
+      expect(await page.getByRole('heading', { level: 2 }).allTextContents()).toEqual(HEADINGS);
+      expect(await page.getByRole('heading', { level: 3 }).count()).toBe(10);
+      // The examples name the address the page was served from once it runs.
+      await expect
+        .poll(() => page.getByText(/^curl /).textContent())
+        .toContain(`${new URL(baseUrl).origin}/api/remove-background`);
+      const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+      expect(overflow).toBeLessThanOrEqual(0);
+      // axe, as e2e/accessibility.test.ts runs it over the spec's routes (legacy mode: no frames here).
+      const axe = await new AxeBuilder({ page }).setLegacyMode().analyze();
+      expect(axe.violations.flatMap((v) => v.nodes.map((n) => `${v.id}: ${n.target.join(' ')}`))).toEqual([]);
+      await page.screenshot({ path: path.join(SHOTS, `developers-${name}.png`) });
+      for (const section of ['Your first call', 'Tools', 'Errors', 'Webhooks']) {
+        const region = page.getByRole('region', { name: section, exact: true });
+        const file = `developers-${name}-${section.toLowerCase().replaceAll(' ', '-')}.png`;
+        // Where it is on the page (not in the viewport); the tools' list is long: its top is enough to look at.
+        const box = await region.evaluate((element) => {
+          const rect = element.getBoundingClientRect();
+          return { y: rect.top + window.scrollY, height: rect.height };
+        });
+        await page.screenshot({
+          path: path.join(SHOTS, file),
+          fullPage: true,
+          clip: { x: 0, y: box.y, width: viewport.width, height: Math.min(box.height, 1400) },
+        });
+      }
+      expect(errors).toEqual([]);
+    });
+  }
+
+  it('is linked from the landing page footer, and links to the OpenAPI document', async () => {
+    const { page, errors } = await openPage(browser, PHONE);
+    pages.push(page);
+    await page.goto(baseUrl);
+    await appIsLive(page);
+    const footerLink = page.getByRole('navigation', { name: 'Footer' }).getByRole('link', { name: 'Developers' });
+    await footerLink.scrollIntoViewIfNeeded();
+    await footerLink.click();
+    await page.getByRole('heading', { level: 1, name: 'Picture Palette API' }).waitFor();
+    expect(new URL(page.url()).pathname).toBe('/developers');
+    const href = await page.getByRole('link', { name: 'OpenAPI document' }).getAttribute('href');
+    expect(href).toBe('/api/openapi.json');
+    const document = await page.evaluate(async (url) => (await fetch(url)).json(), href as string);
+    expect(document.openapi).toBe('3.1.0');
+    expect(errors).toEqual([]);
+  });
+});

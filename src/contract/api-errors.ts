@@ -1,0 +1,18 @@
+// What each refusal of a public API call means: the OpenAPI document's responses and the
+// /developers page's table say the same. No zod here: the page loads it.
+import { formatFileSize, TOOL_BODY_MAX_BYTES } from './input-limits';
+
+/** Status -> what it means, for a tool call (other routes answer a subset). */
+export const API_ERROR_STATUSES: Record<string, string> = {
+  '400':
+    'The request is not valid (a field is missing or wrong, an image cannot be read): its error says what. Nothing is charged.',
+  '401': 'No key or session, or the key was revoked.',
+  '402': 'Not enough tokens for this call. Nothing is charged.',
+  '403': 'Not allowed: an unverified or suspended account, or a key used where a session is needed.',
+  '409': "The account's state refuses it (its storage is full). Nothing is charged.",
+  '413': `The body is larger than ${formatFileSize(TOOL_BODY_MAX_BYTES)}, or the image than its limit.`,
+  '422':
+    'The same Idempotency-Key was sent with another body, or the image cannot be used by this tool (its error says why). Nothing is charged.',
+  '429': 'Too many calls a minute, or too many jobs running: wait Retry-After seconds.',
+  '502': 'The job failed: its tokens went back (refunded: true).',
+};

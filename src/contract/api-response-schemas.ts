@@ -1,0 +1,146 @@
+// What the API answers, as zod schemas: the one source of the response types (tool-responses.ts,
+// creations.ts and accounts.ts derive theirs from these with `import type`, so pages keep importing
+// plain types and zod stays out of their JavaScript) and of the OpenAPI document (server/api-docs).
+// The descriptions here are the document's.
+import { z } from 'zod';
+import { TOOL_IDS } from './tools';
+
+export const JOB_STATUS = z.enum(['queued', 'running', 'succeeded', 'failed']);
+
+export const KEYWORD = z
+  .object({ keyword: z.string(), score: z.number().describe('From 0 to 1.') })
+  .describe('One keyword of an analysis, scored from 0 to 1.');
+
+export const COLOR = z
+  .object({
+    hex: z.string().describe('"#rrggbb".'),
+    name: z.string(),
+    percentage: z.number().describe('Its share of the image, 0 to 100.'),
+  })
+  .describe('One colour of an analysis.');
+
+export const ANALYSIS = z.object({ keywords: z.array(KEYWORD), colors: z.array(COLOR) });
+
+export const JOB_VIEW = z
+  .object({
+    id: z.string(),
+    tool: z.enum(TOOL_IDS),
+    status: JOB_STATUS,
+    cost: z.number().describe("The request's price on the provider that serves it (also for a free preview)."),
+    charged: z.number().describe('Tokens taken when the job was created: the cost, or 0 for a free preview.'),
+    demo: z
+      .boolean()
+      .describe('True for a free preview: its result is a labelled placeholder, not a result to use elsewhere.'),
+    createdAt: z.string().describe('ISO 8601.'),
+    finishedAt: z.string().nullable(),
+    error: z.string().nullable(),
+    output: z
+      .array(z.string())
+      .nullable()
+      .describe("Succeeded image tools: the outputs' URLs on this origin (/api/files/<id>)."),
+    keywords: z.array(KEYWORD).nullable(),
+    colors: z.array(COLOR).nullable(),
+  })
+  .describe('A job as the API shows it.');
+
+/** While a job waits or runs: how long its tool usually takes and how long this one should still take. */
+export const EXPECTATION = z.object({
+  typicalSeconds: z
+    .number()
+    .nullable()
+    .describe('The median of the last 20 good runs of this tool on its provider, or null when too few finished.'),
+  secondsLeft: z
+    .number()
+    .nullable()
+    .describe('How many more seconds this job should take, or null when it cannot be said yet.'),
+});
+
+export const JOB_DETAIL = JOB_VIEW.extend({
+  queuePosition: z.number().nullable().describe('Its place in the line while it waits (1: next); null once it runs.'),
+  ...EXPECTATION.shape,
+}).describe('GET /api/jobs/{id}: the job and, while it waits, its place in the line.');
+
+const CHARGED = z.object({
+  jobId: z.string(),
+  charged: JOB_VIEW.shape.charged,
+  demo: JOB_VIEW.shape.demo,
+  balance: z.number().describe("The account's tokens after this call."),
+});
+
+export const TOOL_IMAGE_SUCCESS = CHARGED.extend({
+  success: z.literal(true),
+  output: z
+    .union([z.array(z.string()), z.string(), z.null()])
+    .describe("The outputs' URLs (/api/files/<id>): a list, or one URL for the one-image tools."),
+}).describe('200, an image tool: the job succeeded.');
+
+export const TOOL_ANALYSIS_SUCCESS = CHARGED.extend({
+  success: z.literal(true),
+  keywords: z.array(KEYWORD).nullable(),
+  colors: z.array(COLOR).nullable(),
+}).describe('200, the Image Analyzer: the job succeeded.');
+
+export const TOOL_FAILURE = CHARGED.extend({
+  success: z.literal(false),
+  error: z.string(),
+  refunded: z.literal(true),
+}).describe('502: the job failed and its cost went back.');
+
+export const TOOL_PENDING = CHARGED.extend({
+  success: z.literal(false),
+  pending: z.literal(true),
+  status: z.enum(['queued', 'running']),
+  queuePosition: z.number().nullable(),
+  ...EXPECTATION.shape,
+}).describe('202: still queued or running; follow it at GET /api/jobs/{id}.');
+
+export const TOOL_REFUSAL = z
+  .object({ success: z.literal(false), error: z.string().describe('What was wrong, in a sentence.') })
+  .describe('Refused: nothing was charged.');
+
+export const TOOL_NOT_ENOUGH_TOKENS = TOOL_REFUSAL.extend({
+  balance: z.number().describe('The balance the server sees.'),
+}).describe('402: not enough tokens; nothing was charged.');
+
+export const TOOL_TOO_MANY_CALLS = TOOL_REFUSAL.extend({
+  retryAfterSeconds: z.number().describe('Also the Retry-After header.'),
+}).describe('429: too many calls, or too many jobs running; try again later.');
+
+/** The answers of routes other than the tools' when they refuse: a sentence. */
+export const API_ERROR = z.object({ error: z.string() }).describe('Refused: what was wrong, in a sentence.');
+
+export const CREATION_IMAGE = z.object({
+  id: z.string().describe("The file id: send `/api/files/<id>` as a tool's image to use it again."),
+  url: z.string().describe('Full size, on this origin: /api/files/<id>.'),
+  thumbnailUrl: z.string().describe('A small preview (at most 512 px on its longer side).'),
+  width: z.number().nullable(),
+  height: z.number().nullable(),
+});
+
+export const CREATION = JOB_VIEW.extend({
+  refunded: z.number().describe("Tokens given back (a failed job's cost)."),
+  settings: z
+    .record(z.string(), z.union([z.string(), z.number(), z.boolean()]))
+    .describe('The settings the job was asked with, images left out.'),
+  inputs: z.array(CREATION_IMAGE),
+  outputs: z.array(CREATION_IMAGE),
+  shareUrl: z.string().nullable().describe("The share link's URL while sharing is on; null when off."),
+}).describe('One job of the account, with what it cost and what it made.');
+
+export const CREATION_LIST = z
+  .object({
+    creations: z.array(CREATION),
+    next: z.string().nullable().describe('The `cursor` of the next page, or null.'),
+  })
+  .describe('Newest first.');
+
+export const PROFILE = z
+  .object({
+    email: z.string(),
+    tokens: z.number().describe('The balance.'),
+    emailVerified: z.boolean(),
+    isDispute: z.boolean(),
+    isFraudulent: z.boolean(),
+    stripeCustomerId: z.string().nullable(),
+  })
+  .describe('The account and its balance.');

@@ -1,0 +1,211 @@
+import './developers.css';
+import { useEffect, useState } from 'react';
+import { API_ERROR_STATUSES } from '../../../contract/api-errors';
+import { OPENAPI_DOCUMENT_PATH, ROUTES } from '../../../contract/routes';
+import { StandalonePage } from '../../components/StandalonePage';
+import { Link } from '../../lib/router';
+import { useDocumentTitle } from '../../lib/use-document-title';
+import { curlExample, fetchExample, webhookExample } from './examples';
+import { TOOL_REFERENCES, type ToolReference } from './tool-reference';
+
+/** Shown in the examples until the page knows the address it is served from (a prerender does not). */
+const ORIGIN_PLACEHOLDER = 'https://picture-palette.example';
+
+/** This site's address, once in a browser (after hydration: the prerendered HTML has the placeholder). */
+function useOrigin(): string {
+  const [origin, setOrigin] = useState(ORIGIN_PLACEHOLDER);
+  useEffect(() => setOrigin(window.location.origin), []);
+  return origin;
+}
+
+const firstCallTool = TOOL_REFERENCES.find((reference) => reference.tool.id === 'background-remover');
+
+function Code({ label, children }: { label: string; children: string }) {
+  return (
+    <figure className="pp-dev__code">
+      <figcaption className="pp-dev__code-label">{label}</figcaption>
+      {/* biome-ignore lint/a11y/noNoninteractiveTabindex: a scrolling code block must be reachable by keyboard */}
+      <pre tabIndex={0}>
+        <code>{children}</code>
+      </pre>
+    </figure>
+  );
+}
+
+function ToolSection({ reference }: { reference: ToolReference }) {
+  const { tool } = reference;
+  return (
+    <section className="pp-dev__tool" aria-labelledby={`tool-${tool.id}`}>
+      <div className="pp-dev__tool-head">
+        <h3 id={`tool-${tool.id}`}>{tool.title}</h3>
+        <span className="pp-dev__cost pp-tabular">{reference.cost}</span>
+      </div>
+      <p className="pp-dev__endpoint">
+        <code>
+          {reference.method} {reference.path}
+        </code>
+      </p>
+      <p className="pp-dev__muted">{tool.summary}</p>
+      <ul className="pp-dev__fields" aria-label={`${tool.title} inputs`}>
+        {reference.fields.map((field) => (
+          <li key={field.name}>
+            <code className="pp-dev__field-name">{field.name}</code>{' '}
+            <span className="pp-dev__presence">{field.presence}</span>
+            <span className="pp-dev__accepts">{field.accepts}</span>
+          </li>
+        ))}
+      </ul>
+      <ul className="pp-dev__limits" aria-label={`${tool.title} limits`}>
+        {reference.limits.map((limit) => (
+          <li key={limit}>{limit}</li>
+        ))}
+      </ul>
+    </section>
+  );
+}
+
+/** Route '/developers': the public API's guide, from the same contract as the API and its OpenAPI document. */
+export function DevelopersPage() {
+  useDocumentTitle('Developers');
+  const origin = useOrigin();
+  const firstPath = firstCallTool?.path ?? '/api/remove-background';
+  return (
+    <StandalonePage className="pp-auth-page" mainClassName="pp-dev">
+      <article className="pp-dev__column">
+        <header className="pp-dev__intro">
+          <p className="pp-dev__eyebrow">Developers</p>
+          <h1 className="pp-dev__title">Picture Palette API</h1>
+          <p className="pp-dev__lead">
+            The ten tools from your code, at the same prices as in the app: the same tokens, the same refunds when a job
+            fails. Describe it to your client generator with the <a href={OPENAPI_DOCUMENT_PATH}>OpenAPI document</a>.
+          </p>
+          <nav aria-label="On this page" className="pp-dev__toc">
+            <a href="#key">Get a key</a>
+            <a href="#first-call">First call</a>
+            <a href="#tools">Tools</a>
+            <a href="#errors">Errors</a>
+            <a href="#rate-limits">Rate limits</a>
+            <a href="#webhooks">Webhooks</a>
+          </nav>
+        </header>
+
+        <section className="pp-card pp-dev__section" aria-labelledby="key">
+          <h2 id="key">Get a key</h2>
+          <ol className="pp-dev__steps">
+            <li>Sign in, verify your email, and open User Settings &gt; Developer.</li>
+            <li>Create a key and give it a name. It is shown once, in full: copy it somewhere safe.</li>
+            <li>
+              Send it as <code>Authorization: Bearer pp_...</code>. Revoke it there when you no longer need it: it stops
+              working at once.
+            </li>
+          </ol>
+          <p className="pp-dev__muted">
+            A key can call the tools and read jobs, files, creations and the balance (<code>GET /api/profile</code>). It
+            cannot manage keys, change or delete the account, or buy tokens: those need a session on the site.
+          </p>
+          <p>
+            <Link to={ROUTES.userSettings}>Open User Settings</Link>
+          </p>
+        </section>
+
+        <section className="pp-card pp-dev__section" aria-labelledby="first-call">
+          <h2 id="first-call">Your first call</h2>
+          <p>
+            Remove a photo's background and save the PNG. Send the image as a file (multipart) and ask for the image
+            itself with <code>Accept: image/png</code>:
+          </p>
+          <Code label="curl">{curlExample(origin, firstPath)}</Code>
+          <p>
+            Or send JSON, the image in base64 (or a data URL), and read the answer: the job, its outputs' URLs and your
+            balance. Sending the same <code>Idempotency-Key</code> again answers the same job, charged once.
+          </p>
+          <Code label="TypeScript (fetch)">{fetchExample(origin, firstPath)}</Code>
+          <p className="pp-dev__muted">
+            <code>Prefer: wait=N</code> waits up to N seconds; a job not finished by then answers <strong>202</strong>{' '}
+            with its <code>jobId</code>: read it at <code>GET /api/jobs/&#123;id&#125;</code>, or pass a{' '}
+            <code>webhook</code>. A 200 image answer carries <code>X-Job-Id</code>, <code>X-Tokens-Charged</code> and{' '}
+            <code>X-Tokens-Remaining</code>.
+          </p>
+        </section>
+
+        <section className="pp-dev__section pp-dev__section--plain" aria-labelledby="tools">
+          <h2 id="tools">Tools</h2>
+          <p className="pp-dev__muted">
+            Every tool takes JSON or multipart/form-data (each image as a file part named as its field). Every call may
+            carry <code>webhook</code>.
+          </p>
+          <div className="pp-dev__tools">
+            {TOOL_REFERENCES.map((reference) => (
+              <ToolSection key={reference.tool.id} reference={reference} />
+            ))}
+          </div>
+        </section>
+
+        <section className="pp-card pp-dev__section" aria-labelledby="errors">
+          <h2 id="errors">Errors</h2>
+          <p>
+            A refusal answers JSON with <code>error</code>, a sentence that says what was wrong. A refused call changes
+            nothing and costs nothing.
+          </p>
+          <dl className="pp-dev__statuses">
+            {Object.entries(API_ERROR_STATUSES).map(([status, meaning]) => (
+              <div key={status}>
+                <dt className="pp-tabular">{status}</dt>
+                <dd>{meaning}</dd>
+              </div>
+            ))}
+          </dl>
+        </section>
+
+        <section className="pp-card pp-dev__section" aria-labelledby="rate-limits">
+          <h2 id="rate-limits">Rate limits</h2>
+          <p>
+            Calls are limited per account, per minute. Every answer says where you stand: <code>RateLimit-Limit</code>{' '}
+            (calls allowed in the window), <code>RateLimit-Remaining</code> (calls left) and{' '}
+            <code>RateLimit-Reset</code> (seconds until the window starts again). Over the limit, or with too many jobs
+            running, a call answers <strong>429</strong> with <code>Retry-After</code>: wait that many seconds and try
+            again.
+          </p>
+        </section>
+
+        <section className="pp-card pp-dev__section" aria-labelledby="webhooks">
+          <h2 id="webhooks">Webhooks</h2>
+          <p>
+            Pass <code>webhook</code> (an https URL) with a call: when its job ends (succeeded, or failed and refunded),
+            we POST the job to it as JSON. Deliveries are retried with backoff for about a day, and the job shows the
+            last delivery's status.
+          </p>
+          <p>
+            Each delivery is signed as <a href="https://www.standardwebhooks.com/">Standard Webhooks</a> specifies, with
+            your account's secret (<code>whsec_...</code>, in User Settings &gt; Developer):
+          </p>
+          <ul className="pp-dev__list">
+            <li>
+              <code>webhook-id</code>: the same for every retry of a delivery.
+            </li>
+            <li>
+              <code>webhook-timestamp</code>: when it was sent, in seconds since 1970.
+            </li>
+            <li>
+              <code>webhook-signature</code>: <code>v1,</code> and the base64 HMAC-SHA256 of{' '}
+              <code>id.timestamp.body</code>, keyed with the secret's bytes.
+            </li>
+          </ul>
+          <Code label="TypeScript (standardwebhooks)">{webhookExample}</Code>
+        </section>
+
+        <section className="pp-card pp-dev__section" aria-labelledby="openapi">
+          <h2 id="openapi">OpenAPI</h2>
+          <p>
+            The whole API, generated from the schemas the server validates with:{' '}
+            <a href={OPENAPI_DOCUMENT_PATH}>{OPENAPI_DOCUMENT_PATH}</a>. For example, typed TypeScript:
+          </p>
+          <Code label="shell">{`npx openapi-typescript ${origin}${OPENAPI_DOCUMENT_PATH} -o picture-palette.d.ts`}</Code>
+          <p>
+            <Link to={ROUTES.home}>Back to Picture Palette</Link>
+          </p>
+        </section>
+      </article>
+    </StandalonePage>
+  );
+}

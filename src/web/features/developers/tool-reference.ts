@@ -1,0 +1,95 @@
+// Each tool's reference on /developers, read from the contract (never typed by hand): its route and
+// cost (TOOLS), its fields as the OpenAPI document describes them (the input side of
+// TOOL_REQUEST_SCHEMAS with `webhook`, through z.toJSONSchema) and its limits (tool-limits.ts).
+import { z } from 'zod';
+import { formatCount } from '../../../contract/input-limits';
+import { costInWords, toolInputLimits } from '../../../contract/tool-limits';
+import { imageFieldsOf, TOOL_REQUEST_SCHEMAS } from '../../../contract/tool-requests';
+import { TOOLS, type ToolDefinition } from '../../../contract/tools';
+import { withWebhook } from '../../../contract/webhooks';
+
+type JsonSchema = {
+  type?: string;
+  enum?: unknown[];
+  const?: unknown;
+  anyOf?: JsonSchema[];
+  minimum?: number;
+  maximum?: number;
+  maxLength?: number;
+  format?: string;
+  default?: unknown;
+  description?: string;
+  properties?: Record<string, JsonSchema>;
+  required?: string[];
+};
+
+export type FieldReference = {
+  name: string;
+  /** "text", "one of 1:1, 9:16, 16:9", "whole number from 1 to 4", "image"... */
+  accepts: string;
+  /** "required", or "optional (default 1)". */
+  presence: string;
+  description: string | null;
+};
+
+export type ToolReference = {
+  tool: ToolDefinition;
+  method: 'POST';
+  path: string;
+  cost: string;
+  fields: FieldReference[];
+  limits: string[];
+};
+
+/** Fields the guide leaves out: `userId` is the browser app's own (a call acts as the key's owner). */
+const HIDDEN_FIELDS = ['userId'];
+
+const listed = (values: unknown[]) => values.map((value) => String(value)).join(', ');
+
+function accepts(schema: JsonSchema, isImage: boolean): string {
+  if (isImage) return 'image: a file part (multipart), a data URL or base64 (JSON), or /api/files/<id>';
+  if (schema.const !== undefined) return `always ${String(schema.const)}`;
+  if (schema.enum) return `one of ${listed(schema.enum)}`;
+  if (schema.anyOf?.every((option) => option.const !== undefined)) {
+    return `one of ${listed(schema.anyOf.map((option) => option.const))}`;
+  }
+  // zod's .int() alone bounds a number by the safe integers: no limit worth stating.
+  const bounded = (bound: number | undefined) => bound !== undefined && Math.abs(bound) < Number.MAX_SAFE_INTEGER;
+  if (schema.type === 'integer' && bounded(schema.minimum) && bounded(schema.maximum)) {
+    return `whole number from ${schema.minimum} to ${schema.maximum}`;
+  }
+  if (schema.type === 'integer') return 'whole number';
+  if (schema.format === 'uri') return 'URL';
+  if (schema.type === 'string' && schema.maxLength !== undefined) {
+    return `text, up to ${formatCount(schema.maxLength)} characters`;
+  }
+  return schema.type === 'string' ? 'text' : String(schema.type ?? 'value');
+}
+
+export function toolReference(tool: ToolDefinition): ToolReference {
+  const body = z.toJSONSchema(withWebhook(TOOL_REQUEST_SCHEMAS[tool.id]), { io: 'input' }) as JsonSchema;
+  const images = imageFieldsOf(tool.id);
+  const required = new Set(body.required ?? []);
+  const fields = Object.entries(body.properties ?? {})
+    .filter(([name]) => !HIDDEN_FIELDS.includes(name))
+    .map(([name, schema]) => ({
+      name,
+      accepts: accepts(schema, images.includes(name)),
+      presence: required.has(name)
+        ? 'required'
+        : schema.default !== undefined
+          ? `optional (default ${String(schema.default)})`
+          : 'optional',
+      description: schema.description ?? null,
+    }));
+  return {
+    tool,
+    method: 'POST',
+    path: `/api${tool.apiPath}`,
+    cost: costInWords(tool),
+    fields,
+    limits: toolInputLimits(tool.id),
+  };
+}
+
+export const TOOL_REFERENCES: readonly ToolReference[] = TOOLS.map(toolReference);
