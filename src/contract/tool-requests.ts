@@ -69,7 +69,8 @@ export const TOOL_REQUEST_SCHEMAS = {
 
 /**
  * The fields of `tool`'s request that carry an image (those of the shared `image` schema): a
- * multipart call sends each as a file part of the same name (the OpenAPI document's multipart body).
+ * multipart call sends each as a file part of the same name (server/jobs/request/tool-call-body.ts;
+ * the OpenAPI document's multipart body).
  */
 export const imageFieldsOf = (tool: keyof typeof TOOL_REQUEST_SCHEMAS): string[] =>
   Object.entries(TOOL_REQUEST_SCHEMAS[tool].shape)
@@ -93,13 +94,4 @@ export function describeIssue(error: z.ZodError, body: unknown): { field: string
   );
   if (issue.code === 'invalid_type' && given === undefined) return { field, reason: 'is required' };
   return { field, reason: issue.message };
-}
-
-/**
- * The fields of `tool`'s body that carry an image (the shared `image` schema): in a
- * multipart/form-data call, the ones that may be a file part (server/jobs/request/tool-call-body.ts).
- */
-export function imageFieldsOf(tool: keyof typeof TOOL_REQUEST_SCHEMAS): string[] {
-  const shape: Record<string, unknown> = TOOL_REQUEST_SCHEMAS[tool].shape;
-  return Object.keys(shape).filter((name) => shape[name] === image);
 }
