@@ -3,6 +3,7 @@
 // other does not follow fails `npm run typecheck`. Types and two small guards (no zod): pages import
 // them freely.
 import type { ToolId } from './tools';
+import type { WebhookDelivery } from './webhooks';
 
 export type JobStatus = 'queued' | 'running' | 'succeeded' | 'failed';
 
@@ -58,7 +59,10 @@ export const QUEUE_AHEAD_COUNTED_UP_TO = 1000;
  * GET /api/jobs/:id: the job and, while it waits (for a worker's slot, or held by one and waiting for
  * its model on the local engine), its place in the line (1: next; null once it runs).
  */
-export type JobDetail = JobView & { queuePosition: number | null } & Expectation;
+export type JobDetail = JobView & { queuePosition: number | null } & Expectation & {
+    /** Only for a job whose call carried a `webhook`: its delivery's last state (contract/webhooks.ts). */
+    webhook?: WebhookDelivery;
+  };
 
 /** GET /api/jobs: newest first; `next` is the `before` cursor of the next page, or null. */
 export type JobList = { jobs: JobView[]; next: string | null };
