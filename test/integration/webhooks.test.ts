@@ -3,6 +3,8 @@
 // it with the secret of GET /api/webhook-secret; retried with the same webhook-id after a failure;
 // not verifiable with a secret rotated away; a bad URL refused with nothing charged; production's
 // rule at the call; a delivery due across a restart delivered once.
+
+import { randomUUID } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { eq } from 'drizzle-orm';
@@ -11,15 +13,21 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { JobDetail } from '../../src/contract/tool-responses';
 import { toolById } from '../../src/contract/tools';
 import { WEBHOOK_EVENT, WEBHOOK_MESSAGES, type WebhookEvent } from '../../src/contract/webhooks';
-import { readOrCreateProfileWithStorage } from '../../src/server/accounts/profiles';
-import { jobs, ledger } from '../../src/server/db/schema';
+import { ensureProfile, readOrCreateProfileWithStorage } from '../../src/server/accounts/profiles';
+import { jobs, ledger, user, webhookDeliveries } from '../../src/server/db/schema';
 import { createImageModeration } from '../../src/server/images/moderation/image-moderation';
 import type { InferenceProvider } from '../../src/server/inference/provider';
+import { insertChargedJob } from '../../src/server/jobs/request/charge';
 import { callTool } from '../../src/server/jobs/request/tool-call-service';
 import { findLedgerMismatches } from '../../src/server/ledger/ledger';
 import { quietLogger } from '../../src/server/log';
 import { startBackend } from '../../src/server/system';
-import { deliveryOf } from '../../src/server/webhooks/deliveries/delivery-repository';
+import {
+  claimNextDelivery,
+  deliveryOf,
+  recordTry,
+  WEBHOOK_TRIES,
+} from '../../src/server/webhooks/deliveries/delivery-repository';
 import type { TestClient } from '../support/http-client';
 import {
   createTestBackend,
@@ -327,6 +335,71 @@ describe('a delivery due when its server stops', () => {
       );
     } finally {
       await second?.stop();
+      await database.drop();
+    }
+  });
+});
+
+describe('the delivery queue', () => {
+  it('gives a due delivery to one claimer at a time, only once its job has ended, and stops after the last try', async () => {
+    // A database with no worker of its own: the claims below are the only ones.
+    const database = await createTestDatabase();
+    try {
+      const { db } = database;
+      const userId = `u-${randomUUID()}`;
+      await db.insert(user).values({ id: userId, name: 'Hook', email: `${userId}@example.com`, emailVerified: true });
+      await ensureProfile(db, userId);
+      const charge = (webhookUrl: string | null) =>
+        insertChargedJob(
+          db,
+          {
+            id: randomUUID(),
+            userId,
+            tool: 'text-to-pic',
+            cost: 1,
+            charged: 1,
+            input: { prompt: 'a kite', numOutputs: 1 },
+            provider: 'local',
+            idempotencyKey: null,
+            requestHash: randomUUID(),
+            webhookUrl,
+          },
+          [],
+          10,
+        );
+      const { job } = await charge('http://127.0.0.1:9/hook');
+      await charge(null);
+      expect(await db.select().from(webhookDeliveries)).toHaveLength(1);
+      // Queued: not due yet.
+      expect(await claimNextDelivery(db)).toBeNull();
+      await db.update(jobs).set({ status: 'succeeded', finishedAt: new Date() }).where(eq(jobs.id, job.id));
+
+      const claims = await Promise.all([claimNextDelivery(db), claimNextDelivery(db), claimNextDelivery(db)]);
+      expect(claims.filter(Boolean)).toEqual([{ jobId: job.id, attempt: 1 }]);
+      // Held by its claim until the try is recorded (or the claim lapses).
+      expect(await claimNextDelivery(db)).toBeNull();
+
+      // Every try fails: due again at once (a base of 0), until the last, then failed.
+      const failure = { delivered: false as const, error: 'No answer within 10 s.' };
+      for (let attempt = 1; attempt <= WEBHOOK_TRIES; attempt++) {
+        const claim = attempt === 1 ? { jobId: job.id, attempt } : await claimNextDelivery(db);
+        expect(claim).toEqual({ jobId: job.id, attempt });
+        if (!claim) break;
+        const left = await recordTry(db, claim, failure, 0);
+        expect(left).toBe(attempt === WEBHOOK_TRIES ? 'failed' : 'pending');
+        // A stale claim records nothing.
+        expect(
+          await recordTry(db, { jobId: job.id, attempt: attempt - 1 }, { delivered: true, status: 200 }, 0),
+        ).toBeNull();
+      }
+      expect(await claimNextDelivery(db)).toBeNull();
+      expect(await deliveryOf(db, job.id, 'http://127.0.0.1:9/hook')).toEqual({
+        url: 'http://127.0.0.1:9/hook',
+        status: 'failed',
+        attempts: WEBHOOK_TRIES,
+        lastError: 'No answer within 10 s.',
+      });
+    } finally {
       await database.drop();
     }
   });
