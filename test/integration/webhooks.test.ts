@@ -50,8 +50,7 @@ function failOnPrompt(): InferenceProvider {
   const failing = instantProvider({ fail: true });
   return {
     ...ok,
-    run: (input, signal) =>
-      'prompt' in input && input.prompt === FAILING_PROMPT ? failing.run(input) : ok.run(input, signal),
+    run: (input) => ('prompt' in input && input.prompt === FAILING_PROMPT ? failing.run(input) : ok.run(input)),
   };
 }
 
