@@ -50,7 +50,8 @@ function failOnPrompt(): InferenceProvider {
   const failing = instantProvider({ fail: true });
   return {
     ...ok,
-    run: (input) => ('prompt' in input && input.prompt === FAILING_PROMPT ? failing.run(input) : ok.run(input)),
+    run: (input, signal) =>
+      'prompt' in input && input.prompt === FAILING_PROMPT ? failing.run(input, signal) : ok.run(input, signal),
   };
 }
 
