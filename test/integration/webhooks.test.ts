@@ -13,8 +13,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { JobDetail } from '../../src/contract/tool-responses';
 import { toolById } from '../../src/contract/tools';
 import { WEBHOOK_EVENT, WEBHOOK_MESSAGES, type WebhookEvent } from '../../src/contract/webhooks';
+import { deleteAccount } from '../../src/server/accounts/account-deletion';
 import { ensureProfile, readOrCreateProfileWithStorage } from '../../src/server/accounts/profiles';
-import { jobs, ledger, user, webhookDeliveries } from '../../src/server/db/schema';
+import { jobs, ledger, user, webhookDeliveries, webhookSecrets } from '../../src/server/db/schema';
 import { createImageModeration } from '../../src/server/images/moderation/image-moderation';
 import type { InferenceProvider } from '../../src/server/inference/provider';
 import { insertChargedJob } from '../../src/server/jobs/request/charge';
@@ -217,6 +218,23 @@ describe('a tool call with a webhook', () => {
     if (!receipt) throw new Error('no delivery');
     expect(verified(rotated.body.secret, receipt).type).toBe('job.succeeded');
     expect(() => new Webhook(old).verify(receipt.body, receipt.headers)).toThrow();
+  });
+
+  it('goes with the account, and its deliveries with its jobs', async () => {
+    const { client, id } = await verifiedUser(backend, 20);
+    await secretOf(client);
+    receiver.answer('/deleted', 500, 500, 500);
+    const called = await client.post<{ jobId: string }>(CALL_PATH, {
+      prompt: 'soon deleted',
+      webhook: receiver.url('/deleted'),
+      userId: id,
+    });
+    await eventually(async () => receiver.at('/deleted').length >= 1);
+    await deleteAccount(backend.database.db, backend.storage, id);
+    expect(await backend.database.db.select().from(webhookSecrets).where(eq(webhookSecrets.userId, id))).toEqual([]);
+    expect(
+      await backend.database.db.select().from(webhookDeliveries).where(eq(webhookDeliveries.jobId, called.body.jobId)),
+    ).toEqual([]);
   });
 
   it('the secret needs a session', async () => {
