@@ -29,6 +29,7 @@ import {
   recordTry,
   WEBHOOK_TRIES,
 } from '../../src/server/webhooks/deliveries/delivery-repository';
+import { webhookSecretOf } from '../../src/server/webhooks/signing-secrets';
 import type { TestClient } from '../support/http-client';
 import {
   createTestBackend,
@@ -359,7 +360,7 @@ describe('a delivery due when its server stops', () => {
 });
 
 describe('the delivery queue', () => {
-  it('gives a due delivery to one claimer at a time, only once its job has ended, and stops after the last try', async () => {
+  it('makes one secret per account, gives a due delivery to one claimer at a time, only once its job has ended, and stops after the last try', async () => {
     // A database with no worker of its own: the claims below are the only ones.
     const database = await createTestDatabase();
     try {
@@ -367,6 +368,9 @@ describe('the delivery queue', () => {
       const userId = `u-${randomUUID()}`;
       await db.insert(user).values({ id: userId, name: 'Hook', email: `${userId}@example.com`, emailVerified: true });
       await ensureProfile(db, userId);
+      // First uses at once (a page's read, deliveries) agree on one secret.
+      const secrets = await Promise.all(Array.from({ length: 5 }, () => webhookSecretOf(db, userId)));
+      expect(new Set(secrets).size).toBe(1);
       const charge = (webhookUrl: string | null) =>
         insertChargedJob(
           db,
