@@ -55,9 +55,27 @@ export const EXPECTATION = z.object({
     .describe('How many more seconds this job should take, or null when it cannot be said yet.'),
 });
 
+/** A webhook delivery's state as GET /api/jobs/:id shows it (only for a job whose call carried a webhook). */
+export const WEBHOOK_DELIVERY_STATUSES = ['pending', 'delivered', 'failed'] as const;
+export const WEBHOOK_DELIVERY = z
+  .object({
+    url: z.string(),
+    status: z.enum(WEBHOOK_DELIVERY_STATUSES),
+    attempts: z.number().int().describe('Tries made so far.'),
+    lastStatus: z.number().int().optional().describe("The receiver's HTTP status on the last try, when it answered."),
+    lastError: z
+      .string()
+      .optional()
+      .describe('Why the last try failed, when it did (no answer, a timeout, an address refused).'),
+    deliveredAt: z.string().optional().describe('ISO 8601, once delivered.'),
+  })
+  .describe("The job's webhook delivery: its last state.");
+export type WebhookDelivery = z.output<typeof WEBHOOK_DELIVERY>;
+
 export const JOB_DETAIL = JOB_VIEW.extend({
   queuePosition: z.number().nullable().describe('Its place in the line while it waits (1: next); null once it runs.'),
   ...EXPECTATION.shape,
+  webhook: WEBHOOK_DELIVERY.optional().describe('Only for a job whose call carried a `webhook`.'),
 }).describe('GET /api/jobs/{id}: the job and, while it waits, its place in the line.');
 
 const CHARGED = z.object({

@@ -5,6 +5,7 @@ import { z } from 'zod';
 import { INPUT_MESSAGES, isSentence, MAX_PROMPT_CHARS } from './input-limits';
 import { isStorableText } from './text';
 import { ASPECT_RATIOS, MAX_IMAGES_PER_REQUEST, QUALITIES, TEXT_ASSIST_OPTIONS } from './tools';
+import { WEBHOOK_URL } from './webhooks';
 
 export { MAX_PROMPT_CHARS };
 
@@ -17,6 +18,8 @@ const prompt = z
   .refine(isStorableText, INPUT_MESSAGES.promptUnstorable);
 const image = z.string({ error: 'must be an image (a base64 string)' }).min(1, 'an image is required');
 const userId = z.string({ error: 'must be text' }).optional();
+/** Every call may name a URL that is POSTed the job when it ends (contract/webhooks.ts). */
+const webhook = WEBHOOK_URL.optional();
 const aspectRatio = z.enum(ASPECT_RATIOS, { error: `must be one of ${ASPECT_RATIOS.join(', ')}` });
 const imageCount = z
   .number({ error: 'must be a number' })
@@ -29,6 +32,7 @@ const literal = <T extends string | number | boolean>(value: T) =>
 export const TOOL_REQUEST_SCHEMAS = {
   'text-to-pic': z.object({
     userId,
+    webhook,
     prompt,
     aspectRatio: aspectRatio.default('1:1'),
     numOutputs: imageCount.default(1),
@@ -39,6 +43,7 @@ export const TOOL_REQUEST_SCHEMAS = {
   }),
   metamorphose: z.object({
     userId,
+    webhook,
     prompt,
     main_face_image: image,
     num_outputs: literal(1).default(1),
@@ -48,23 +53,25 @@ export const TOOL_REQUEST_SCHEMAS = {
   }),
   'image-upscaler': z.object({
     userId,
+    webhook,
     image,
     scale: z.union([literal(2), literal(4), literal(6)], { error: 'must be 2, 4 or 6' }),
   }),
-  colorizer: z.object({ userId, image }),
-  'background-remover': z.object({ userId, image }),
-  'creative-upscaler': z.object({ userId, image, scale: literal(2).default(2) }),
-  'fix-a-face': z.object({ userId, image, scale: literal(2).default(2) }),
+  colorizer: z.object({ userId, webhook, image }),
+  'background-remover': z.object({ userId, webhook, image }),
+  'creative-upscaler': z.object({ userId, webhook, image, scale: literal(2).default(2) }),
+  'fix-a-face': z.object({ userId, webhook, image, scale: literal(2).default(2) }),
   'text-lab': z.object({
     userId,
+    webhook,
     prompt,
     aspectRatio: aspectRatio.default('1:1'),
     textAssist: z
       .enum(TEXT_ASSIST_OPTIONS, { error: `must be one of ${TEXT_ASSIST_OPTIONS.join(', ')}` })
       .default('Auto'),
   }),
-  'background-swap': z.object({ userId, prompt, image, num_outputs: imageCount.default(1) }),
-  'image-analyzer': z.object({ userId, image }),
+  'background-swap': z.object({ userId, webhook, prompt, image, num_outputs: imageCount.default(1) }),
+  'image-analyzer': z.object({ userId, webhook, image }),
 } as const;
 
 /**

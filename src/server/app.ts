@@ -34,6 +34,7 @@ import { securityHeaders } from './security/security-headers';
 import { rejectBrokenUrlEncoding } from './security/url-encoding';
 import type { FileStorage } from './storage/storage';
 import { replicateWebhookRoutes } from './webhooks/replicate-webhook';
+import { webhookSecretRoutes } from './webhooks/secret-routes';
 
 export type AppDeps = {
   config: Config;
@@ -131,6 +132,7 @@ export function buildApp(deps: AppDeps) {
         maxActiveJobsPerUser: config.maxActiveJobsPerUser,
         storageQuotaBytes: config.creations.quotaBytes,
         signals: deps.signals,
+        webhooks: { production: config.env === 'production' },
       }),
     )
     .route('/', jobRoutes({ db: deps.database.db, auth, progressOf, signals: deps.signals }))
@@ -146,6 +148,7 @@ export function buildApp(deps: AppDeps) {
       }),
     )
     .route('/', billingApiRoutes(billing))
+    .route('/', webhookSecretRoutes({ db: deps.database.db, auth }))
     .all('*', (c) => c.json({ error: `No API route for ${c.req.method} ${c.req.path}` }, 404));
 
   const app = new Hono();

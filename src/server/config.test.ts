@@ -12,6 +12,8 @@ describe('configuration', () => {
     expect(config.database).toEqual({ kind: 'pglite', dir: path.resolve('./data/pglite') });
     expect(config.role).toEqual({ web: true, worker: true });
     expect(config.providers).toEqual({ inference: 'local', payments: 'local', mail: 'outbox', storage: 'fs' });
+    expect(config.webhooks).toEqual({ retryBaseSeconds: 10 });
+    expect(loadConfig({ WEBHOOK_RETRY_BASE_SECONDS: '0.2' }).webhooks.retryBaseSeconds).toBe(0.2);
   });
 
   it.each([
@@ -21,6 +23,9 @@ describe('configuration', () => {
     ['DATABASE_URL', 'mysql://x', 'DATABASE_URL: must start with postgres:// or postgresql:// (got "mysql://x")'],
     ['APP_URL', 'not a url', 'APP_URL: must be a URL such as https://app.example.com (got "not a url")'],
     ['LOG_LEVEL', 'loud', 'LOG_LEVEL:'],
+    ['WEBHOOK_RETRY_BASE_SECONDS', 'soon', 'WEBHOOK_RETRY_BASE_SECONDS: must be a number (got "soon")'],
+    ['WEBHOOK_RETRY_BASE_SECONDS', '0', 'WEBHOOK_RETRY_BASE_SECONDS: must be at least 0.01 (got "0")'],
+    ['WEBHOOK_RETRY_BASE_SECONDS', '7200', 'WEBHOOK_RETRY_BASE_SECONDS: must be at most 3600 (got "7200")'],
   ])('rejects %s=%s with a message that names it', (key, value, message) => {
     const attempt = () => loadConfig({ [key]: value });
     expect(attempt).toThrow(ConfigError);

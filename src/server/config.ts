@@ -53,6 +53,12 @@ const EnvSchema = z.object({
   RESULT_RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(90),
   /** Megabytes of stored images one user may have; a tool call past it is refused, nothing charged. */
   STORAGE_QUOTA_MB: z.coerce.number().int().min(1).max(1_000_000).default(1000),
+  /** Seconds before a failed webhook delivery's first retry; each next waits three times longer (10 tries, about a day). */
+  WEBHOOK_RETRY_BASE_SECONDS: z.coerce
+    .number({ error: 'must be a number' })
+    .min(0.01, 'must be at least 0.01')
+    .max(3600, 'must be at most 3600')
+    .default(10),
   /** Inference provider for every tool (default: replicate with a token, else local); see routing. */
   INFERENCE_PROVIDER: z.enum(['replicate', 'local', 'demo']).optional(),
   /** Per-tool overrides, e.g. INFERENCE_TOOLS="colorizer=demo,image-upscaler=local". */
@@ -159,6 +165,8 @@ export type Config = {
   unsafeLocalCheckout: boolean;
   /** Seconds a job waits for its provider's webhook before the worker checks on it. */
   webhookGraceSeconds: number;
+  /** Our own webhooks to the callers (webhooks/deliveries/): the first retry's delay, tripled for each next. */
+  webhooks: { retryBaseSeconds: number };
   role: Role;
   trustProxyHops: number;
   auth: {
@@ -306,6 +314,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, argv: readonly 
     unsafeLocalCheckout,
     healthToken: e.HEALTH_TOKEN,
     webhookGraceSeconds: e.REPLICATE_WEBHOOK_GRACE_SECONDS,
+    webhooks: { retryBaseSeconds: e.WEBHOOK_RETRY_BASE_SECONDS },
     role,
     trustProxyHops: e.TRUST_PROXY_HOPS,
     auth: {

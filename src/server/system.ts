@@ -47,6 +47,7 @@ import { createFsStorage } from './storage/fs-storage';
 import { createS3Storage } from './storage/s3-storage';
 import type { FileStorage } from './storage/storage';
 import { SERVER_TOOLS } from './tools/registry';
+import { startWebhookDeliveries } from './webhooks/deliveries/webhook-deliveries';
 
 export const WEB_DIST_DIR = fileURLToPath(new URL('../../dist/web', import.meta.url));
 const PACKAGE_JSON = fileURLToPath(new URL('../../package.json', import.meta.url));
@@ -231,6 +232,17 @@ export async function startBackend(
         }),
       );
       stops.add(startRetentionSweep({ db: database.db, storage, logger }, config.creations));
+      // Callers' webhooks of ended jobs (added after the lease: stopped before it).
+      stops.add(
+        startWebhookDeliveries(
+          { db: database.db, logger },
+          {
+            pollingIntervalSeconds: config.queuePollSeconds,
+            retryBaseSeconds: config.webhooks.retryBaseSeconds,
+            production: config.env === 'production',
+          },
+        ).stop,
+      );
       const requeued = await enqueueUnfinishedAccountSetups(database.db);
       if (requeued > 0) setups.wake();
       logger.info('worker started', { workerId, lease: lease.id, requeuedAccountSetups: requeued });

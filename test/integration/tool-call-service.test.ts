@@ -26,6 +26,7 @@ beforeAll(async () => {
     logger: quietLogger(),
     maxActiveJobsPerUser: 10,
     storageQuotaBytes: 1024 ** 3,
+    webhooks: { production: false },
   };
 });
 afterAll(() => backend.stop());

@@ -158,6 +158,7 @@ export function finishedJobRow(id: string): JobRow {
     queueRound: 0,
     workerId: null,
     shareToken: null,
+    webhookUrl: null,
     createdAt: at,
     startedAt: at,
     finishedAt: at,

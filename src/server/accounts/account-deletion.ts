@@ -1,10 +1,10 @@
-// DELETE /api/account (issue 17, decision 022): the user's files, jobs, sign-in methods, sessions and
-// personal data go; the user row stays, anonymised, so the ledger keeps its rows (the accounts'
+// DELETE /api/account (issue 17, decision 022): the user's files, jobs (with their webhook deliveries),
+// sign-in methods, sessions, webhook signing secret and personal data go; the user row stays, anonymised, so the ledger keeps its rows (the accounts'
 // history must still add up) without naming anyone. With no account row left, nobody can sign in.
 import { and, eq, isNull, or } from 'drizzle-orm';
 import { thumbnailKey } from '../creations/thumbnails';
 import type { AppDb } from '../db/client';
-import { account, files, jobs, mailOutbox, profiles, session, user, verification } from '../db/schema';
+import { account, files, jobs, mailOutbox, profiles, session, user, verification, webhookSecrets } from '../db/schema';
 import { removeFiles } from '../jobs/job-files';
 import type { FileStorage } from '../storage/storage';
 
@@ -29,6 +29,8 @@ export async function deleteAccount(db: AppDb, storage: FileStorage, userId: str
     await tx.delete(account).where(eq(account.userId, userId));
     await tx.delete(verification).where(or(eq(verification.identifier, current.email), eq(verification.value, userId)));
     await tx.delete(mailOutbox).where(eq(mailOutbox.to, current.email));
+    // The webhook signing secret (the jobs' deliveries went with the jobs).
+    await tx.delete(webhookSecrets).where(eq(webhookSecrets.userId, userId));
     await tx.update(profiles).set({ stripeCustomerId: null }).where(eq(profiles.userId, userId));
     await tx
       .update(user)

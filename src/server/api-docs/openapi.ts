@@ -10,7 +10,7 @@ import * as answers from '../../contract/api-response-schemas';
 import { costInWords, toolInputLimits } from '../../contract/tool-limits';
 import { imageFieldsOf, TOOL_REQUEST_SCHEMAS } from '../../contract/tool-requests';
 import { TOOLS, type ToolDefinition } from '../../contract/tools';
-import { WEBHOOK_SECRET, withWebhook } from '../../contract/webhooks';
+import { WEBHOOK_SECRET } from '../../contract/webhooks';
 
 type JsonSchema = Record<string, unknown>;
 type Header = { description: string; schema: JsonSchema };
@@ -44,7 +44,7 @@ const requestName = (tool: ToolDefinition) => `${pascal(tool.id)}Request`;
 const multipartName = (tool: ToolDefinition) => `${pascal(tool.id)}MultipartRequest`;
 
 /** The tools' bodies as the server parses them, with the optional `webhook` every call may carry. */
-const toolBodies = Object.fromEntries(TOOLS.map((tool) => [tool.id, withWebhook(TOOL_REQUEST_SCHEMAS[tool.id])]));
+const toolBodies = Object.fromEntries(TOOLS.map((tool) => [tool.id, TOOL_REQUEST_SCHEMAS[tool.id]]));
 
 /** The answers, by component name. */
 const ANSWER_SCHEMAS: Record<string, z.ZodType> = {

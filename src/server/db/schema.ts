@@ -216,6 +216,8 @@ export const jobs = pgTable(
     workerId: uuid('worker_id'),
     /** My Creations' share link (unguessable, revocable); null while not shared, the default. */
     shareToken: text('share_token'),
+    /** The URL the call asked to be POSTed the job when it ends (issue 39); its delivery: webhook_deliveries. */
+    webhookUrl: text('webhook_url'),
     createdAt: createdAt(),
     startedAt: timestamp('started_at', { withTimezone: true }),
     finishedAt: timestamp('finished_at', { withTimezone: true }),
@@ -370,3 +372,45 @@ export const payments = pgTable(
     check('payments_tokens_positive', sql`${t.tokens} > 0`),
   ],
 );
+
+export const WEBHOOK_DELIVERY_STATUSES = ['pending', 'delivered', 'failed'] as const;
+
+/**
+ * The webhook delivery of a job whose call carried a `webhook` URL (decision 059): written by the
+ * charge's statement with the job, due once the job has ended, claimed by one worker at a time
+ * (webhooks/deliveries/), retried with backoff until a 2xx or its last try.
+ */
+export const webhookDeliveries = pgTable(
+  'webhook_deliveries',
+  {
+    jobId: uuid('job_id')
+      .primaryKey()
+      .references(() => jobs.id, { onDelete: 'cascade' }),
+    status: text('status', { enum: WEBHOOK_DELIVERY_STATUSES }).notNull().default('pending'),
+    /** Tries made (claims): at most WEBHOOK_TRIES. */
+    attempts: integer('attempts').notNull().default(0),
+    /** Not tried before this: after a failed try, the backoff; while a try is in hand, its expiry. */
+    nextAttemptAt: timestamp('next_attempt_at', { withTimezone: true }).notNull().defaultNow(),
+    /** The receiver's HTTP status on the last try, when it answered. */
+    lastStatus: integer('last_status'),
+    /** Why the last try failed (no answer, a timeout, an address refused); null once delivered. */
+    lastError: text('last_error'),
+    deliveredAt: timestamp('delivered_at', { withTimezone: true }),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    // The loop's look for due deliveries reads only those still pending.
+    index('webhook_deliveries_due_idx').on(t.nextAttemptAt).where(sql`${t.status} = 'pending'`),
+    check('webhook_deliveries_status_known', sql`${t.status} in ('pending', 'delivered', 'failed')`),
+  ],
+);
+
+/** Each account's webhook signing secret (`whsec_` + base64 of 24 random bytes), made on first use, rotatable. */
+export const webhookSecrets = pgTable('webhook_secrets', {
+  userId: text('user_id')
+    .primaryKey()
+    .references(() => user.id, { onDelete: 'cascade' }),
+  secret: text('secret').notNull(),
+  createdAt: createdAt(),
+  updatedAt: updatedAt(),
+});

@@ -66,6 +66,8 @@ export type CreateJobInput = {
   provider: string;
   idempotencyKey?: string;
   requestHash: string;
+  /** The URL POSTed the job when it ends (its delivery row goes in with the job); none: no webhook. */
+  webhookUrl?: string;
 };
 
 /**
@@ -105,6 +107,7 @@ export async function chargeAndQueue(
         provider: request.provider,
         idempotencyKey: idempotencyKey ?? null,
         requestHash: request.requestHash,
+        webhookUrl: request.webhookUrl ?? null,
       },
       inputFiles,
       deps.maxActiveJobsPerUser,
@@ -150,7 +153,7 @@ export async function insertChargedJob(
   job: Pick<
     JobRow,
     'id' | 'userId' | 'tool' | 'cost' | 'charged' | 'input' | 'provider' | 'idempotencyKey' | 'requestHash'
-  >,
+  > & { webhookUrl?: string | null },
   inputFiles: NewFile[],
   maxActiveJobs: number,
   worker: { workerId: string | null } | null = null,
@@ -165,20 +168,24 @@ export async function insertChargedJob(
       : sql`, inputs as (
           insert into files (id, user_id, job_id, kind, storage_key, content_type, size, width, height)
           select * from (values ${fileValues(inputFiles)}) as v where exists (select 1 from new_job))`;
+  const webhookUrl = job.webhookUrl ?? null;
+  // A call with a webhook: its delivery row, due once the job ends (webhooks/deliveries/), in the same statement.
+  const insertDelivery: SQL =
+    webhookUrl === null ? sql`` : sql`, delivery as (insert into webhook_deliveries (job_id) select id from new_job)`;
   const charge = sql`
     with ${queuePlaceCtes(job.userId, maxActiveJobs)},
     ${debit},
     hand_over as (select ${worker !== null}::boolean and not ${toolRunsDue()} as claimed),
     new_job as (
-      insert into jobs (id, user_id, tool, cost, charged, input, provider, idempotency_key, request_hash, queue_round,
-        status, attempts, worker_id, started_at)
+      insert into jobs (id, user_id, tool, cost, charged, input, provider, idempotency_key, request_hash, webhook_url,
+        queue_round, status, attempts, worker_id, started_at)
       select ${job.id}::uuid, ${job.userId}::text, ${job.tool}::text, ${job.cost}::int, ${job.charged}::int,
         ${JSON.stringify(job.input)}::jsonb, ${job.provider}::text, ${job.idempotencyKey}::text,
-        ${job.requestHash}::text, queue_place.round,
+        ${job.requestHash}::text, ${webhookUrl}::text, queue_place.round,
         case when hand_over.claimed then 'running' else 'queued' end, case when hand_over.claimed then 1 else 0 end,
         case when hand_over.claimed then ${worker?.workerId ?? null}::uuid end, case when hand_over.claimed then now() end
       from queue_place, debit, hand_over
-      returning id, queue_round, created_at)${insertInputs}
+      returning id, queue_round, created_at)${insertInputs}${insertDelivery}
     select (select active from queue_counts) as active,
       (select queue_round from new_job) as round,
       (select (extract(epoch from created_at) * 1000)::float8 from new_job) as created_ms,
@@ -209,6 +216,7 @@ export async function insertChargedJob(
   // The row as inserted (the columns' defaults), without reading it back.
   const inserted: JobRow = {
     ...job,
+    webhookUrl,
     status: claimed ? 'running' : 'queued',
     providerRef: null,
     result: null,

@@ -8,6 +8,7 @@
 // face, 422); then the charge and the queue (jobs/request/charge.ts).
 import { createHash } from 'node:crypto';
 import { TOOL_MESSAGES, type ToolDefinition } from '../../../contract/tools';
+import { webhookUrlRefusal } from '../../../contract/webhooks';
 import type { ProfileWithStorage } from '../../accounts/profiles';
 import { STORAGE_QUOTA_REACHED } from '../../creations/usage';
 import type { AppDb } from '../../db/client';
@@ -43,6 +44,8 @@ export type ToolCallServiceDeps = {
   storageQuotaBytes: number;
   /** This process's job signals: an idle worker slot here is handed the job at once (charge.ts). */
   signals?: JobSignals;
+  /** Production takes https webhook URLs to public hosts only (contract/webhooks.ts webhookUrlRefusal). */
+  webhooks: { production: boolean };
 };
 
 export type ToolCallRequest = {
@@ -97,6 +100,10 @@ export async function callTool(deps: ToolCallServiceDeps, request: ToolCallReque
     if (earlier) return { kind: 'job', jobId: earlier.id, isNew: false, handedOver: false };
 
     const prepared = prepareTool(tool.id, await withStoredImages(deps, user.id, body));
+    // The tool's schema checked its shape; production's rules on the host are the server's (400, nothing charged).
+    const webhookUrl = typeof body.webhook === 'string' ? body.webhook : undefined;
+    const webhookRefusal = webhookUrl === undefined ? null : webhookUrlRefusal(webhookUrl, deps.webhooks);
+    if (webhookRefusal) return refuse(400, webhookRefusal);
     // The price and the charge are the serving provider's: a free preview takes nothing (decision 039).
     const provider = deps.inference.providerFor(tool.id);
     const cost = costOf(tool.id, prepared, provider.name);
@@ -120,6 +127,7 @@ export async function callTool(deps: ToolCallServiceDeps, request: ToolCallReque
       provider: provider.name,
       idempotencyKey,
       requestHash,
+      webhookUrl,
     });
     return { kind: 'job', jobId: created.job.id, isNew: !created.reused, handedOver: created.handedOver };
   } catch (error) {

@@ -17,6 +17,7 @@ import {
 import type { AppDb } from '../../db/client';
 import { isUuid } from '../../db/ids';
 import { PRIVATE_JSON_CACHE } from '../../responses/private-cache';
+import { deliveryOf } from '../../webhooks/deliveries/delivery-repository';
 import type { JobSignals } from '../queue/job-signals';
 import { activeJobsOfUser, findOwnJob } from '../queue/jobs-repository';
 import type { JobProgressOf } from './job-progress';
@@ -54,10 +55,12 @@ export function jobRoutes(deps: JobRoutesDeps) {
     const final = found.status === 'succeeded' || found.status === 'failed';
     const job = wait > 0 && !final ? (await waitForJob(db, id, wait, deps.signals).catch(unlessGone))?.job : found;
     if (!job) return c.json({ error: 'No such job' }, 404);
+    const webhook = job.webhookUrl ? await deliveryOf(db, job.id, job.webhookUrl) : null;
     c.header('Cache-Control', PRIVATE_JSON_CACHE);
     return c.json({
       ...viewJob(job),
       ...(await progressOf(job)),
+      ...(webhook ? { webhook } : {}),
     } satisfies JobDetail);
   });
 

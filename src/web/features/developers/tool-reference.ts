@@ -6,7 +6,6 @@ import { formatCount } from '../../../contract/input-limits';
 import { costInWords, toolInputLimits } from '../../../contract/tool-limits';
 import { imageFieldsOf, TOOL_REQUEST_SCHEMAS } from '../../../contract/tool-requests';
 import { TOOLS, type ToolDefinition } from '../../../contract/tools';
-import { withWebhook } from '../../../contract/webhooks';
 
 type JsonSchema = {
   type?: string;
@@ -67,7 +66,7 @@ function accepts(schema: JsonSchema, isImage: boolean): string {
 }
 
 export function toolReference(tool: ToolDefinition): ToolReference {
-  const body = z.toJSONSchema(withWebhook(TOOL_REQUEST_SCHEMAS[tool.id]), { io: 'input' }) as JsonSchema;
+  const body = z.toJSONSchema(TOOL_REQUEST_SCHEMAS[tool.id], { io: 'input' }) as JsonSchema;
   const images = imageFieldsOf(tool.id);
   const required = new Set(body.required ?? []);
   const fields = Object.entries(body.properties ?? {})

@@ -1,6 +1,9 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { toolById } from '../../../contract/tools';
+import { type ToolDefinition, type ToolId, toolById } from '../../../contract/tools';
 import { callTool } from './tool-api';
+
+/** The tool with its id's own type, so the body is checked as that tool's request. */
+const toolOf = <Id extends ToolId>(id: Id) => toolById(id) as ToolDefinition & { id: Id };
 
 describe('a tool call', () => {
   afterEach(() => {
@@ -19,7 +22,7 @@ describe('a tool call', () => {
         new Response(JSON.stringify({ success: true, output: ['/api/files/x'] }), { status: 200 }),
       );
     vi.stubGlobal('fetch', fetch);
-    const answer = callTool(toolById('text-to-pic'), { prompt: 'a kite' }, undefined);
+    const answer = callTool(toolOf('text-to-pic'), { prompt: 'a kite' }, undefined);
     await vi.runAllTimersAsync();
     expect((await answer).data).toEqual({ success: true, output: ['/api/files/x'] });
     expect(fetch).toHaveBeenCalledTimes(2);
@@ -32,7 +35,7 @@ describe('a tool call', () => {
     vi.useFakeTimers();
     const fetch = vi.fn<typeof globalThis.fetch>().mockRejectedValue(new TypeError('Failed to fetch'));
     vi.stubGlobal('fetch', fetch);
-    const failing = callTool(toolById('colorizer'), { image: 'data:image/png;base64,AA==' }, undefined);
+    const failing = callTool(toolOf('colorizer'), { image: 'data:image/png;base64,AA==' }, undefined);
     const settled = failing.then(
       () => 'resolved',
       (error: Error) => error.message,
@@ -42,7 +45,7 @@ describe('a tool call', () => {
     expect(fetch).toHaveBeenCalledTimes(2);
 
     fetch.mockResolvedValue(new Response('{}', { status: 200 }));
-    await callTool(toolById('colorizer'), { image: 'data:image/png;base64,AA==' }, undefined);
+    await callTool(toolOf('colorizer'), { image: 'data:image/png;base64,AA==' }, undefined);
     const keys = fetch.mock.calls.map(([, init]) => keyOf(init));
     expect(keys[2]).not.toBe(keys[0]);
   });
