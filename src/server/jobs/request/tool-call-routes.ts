@@ -13,6 +13,7 @@ import type {
   ToolTooManyCalls,
 } from '../../../contract/tool-responses';
 import { TOOL_MESSAGES, TOOLS, type ToolDefinition } from '../../../contract/tools';
+import { rateLimitValues, setRateLimitHeaders } from '../../api-keys/rate-window';
 import type { Auth } from '../../auth/auth';
 import type { InferenceRouter } from '../../inference/routing';
 import { balanceOf } from '../../ledger/ledger';
@@ -69,6 +70,8 @@ export function toolRoutes(deps: ToolRoutesDeps) {
         const counted = await readSessionAndCountCall(auth, db, c.req.raw.headers, deps.callsPerMinute);
         if (!counted) return c.json({ success: false, error: TOOL_MESSAGES.signInRequired } satisfies ToolRefusal, 401);
         const { user, limit, caller } = counted;
+        // Every answer from here on says where the account stands in its window (the one just counted).
+        setRateLimitHeaders(c, rateLimitValues(counted.window, deps.callsPerMinute));
         if (!limit.allowed) {
           c.header('Retry-After', String(limit.retryAfterSeconds));
           const answer: ToolTooManyCalls = {
