@@ -66,9 +66,20 @@ async function count(name: string, request: () => Promise<unknown>) {
   if (LIST) for (const text of seen) console.log(`    ${text.slice(0, 160)}`);
 }
 
+// An API key (issue 39): the key's owner is read in the same statement a session is.
+const { key } = (await client.post<{ key: string }>('/api/keys', { name: 'statements' })).body;
+const app = backend.app;
+const withKey = async (path: string, init: RequestInit = {}) =>
+  app.request(path, { ...init, headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' } });
+await withKey('/api/profile'); // its first use writes its last use (at most once a minute)
+
 await count('GET /api/health', () => client.get('/api/health'));
 await count('GET /api/profile (signed in)', () => client.get('/api/profile'));
 await count('POST /api/generate-image (instant)', () => client.post('/api/generate-image', body));
+await count('GET /api/profile (API key)', () => withKey('/api/profile'));
+await count('POST /api/generate-image (API key)', () =>
+  withKey('/api/generate-image', { method: 'POST', body: JSON.stringify(body) }),
+);
 
 await backend.stop();
 await database.close();

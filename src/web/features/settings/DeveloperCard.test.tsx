@@ -1,6 +1,7 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { API_KEY_MESSAGES, type ApiKeySummary, type CreatedApiKey } from '../../../contract/api-keys';
+import { API_KEY_MESSAGES } from '../../../contract/api-key-rules';
+import type { ApiKeySummary, CreatedApiKey } from '../../../contract/api-keys';
 import { renderApp } from '../../app/test-utils';
 import { type FakeRoutes, installFakeApi, signedInRoutes } from '../../test-support/fake-api';
 import { COPY_TEXT } from './copy-text';

@@ -1,11 +1,7 @@
 import { BookOpen, Copy, KeyRound, Plus, Trash2 } from 'lucide-react';
 import { useCallback, useEffect, useId, useState } from 'react';
-import {
-  API_KEY_NAME_MAX_LENGTH,
-  type ApiKeySummary,
-  apiKeyNameProblem,
-  type CreatedApiKey,
-} from '../../../contract/api-keys';
+import { API_KEY_NAME_MAX_LENGTH, apiKeyNameProblem } from '../../../contract/api-key-rules';
+import type { ApiKeySummary, CreatedApiKey } from '../../../contract/api-keys';
 import { FormMessage, type FormMessageValue } from '../../components/FormMessage';
 import { errorMessage } from '../../lib/api';
 import { copyText } from './copy-text';
