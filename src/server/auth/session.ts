@@ -183,7 +183,7 @@ export function createSessionReader(auth: SessionAuthority, database: Pick<Datab
   return Object.assign(reader, { with: readWith });
 }
 
-/** The signed-in user of a request, or null (from the session cookie, checked in the database). */
+/** The signed-in user of a request, or null (from the session cookie or an API key, checked in the database). */
 export function sessionUser(auth: { readSessionUser: SessionReader }, headers: Headers): Promise<SessionUser | null> {
   return auth.readSessionUser(headers);
 }
