@@ -3,6 +3,7 @@
 // tool-call service's (tool-call-service.ts); then the call waits for its job. Following a job
 // afterwards is jobs/views/job-routes.ts, its files jobs/views/file-routes.ts.
 import { type Context, Hono } from 'hono';
+import { RATE_LIMIT_HEADERS } from '../../../contract/api-keys';
 import { INPUT_MESSAGES, TOOL_BODY_MAX_BYTES } from '../../../contract/input-limits';
 import type {
   ToolNotEnoughTokens,
@@ -74,6 +75,8 @@ export function toolRoutes(deps: ToolRoutesDeps) {
         setRateLimitHeaders(c, rateLimitValues(counted.window, deps.callsPerMinute));
         if (!limit.allowed) {
           c.header('Retry-After', String(limit.retryAfterSeconds));
+          // The same instant as Retry-After (the headers above read the clock a moment later).
+          c.header(RATE_LIMIT_HEADERS.reset, String(limit.retryAfterSeconds));
           const answer: ToolTooManyCalls = {
             success: false,
             error: TOOL_MESSAGES.tooManyCalls,
