@@ -39,6 +39,8 @@ describe('the benches', () => {
     expect(countOf('GET /api/health'), output).toBe(1);
     expect(countOf('GET /api/profile (signed in)'), output).toBe(2);
     expect(countOf('POST /api/generate-image (instant)'), output).toBe(3);
+    expect(countOf('GET /api/profile (API key)'), output).toBe(2);
+    expect(countOf('POST /api/generate-image (API key)'), output).toBe(3);
   }, 180_000);
 
   it('measure the queue in the jobs table at depth', () => {

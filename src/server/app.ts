@@ -3,6 +3,8 @@ import { Hono } from 'hono';
 import type Stripe from 'stripe';
 import { accountRoutes, DEV_MAIL_PATH } from './accounts/routes';
 import { apiDocsRoutes } from './api-docs/routes';
+import { apiKeyGate } from './api-keys/key-gate';
+import { apiKeyRoutes } from './api-keys/routes';
 import type { Auth } from './auth/auth';
 import { clientIpMiddleware } from './auth/client-ip';
 import { LOCAL_CHECKOUT_PATH } from './billing/local-provider';
@@ -77,8 +79,6 @@ export function buildApp(deps: AppDeps) {
     .use('*', apiBodyLimit())
     .use('*', compressJson())
     .route('/health', healthRoutes(deps))
-    // better-auth answers everything under /api/auth (it checks Origin and rate limits itself).
-    .on(['GET', 'POST'], '/auth/*', (c) => auth.handler(c.req.raw))
     // Webhooks carry no Origin: their senders sign them instead.
     .route(
       '/webhooks',
@@ -101,8 +101,13 @@ export function buildApp(deps: AppDeps) {
           deps.stripe && config.stripe ? { client: deps.stripe, webhookSecret: config.stripe.webhookSecret } : null,
       }),
     )
-    // The OpenAPI document: public, read by generators and other sites alike.
+    // The OpenAPI document: public, read by generators and other sites alike (with or without a key).
     .route('/', apiDocsRoutes({ serverUrl: config.appUrl, version: deps.version }))
+    // A request with an API key may call the tools and read jobs, files, creations and the profile:
+    // anything else with one is refused here, better-auth's routes included.
+    .use('*', apiKeyGate({ callsPerMinute: config.toolCallsPerMinute }))
+    // better-auth answers everything under /api/auth (it checks Origin and rate limits itself).
+    .on(['GET', 'POST'], '/auth/*', (c) => auth.handler(c.req.raw))
     .use('*', originCheck(config.trustedOrigins))
     .route(
       '/',
@@ -135,6 +140,7 @@ export function buildApp(deps: AppDeps) {
         webhooks: { production: config.env === 'production' },
       }),
     )
+    .route('/', apiKeyRoutes({ db: deps.database.db, auth }))
     .route('/', jobRoutes({ db: deps.database.db, auth, progressOf, signals: deps.signals }))
     .route('/', fileRoutes({ db: deps.database.db, auth, storage: deps.storage }))
     .route(

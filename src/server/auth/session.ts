@@ -4,9 +4,16 @@
 // about 1.5 ms of CPU) still handles what it must do itself: a session due for its sliding
 // refresh (it writes the new expiry) and an expired one (it deletes it). Revocation stays
 // immediate: a deleted session row is a signed-out request on the next call.
+//
+// A request with `Authorization: Bearer pp_...` (an API key, issue 39) is read the same way, by the
+// key's hash instead of the session's token: the key alone says who calls (cookies are ignored),
+// and a deleted key is refused on the next request in every process (no cache).
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { type SQL, sql } from 'drizzle-orm';
+import { type BearerCredential, bearerCredential } from '../api-keys/keys';
+import { noteRateWindow } from '../api-keys/rate-window';
 import { type Database, executePrepared } from '../db/client';
+import { TOOL_CALLS_KEY_PREFIX } from '../jobs/request/tool-call-limit';
 
 export type SessionUser = { id: string; email: string; emailVerified: boolean };
 
@@ -24,15 +31,28 @@ export type SessionAuthority = {
   };
 };
 
-/** The session's row joined with its user: what every session statement answers (and may add to). */
-export type SessionRow = { id: string; email: string; email_verified: boolean; expires_at: string | Date };
+/** The session's (or key's) row joined with its user: what every session statement answers (and may add to). */
+export type SessionRow = {
+  id: string;
+  email: string;
+  email_verified: boolean;
+  /** The session's expiry; null for an API key (a key lasts until it is revoked). */
+  expires_at: string | Date | null;
+};
 
 /**
- * A statement that reads the session row of `token` with more that the caller needs in the same
- * round trip (jobs/request/tool-call-limit.ts counts the call and reads the caller's profile with it).
+ * Who a request is, as the SQL common table expressions that define `sess` (a `SessionRow`, no row
+ * when nobody): the session of a cookie's token, or the owner of an API key's hash. A statement
+ * begins `with ${who}, ...` and reads `sess`, so the session and the key share the rest of it.
+ */
+export type Who = SQL;
+
+/**
+ * A statement that reads `sess` with more that the caller needs in the same round trip
+ * (jobs/request/tool-call-limit.ts counts the call and reads the caller's profile with it).
  * It runs before the session is judged, so what it writes must be harmless for an expired session.
  */
-export type SessionStatement<T extends SessionRow> = (token: string) => Promise<T | null>;
+export type SessionStatement<T extends SessionRow> = (who: Who) => Promise<T | null>;
 
 export type SessionReader = {
   (headers: Headers): Promise<SessionUser | null>;
@@ -43,10 +63,27 @@ export type SessionReader = {
   ): Promise<{ user: SessionUser; row: T } | null>;
 };
 
-/** The session of `token` joined with its user, in the `SessionRow` shape (also a CTE of larger statements). */
-export const sessionWithUserSql = (token: string): SQL =>
-  sql`select u.id, u.email, u.email_verified, s.expires_at
-    from session s join "user" u on u.id = s.user_id where s.token = ${token}`;
+/** `sess`: the session of `token` joined with its user. */
+export const sessionWho = (token: string): Who =>
+  sql`sess as (select u.id, u.email, u.email_verified, s.expires_at
+    from session s join "user" u on u.id = s.user_id where s.token = ${token})`;
+
+/** How often a key's last use is written: at most once a minute, not on every call. */
+export const KEY_LAST_USED_RESOLUTION_SECONDS = 60;
+
+/**
+ * `sess`: the owner of the key whose SHA-256 is `keyHash`, and `key_used`, which writes the key's
+ * last use when the one kept is a minute old or more (a data-modifying CTE runs whether or not the
+ * statement reads it; it writes nothing on most calls).
+ */
+export const apiKeyWho = (keyHash: string): Who =>
+  sql`sess as (select u.id, u.email, u.email_verified, null::timestamptz as expires_at
+    from api_keys k join "user" u on u.id = k.user_id where k.key_hash = ${keyHash}),
+  key_used as (update api_keys set last_used_at = now()
+    where key_hash = ${keyHash}
+      and (last_used_at is null
+        or last_used_at <= now() - make_interval(secs => ${KEY_LAST_USED_RESOLUTION_SECONDS}))
+    returning id)`;
 
 /** better-call's signed cookie: `<value>.<base64 HMAC-SHA256 of value>`, URI-encoded. */
 function verifiedCookieValue(cookieHeader: string, name: string, secret: string): string | null {
@@ -74,6 +111,14 @@ function cookieValue(cookieHeader: string, name: string): string | null {
   return null;
 }
 
+type WindowColumns = { window_count: number | string | null; window_start: number | string | null };
+
+const userOf = (row: SessionRow): SessionUser => ({
+  id: row.id,
+  email: row.email,
+  emailVerified: row.email_verified === true,
+});
+
 export function createSessionReader(auth: SessionAuthority, database: Pick<Database, 'db'>): SessionReader {
   const slowPath = async (headers: Headers): Promise<SessionUser | null> => {
     const session = await auth.api.getSession({ headers });
@@ -85,13 +130,15 @@ export function createSessionReader(auth: SessionAuthority, database: Pick<Datab
     headers: Headers,
     statement: SessionStatement<T>,
   ): Promise<{ user: SessionUser; row: T } | null> => {
+    const bearer = bearerCredential(headers);
+    if (bearer) return readWithKey(bearer, statement);
     const cookies = headers.get('cookie');
     if (!cookies) return null;
     const { secret, authCookies, sessionConfig } = await auth.$context;
     const token = verifiedCookieValue(cookies, authCookies.sessionToken.name, secret);
     if (!token) return null;
-    const row = await statement(token);
-    if (!row) return null;
+    const row = await statement(sessionWho(token));
+    if (!row?.expires_at) return null;
     const expiresAt = new Date(row.expires_at).getTime();
     // Expired (better-auth deletes it) or due for the sliding refresh (better-auth extends it):
     // both are writes better-auth owns. A "don't remember me" session is never refreshed.
@@ -101,15 +148,42 @@ export function createSessionReader(auth: SessionAuthority, database: Pick<Datab
       const user = await slowPath(headers);
       return user && user.id === row.id ? { user, row } : null;
     }
-    return { user: { id: row.id, email: row.email, emailVerified: row.email_verified === true }, row };
+    return { user: userOf(row), row };
   };
-  const sessionOnly: SessionStatement<SessionRow> = async (token) =>
-    ((await executePrepared(database.db, sessionWithUserSql(token))).rows[0] as SessionRow | undefined) ?? null;
-  const reader = async (headers: Headers) => (await readWith(headers, sessionOnly))?.user ?? null;
+  /** A key is judged by its row alone: it has no expiry; a revoked one has no row. */
+  const readWithKey = async <T extends SessionRow>(
+    bearer: BearerCredential,
+    statement: SessionStatement<T>,
+  ): Promise<{ user: SessionUser; row: T } | null> => {
+    if (bearer.kind === 'malformed') return null;
+    const row = await statement(apiKeyWho(bearer.keyHash));
+    return row ? { user: userOf(row), row } : null;
+  };
+  const sessionOnly: SessionStatement<SessionRow> = async (who) =>
+    ((await executePrepared(database.db, sql`with ${who} select * from sess`)).rows[0] as SessionRow | undefined) ??
+    null;
+  // A key's reads answer the account's RateLimit headers (api-keys/key-gate.ts): its window is
+  // read with the key's owner, in the same statement.
+  const keyOwnerWithWindow: SessionStatement<SessionRow & WindowColumns> = async (who) =>
+    ((
+      await executePrepared(
+        database.db,
+        sql`with ${who} select sess.*, r.count as window_count, r.last_request as window_start
+          from sess left join rate_limit r on r.key = ${TOOL_CALLS_KEY_PREFIX} || sess.id`,
+      )
+    ).rows[0] as (SessionRow & WindowColumns) | undefined) ?? null;
+  const reader = async (headers: Headers) => {
+    if (!bearerCredential(headers)) return (await readWith(headers, sessionOnly))?.user ?? null;
+    const read = await readWith(headers, keyOwnerWithWindow);
+    if (!read) return null;
+    const { window_count: count, window_start: start } = read.row;
+    noteRateWindow(headers, start === null ? null : { count: Number(count), windowStart: Number(start) });
+    return read.user;
+  };
   return Object.assign(reader, { with: readWith });
 }
 
-/** The signed-in user of a request, or null (from the session cookie, checked in the database). */
+/** The signed-in user of a request, or null (from the session cookie or an API key, checked in the database). */
 export function sessionUser(auth: { readSessionUser: SessionReader }, headers: Headers): Promise<SessionUser | null> {
   return auth.readSessionUser(headers);
 }

@@ -414,3 +414,26 @@ export const webhookSecrets = pgTable('webhook_secrets', {
   createdAt: createdAt(),
   updatedAt: updatedAt(),
 });
+
+/**
+ * A user's API keys (issue 39): `Authorization: Bearer pp_...` acts as the user on the tool calls and
+ * the reads of jobs, files, creations and the profile. Only the SHA-256 of a key is kept (the key is
+ * shown once, when made); `prefix` is its first characters, for the list in User Settings. A deleted
+ * row is a refused key on the next request: every request looks the hash up in the database.
+ */
+export const apiKeys = pgTable(
+  'api_keys',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    userId: text('user_id')
+      .notNull()
+      .references(() => user.id, { onDelete: 'cascade' }),
+    name: text('name').notNull(),
+    prefix: text('prefix').notNull(),
+    keyHash: text('key_hash').notNull().unique(),
+    createdAt: createdAt(),
+    /** Written at most once a minute per key (auth/session.ts), not on every call. */
+    lastUsedAt: timestamp('last_used_at', { withTimezone: true }),
+  },
+  (t) => [index('api_keys_user_idx').on(t.userId, t.createdAt)],
+);

@@ -4,15 +4,24 @@
 import { randomUUID } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import { type ProfileWithStorage, readOrCreateProfileWithStorage, withStorageUsed } from '../../accounts/profiles';
-import { type SessionReader, type SessionRow, type SessionUser, sessionWithUserSql } from '../../auth/session';
+import type { SessionReader, SessionRow, SessionUser } from '../../auth/session';
 import { type AppDb, executePrepared } from '../../db/client';
 
 export const TOOL_CALL_WINDOW_SECONDS = 60;
+/** The rate_limit row of an account's tool calls is `tool-calls:<user id>`. */
+export const TOOL_CALLS_KEY_PREFIX = 'tool-calls:';
 
 export type ToolCallVerdict = { allowed: true } | { allowed: false; retryAfterSeconds: number };
 
-/** The call counted, and who makes it: their profile with the bytes their files take. */
-export type CountedCall = { limit: ToolCallVerdict; caller: ProfileWithStorage | null };
+/**
+ * The call counted, the window it was counted in (its RateLimit headers, api-keys/rate-window.ts),
+ * and who makes it: their profile with the bytes their files take.
+ */
+export type CountedCall = {
+  limit: ToolCallVerdict;
+  window: { count: number; windowStart: number };
+  caller: ProfileWithStorage | null;
+};
 
 /**
  * Reads the session of a tool call, counts the call in the user's current fixed window and reads
@@ -32,13 +41,13 @@ export async function readSessionAndCountCall(
   const now = Date.now();
   const windowMs = TOOL_CALL_WINDOW_SECONDS * 1000;
   const windowOver = sql`rate_limit.last_request <= ${now - windowMs}`;
-  const read = await auth.readSessionUser.with(headers, async (token) => {
+  const read = await auth.readSessionUser.with(headers, async (who) => {
     const { rows } = await executePrepared(
       db,
-      sql`with sess as (${sessionWithUserSql(token)}),
+      sql`with ${who},
       counted as (
         insert into rate_limit (id, key, count, last_request)
-        select ${randomUUID()}, 'tool-calls:' || sess.id, 1, ${now}::bigint from sess
+        select ${randomUUID()}, ${TOOL_CALLS_KEY_PREFIX} || sess.id, 1, ${now}::bigint from sess
         on conflict (key) do update set
           count = case when ${windowOver} then 1 else rate_limit.count + 1 end,
           last_request = case when ${windowOver} then ${now}::bigint else rate_limit.last_request end
@@ -73,7 +82,7 @@ export async function readSessionAndCountCall(
         row.storage_used,
       )
     : await readOrCreateProfileWithStorage(db, user.id);
-  return { user, limit, caller };
+  return { user, limit, window: { count: Number(row.count), windowStart: Number(row.window_start) }, caller };
 }
 
 type CountedRow = SessionRow & {

@@ -5,6 +5,7 @@
 // when the client's Accept prefers it, the image itself. Following a job afterwards is
 // jobs/views/job-routes.ts, its files jobs/views/file-routes.ts.
 import { type Context, Hono } from 'hono';
+import { RATE_LIMIT_HEADERS } from '../../../contract/api-keys';
 import { INPUT_MESSAGES, TOOL_BODY_MAX_BYTES } from '../../../contract/input-limits';
 import type {
   ToolNotEnoughTokens,
@@ -15,6 +16,7 @@ import type {
   ToolTooManyCalls,
 } from '../../../contract/tool-responses';
 import { TOOL_MESSAGES, TOOLS, type ToolDefinition } from '../../../contract/tools';
+import { rateLimitValues, setRateLimitHeaders } from '../../api-keys/rate-window';
 import type { Auth } from '../../auth/auth';
 import type { InferenceRouter } from '../../inference/routing';
 import { balanceOf } from '../../ledger/ledger';
@@ -66,8 +68,12 @@ export function toolRoutes(deps: ToolRoutesDeps) {
         const counted = await readSessionAndCountCall(auth, db, c.req.raw.headers, deps.callsPerMinute);
         if (!counted) return c.json({ success: false, error: TOOL_MESSAGES.signInRequired } satisfies ToolRefusal, 401);
         const { user, limit, caller } = counted;
+        // Every answer from here on says where the account stands in its window (the one just counted).
+        setRateLimitHeaders(c, rateLimitValues(counted.window, deps.callsPerMinute));
         if (!limit.allowed) {
           c.header('Retry-After', String(limit.retryAfterSeconds));
+          // The same instant as Retry-After (the headers above read the clock a moment later).
+          c.header(RATE_LIMIT_HEADERS.reset, String(limit.retryAfterSeconds));
           const answer: ToolTooManyCalls = {
             success: false,
             error: TOOL_MESSAGES.tooManyCalls,

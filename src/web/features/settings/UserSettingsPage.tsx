@@ -18,6 +18,7 @@ import { sendVerificationEmail } from '../../lib/session/auth-api';
 import { useAuth, usePublicConfig } from '../../lib/session/auth-context';
 import { useDocumentTitle } from '../../lib/use-document-title';
 import { getAccountDetails } from './account-api';
+import { DeveloperCard } from './DeveloperCard';
 import { SignInDetailsCard } from './SignInDetailsCard';
 import { YourDataCard } from './YourDataCard';
 
@@ -259,6 +260,7 @@ function SignedInCards() {
       ) : failed ? (
         <FormMessage message={{ tone: 'error', text: SETTINGS_TEXT.detailsFailed }} />
       ) : null}
+      <DeveloperCard />
       <YourDataCard email={profile?.email ?? user?.email ?? ''} hasPassword={details?.hasPassword ?? true} />
     </>
   );

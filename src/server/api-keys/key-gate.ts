@@ -1,0 +1,49 @@
+// What a request with `Authorization: Bearer <key>` may do (issue 39). A key acts as its owner on
+// the ten tool calls and the reads of jobs, files, creations and the profile (balance): the routes
+// themselves read the key through the session reader (auth/session.ts), as they read a cookie.
+// Everything else (keys, the account, purchases, export, sign-in) needs the website's session:
+// a stolen key cannot lock its owner out, buy with their card or take their data.
+import type { MiddlewareHandler } from 'hono';
+import { API_KEY_MESSAGES, RATE_LIMIT_HEADERS } from '../../contract/api-keys';
+import { TOOLS } from '../../contract/tools';
+import { hasBearerCredential } from './keys';
+import { rateLimitValues, rateWindowRead } from './rate-window';
+
+const TOOL_PATHS = new Set(TOOLS.map((tool) => `/api${tool.apiPath}`));
+const KEY_READS = [/^\/api\/jobs\/[^/]+$/, /^\/api\/files\/[^/]+$/, /^\/api\/creations$/, /^\/api\/profile$/];
+
+/** Whether a key may make this request (the path as the server sees it, with /api). */
+export function keyMayCall(method: string, path: string): boolean {
+  if (method === 'POST') return TOOL_PATHS.has(path);
+  if (method === 'GET' || method === 'HEAD') return KEY_READS.some((read) => read.test(path));
+  return false;
+}
+
+/**
+ * Refuses a key where it may not act (403), says that a key was refused when the route answers
+ * 401 (an unknown, revoked or malformed key), and adds the RateLimit headers to the answers of a
+ * key's reads. Mounted before better-auth's routes and the Origin check; webhooks, which their
+ * senders sign, are mounted before it.
+ */
+export function apiKeyGate(options: { callsPerMinute: number }): MiddlewareHandler {
+  return async (c, next) => {
+    const headers = c.req.raw.headers;
+    if (!hasBearerCredential(headers)) return next();
+    if (!keyMayCall(c.req.method, c.req.path)) return c.json({ error: API_KEY_MESSAGES.sessionRequired }, 403);
+    await next();
+    if (c.res.status === 401) {
+      // The route's sentence asks to sign in: to a program with a key, say what is wrong instead.
+      const toolCall = TOOL_PATHS.has(c.req.path);
+      c.res = c.json({ ...(toolCall ? { success: false } : {}), error: API_KEY_MESSAGES.invalidKey }, 401);
+      return;
+    }
+    const read = rateWindowRead(headers);
+    // A tool call has set its own (the window it counted); a read answers the window it read.
+    if (read && !c.res.headers.has(RATE_LIMIT_HEADERS.limit)) {
+      const values = rateLimitValues(read.window, options.callsPerMinute);
+      c.res.headers.set(RATE_LIMIT_HEADERS.limit, String(values.limit));
+      c.res.headers.set(RATE_LIMIT_HEADERS.remaining, String(values.remaining));
+      c.res.headers.set(RATE_LIMIT_HEADERS.reset, String(values.resetSeconds));
+    }
+  };
+}
