@@ -32,7 +32,6 @@ const literal = <T extends string | number | boolean>(value: T) =>
 export const TOOL_REQUEST_SCHEMAS = {
   'text-to-pic': z.object({
     userId,
-    webhook,
     prompt,
     aspectRatio: aspectRatio.default('1:1'),
     numOutputs: imageCount.default(1),
@@ -40,38 +39,39 @@ export const TOOL_REQUEST_SCHEMAS = {
     goFast: literal(true).default(true),
     outputFormat: literal('webp').default('webp'),
     outputQuality: z.union([literal(33), literal(66), literal(100)], { error: 'must be 33, 66 or 100' }).optional(),
+    webhook,
   }),
   metamorphose: z.object({
     userId,
-    webhook,
     prompt,
     main_face_image: image,
     num_outputs: literal(1).default(1),
     output_quality: literal(33).default(33),
     width: z.number({ error: 'must be a number' }).int().default(1024),
     height: z.number({ error: 'must be a number' }).int().default(1024),
+    webhook,
   }),
   'image-upscaler': z.object({
     userId,
-    webhook,
     image,
     scale: z.union([literal(2), literal(4), literal(6)], { error: 'must be 2, 4 or 6' }),
+    webhook,
   }),
-  colorizer: z.object({ userId, webhook, image }),
-  'background-remover': z.object({ userId, webhook, image }),
-  'creative-upscaler': z.object({ userId, webhook, image, scale: literal(2).default(2) }),
-  'fix-a-face': z.object({ userId, webhook, image, scale: literal(2).default(2) }),
+  colorizer: z.object({ userId, image, webhook }),
+  'background-remover': z.object({ userId, image, webhook }),
+  'creative-upscaler': z.object({ userId, image, scale: literal(2).default(2), webhook }),
+  'fix-a-face': z.object({ userId, image, scale: literal(2).default(2), webhook }),
   'text-lab': z.object({
     userId,
-    webhook,
     prompt,
     aspectRatio: aspectRatio.default('1:1'),
     textAssist: z
       .enum(TEXT_ASSIST_OPTIONS, { error: `must be one of ${TEXT_ASSIST_OPTIONS.join(', ')}` })
       .default('Auto'),
+    webhook,
   }),
-  'background-swap': z.object({ userId, webhook, prompt, image, num_outputs: imageCount.default(1) }),
-  'image-analyzer': z.object({ userId, webhook, image }),
+  'background-swap': z.object({ userId, prompt, image, num_outputs: imageCount.default(1), webhook }),
+  'image-analyzer': z.object({ userId, image, webhook }),
 } as const;
 
 /**

@@ -27,6 +27,12 @@ export const WEBHOOK_URL = z
   .superRefine((value, ctx) => {
     const reason = webhookUrlShapeProblem(value);
     if (reason) ctx.addIssue({ code: 'custom', message: reason });
+  })
+  // For the OpenAPI document and the /developers page (z.toJSONSchema carries these).
+  .meta({
+    format: 'uri',
+    description:
+      "Where to POST the job as JSON when it ends (succeeded, or failed and refunded), signed as Standard Webhooks specifies with the account's secret (GET /api/webhook-secret). https only in production.",
   });
 
 function webhookUrlShapeProblem(value: string): string | null {

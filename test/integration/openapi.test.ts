@@ -14,7 +14,6 @@ import { createTestBackend, type TestBackend } from '../support/test-backend';
 // biome-ignore lint/suspicious/noExplicitAny: the parsed document, walked as JSON
 type Json = Record<string, any>;
 
-/** The operations whose routes other branches of issue 39 add (keys, webhook secret): not mounted here yet. */
 describe('GET /api/openapi.json', () => {
   let backend: TestBackend;
   let document: Json;
