@@ -11,11 +11,13 @@ import { rateLimitValues, rateWindowRead } from './rate-window';
 
 const TOOL_PATHS = new Set(TOOLS.map((tool) => `/api${tool.apiPath}`));
 const KEY_READS = [/^\/api\/jobs\/[^/]+$/, /^\/api\/files\/[^/]+$/, /^\/api\/creations$/, /^\/api\/profile$/];
+/** Reads anyone may make (prices, packages, what the server offers): a client that sends its key on every request reads them too. */
+const PUBLIC_READS = new Set(['/api/tools', '/api/packages', '/api/config']);
 
 /** Whether a key may make this request (the path as the server sees it, with /api). */
 export function keyMayCall(method: string, path: string): boolean {
   if (method === 'POST') return TOOL_PATHS.has(path);
-  if (method === 'GET' || method === 'HEAD') return KEY_READS.some((read) => read.test(path));
+  if (method === 'GET' || method === 'HEAD') return PUBLIC_READS.has(path) || KEY_READS.some((read) => read.test(path));
   return false;
 }
 

@@ -31,7 +31,14 @@ describe('API keys', () => {
       expect(keyMayCall('POST', `/api${tool.apiPath}`), tool.apiPath).toBe(true);
       expect(keyMayCall('GET', `/api${tool.apiPath}`), tool.apiPath).toBe(false);
     }
-    for (const path of ['/api/jobs/abc', '/api/files/abc', '/api/creations', '/api/profile'])
+    for (const path of [
+      '/api/jobs/abc',
+      '/api/files/abc',
+      '/api/creations',
+      '/api/profile',
+      '/api/tools',
+      '/api/packages',
+    ])
       expect(keyMayCall('GET', path), path).toBe(true);
     for (const [method, path] of [
       ['GET', '/api/keys'],
