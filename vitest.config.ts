@@ -109,8 +109,6 @@ export default defineConfig({
           globalSetup: ['e2e/support/global-setup.ts'],
           // One real server and one browser at a time: the machine has two cores.
           fileParallelism: false,
-          // The files share the worker's loaded modules (Playwright, axe): each starts its own browser.
-          isolate: false,
           testTimeout: 60_000,
           // A server's first start builds the web app and creates its PGlite database: minutes on a
           // busy 2-core machine (seen: 4 minutes for the database alone at load 10).
