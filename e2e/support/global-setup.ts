@@ -19,12 +19,12 @@ export default async function setup(project: TestProject) {
   if (!available) {
     if (process.env.CI === 'true') {
       throw new Error(
-        `Chromium is missing at ${CHROMIUM_PATH}: CI requires the browser tests (apt-get install chromium).`,
+        `Chromium is missing at ${CHROMIUM_PATH}: CI requires the browser tests (apt-get install chromium-headless-shell).`,
       );
     }
     const line = '!'.repeat(78);
     console.warn(
-      `\n${line}\n!! Chromium not found at ${CHROMIUM_PATH}: BROWSER TESTS ARE SKIPPED.\n!! Install it with: apt-get install -y chromium   (or set CHROME_PATH)\n${line}\n`,
+      `\n${line}\n!! Chromium not found at ${CHROMIUM_PATH}: BROWSER TESTS ARE SKIPPED.\n!! Install it with: apt-get install -y chromium-headless-shell   (or set CHROME_PATH)\n${line}\n`,
     );
   }
   project.provide('browserAvailable', available);
