@@ -14,7 +14,7 @@ import {
   type Request,
 } from 'playwright-core';
 
-const CHROMIUM_CANDIDATES = ['/usr/bin/chromium-headless-shell', '/usr/bin/chromium'];
+const CHROMIUM_CANDIDATES = ['/usr/bin/chromium-headless-shell', '/usr/bin/chromium'] as const;
 export const CHROMIUM_PATH =
   process.env.CHROME_PATH ?? CHROMIUM_CANDIDATES.find((path) => existsSync(path)) ?? CHROMIUM_CANDIDATES[0];
 export const chromiumInstalled = () => existsSync(CHROMIUM_PATH);

@@ -155,7 +155,7 @@ export async function startBackend(
         },
         createDemoProvider(SERVER_TOOLS),
       );
-    const stripe = config.stripe ? createStripeClient(config.stripe) : null;
+    const stripe = config.stripe ? await createStripeClient(config.stripe) : null;
     const payments = stripe ? createStripePaymentProvider(stripe) : createLocalPaymentProvider();
     const authSecret = resolveAuthSecret(config.auth.secret, config.dataDir);
     // This process's account-setup loop (worker role): woken by a sign-up here.

@@ -2,7 +2,7 @@
 // another account's session), password reset (only the newest link works; tokens stored hashed),
 // Google (OpenID Connect by discovery, through the standard /sign-in/social and /callback/google), database sessions in an HttpOnly cookie, Origin checks,
 // and rate limits kept in the database so every web process shares them.
-import { betterAuth } from 'better-auth';
+import { betterAuth } from 'better-auth/minimal';
 import { drizzleAdapter } from 'better-auth/adapters/drizzle';
 import { createEmailVerificationToken } from 'better-auth/api';
 import { genericOAuth } from 'better-auth/plugins';

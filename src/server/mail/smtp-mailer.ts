@@ -1,17 +1,23 @@
 // Sends mail through the SMTP server named by SMTP_URL (smtp:// or smtps://, credentials in the URL).
-import nodemailer from 'nodemailer';
+import type { Transporter } from 'nodemailer';
+import type SMTPTransport from 'nodemailer/lib/smtp-transport';
 import type { Mailer } from './mailer';
 
 // nodemailer waits minutes by default; a dead server should fail the job quickly so it is retried.
 const TIMEOUTS = { connectionTimeout: 5_000, greetingTimeout: 5_000, socketTimeout: 15_000 };
 
 export function createSmtpMailer(smtpUrl: string, from: string): Mailer {
-  // Query parameters in the URL (e.g. ?greetingTimeout=10000) override these defaults.
-  const transport = nodemailer.createTransport({ url: smtpUrl, ...TIMEOUTS });
+  // Query parameters in the URL (e.g. ?greetingTimeout=10000) override these defaults. nodemailer
+  // is imported with the first mail, not at every start (the local outbox needs none of it).
+  let transport: Promise<Transporter<SMTPTransport.SentMessageInfo>> | undefined;
+  const transportOnce = () =>
+    (transport ??= import('nodemailer').then(({ default: nodemailer }) =>
+      nodemailer.createTransport({ url: smtpUrl, ...TIMEOUTS }),
+    ));
   return {
     kind: 'smtp',
     async send(message) {
-      const info = await transport.sendMail({
+      const info = await (await transportOnce()).sendMail({
         from,
         to: message.to,
         subject: message.subject,
