@@ -11,6 +11,7 @@ import type { PaymentProvider } from '../billing/payment-provider';
 import type { AppDb } from '../db/client';
 import { accountSetups, user } from '../db/schema';
 import type { Logger } from '../log';
+import { waitAtMost, wakeableSleep } from '../loops/loop-timing';
 import type { Mailer } from '../mail/mailer';
 import { deletedEmail } from './account-deletion';
 import { sendVerificationMail } from './verification-mail';
@@ -119,23 +120,9 @@ export function startAccountSetupWorker(
   { pollingIntervalSeconds }: { pollingIntervalSeconds: number },
 ): AccountSetupWorker {
   let stopping = false;
-  let woken = false;
-  let endSleep: (() => void) | null = null;
-  const sleep = () =>
-    new Promise<void>((resolve) => {
-      const timer = setTimeout(() => done(), pollingIntervalSeconds * 1000);
-      timer.unref();
-      const done = () => {
-        clearTimeout(timer);
-        endSleep = null;
-        resolve();
-      };
-      endSleep = done;
-      if (woken || stopping) done();
-    });
+  const pause = wakeableSleep();
   const loop = (async () => {
     while (!stopping) {
-      woken = false;
       let claimed: ClaimedSetup | null = null;
       try {
         claimed = await claimNextAccountSetup(deps.db, lease.workerId, lease.leaseSeconds);
@@ -143,7 +130,7 @@ export function startAccountSetupWorker(
         deps.logger.error('could not take the next account setup', { error });
       }
       if (!claimed) {
-        await sleep();
+        await pause.sleep(pollingIntervalSeconds * 1000);
         continue;
       }
       try {
@@ -155,20 +142,12 @@ export function startAccountSetupWorker(
     }
   })();
   return {
-    wake() {
-      woken = true;
-      endSleep?.();
-    },
+    wake: pause.wake,
     async stop() {
       stopping = true;
-      endSleep?.();
-      let timer: NodeJS.Timeout | undefined;
-      const gaveUp = new Promise<'gave up'>((resolve) => {
-        timer = setTimeout(() => resolve('gave up'), STOP_WAIT_MS);
-      });
-      const outcome = await Promise.race([loop, gaveUp]);
-      clearTimeout(timer);
-      if (outcome === 'gave up') deps.logger.warn('stopped with an account setup still running; it is retried', {});
+      pause.wake();
+      if (!(await waitAtMost(loop, STOP_WAIT_MS)))
+        deps.logger.warn('stopped with an account setup still running; it is retried', {});
     },
   };
 }

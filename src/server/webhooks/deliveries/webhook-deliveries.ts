@@ -8,6 +8,7 @@ import type { AppDb } from '../../db/client';
 import { findJob, type JobRow } from '../../jobs/queue/jobs-repository';
 import { viewJob } from '../../jobs/views/job-view';
 import type { Logger } from '../../log';
+import { waitAtMost, wakeableSleep } from '../../loops/loop-timing';
 import { webhookSecretOf } from '../signing-secrets';
 import { type ClaimedDelivery, claimNextDelivery, recordTry, type TryOutcome } from './delivery-repository';
 import { sendWebhook } from './send-webhook';
@@ -77,20 +78,8 @@ export function startWebhookDeliveries(
   settings: WebhookDeliverySettings,
 ): WebhookDeliveryLoop {
   let stopping = false;
-  let endSleep: (() => void) | null = null;
+  const pause = wakeableSleep();
   const inHand = new Set<Promise<void>>();
-  const sleep = (ms: number) =>
-    new Promise<void>((resolve) => {
-      const done = () => {
-        clearTimeout(timer);
-        endSleep = null;
-        resolve();
-      };
-      const timer = setTimeout(done, ms);
-      timer.unref();
-      endSleep = done;
-      if (stopping) done();
-    });
   const loop = (async () => {
     while (!stopping) {
       if (inHand.size >= CONCURRENT_TRIES) {
@@ -104,7 +93,7 @@ export function startWebhookDeliveries(
         deps.logger.error('could not take the next webhook delivery', { error });
       }
       if (!claim) {
-        await sleep(settings.pollingIntervalSeconds * 1000);
+        await pause.sleep(settings.pollingIntervalSeconds * 1000);
         continue;
       }
       const jobId = claim.jobId;
@@ -115,7 +104,7 @@ export function startWebhookDeliveries(
         })
         .finally(() => {
           inHand.delete(run);
-          endSleep?.();
+          pause.wake();
         });
       inHand.add(run);
     }
@@ -123,14 +112,9 @@ export function startWebhookDeliveries(
   return {
     async stop() {
       stopping = true;
-      endSleep?.();
-      let timer: NodeJS.Timeout | undefined;
-      const gaveUp = new Promise<'gave up'>((resolve) => {
-        timer = setTimeout(() => resolve('gave up'), STOP_WAIT_MS);
-      });
-      const outcome = await Promise.race([Promise.all([loop, ...inHand]), gaveUp]);
-      clearTimeout(timer);
-      if (outcome === 'gave up') deps.logger.warn('stopped with webhook deliveries in hand; they are retried', {});
+      pause.wake();
+      if (!(await waitAtMost(Promise.all([loop, ...inHand]), STOP_WAIT_MS)))
+        deps.logger.warn('stopped with webhook deliveries in hand; they are retried', {});
     },
   };
 }
