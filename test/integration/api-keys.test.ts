@@ -17,7 +17,7 @@ import { TOOL_MESSAGES } from '../../src/contract/tools';
 import { setFlag } from '../../src/server/admin/commands';
 import { apiKeys, jobs, ledger, user } from '../../src/server/db/schema';
 import { findLedgerMismatches } from '../../src/server/ledger/ledger';
-import { TestClient, type TestResponse } from '../support/http-client';
+import { sendRequest, TestClient } from '../support/http-client';
 import { createTestBackend, type TestBackend } from '../support/test-backend';
 import { paidLookalikeOfDemo, routerWith, verifiedUser } from '../support/tool-fixtures';
 
@@ -36,28 +36,16 @@ afterEach(async () => expect(await findLedgerMismatches(backend.database.db)).to
 const generate = { prompt: 'a small boat', numOutputs: 1 };
 
 /** A program with a key: no cookies, no Origin (as curl or a server would call). */
-async function withKey<T = unknown>(
+const withKey = <T = unknown>(
   key: string,
   method: string,
   path: string,
   options: { body?: unknown; headers?: Record<string, string> } = {},
-): Promise<TestResponse<T>> {
-  const headers: Record<string, string> = { authorization: `Bearer ${key}`, ...options.headers };
-  if (options.body !== undefined) headers['content-type'] = 'application/json';
-  const response = await backend.app.request(path, {
-    method,
-    headers,
-    body: options.body === undefined ? undefined : JSON.stringify(options.body),
+) =>
+  sendRequest<T>(backend.app, method, path, {
+    body: options.body,
+    headers: { authorization: `Bearer ${key}`, ...options.headers },
   });
-  const text = await response.text();
-  let body: unknown = text;
-  try {
-    body = text ? JSON.parse(text) : null;
-  } catch {
-    // binary (a file): keep the text
-  }
-  return { status: response.status, body: body as T, headers: response.headers };
-}
 
 async function createKey(client: TestClient, name = 'My laptop') {
   const made = await client.post<CreatedApiKey>('/api/keys', { name });

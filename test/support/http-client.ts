@@ -6,6 +6,33 @@ let nextAddress = 1;
 
 export type TestResponse<T = unknown> = { status: number; body: T; headers: Headers };
 
+/**
+ * One request to the in-process app, with only the headers given (as a program with an API key
+ * calls): a body is sent as JSON, and the answer's body is parsed when it is JSON, else kept as text.
+ */
+export async function sendRequest<T = unknown>(
+  app: App,
+  method: string,
+  path: string,
+  options: { body?: unknown; headers?: Record<string, string> } = {},
+): Promise<TestResponse<T>> {
+  const headers = { ...options.headers };
+  if (options.body !== undefined) headers['content-type'] = 'application/json';
+  const response = await app.request(path, {
+    method,
+    headers,
+    body: options.body === undefined ? undefined : JSON.stringify(options.body),
+  });
+  const text = await response.text();
+  let body: unknown = text;
+  try {
+    body = text ? JSON.parse(text) : null;
+  } catch {
+    // not JSON: keep the text
+  }
+  return { status: response.status, body: body as T, headers: response.headers };
+}
+
 export class TestClient {
   private cookies = new Map<string, string>();
   readonly ip: string;
@@ -26,13 +53,8 @@ export class TestClient {
   ): Promise<TestResponse<T>> {
     const headers: Record<string, string> = { origin: this.origin, 'x-forwarded-for': this.ip, ...options.headers };
     if (this.cookies.size > 0) headers.cookie = this.cookieHeader();
-    if (options.body !== undefined) headers['content-type'] = 'application/json';
-    const response = await this.app.request(path, {
-      method,
-      headers,
-      body: options.body === undefined ? undefined : JSON.stringify(options.body),
-    });
-    for (const line of response.headers.getSetCookie()) {
+    const answer = await sendRequest<T>(this.app, method, path, { body: options.body, headers });
+    for (const line of answer.headers.getSetCookie()) {
       const [pair = '', ...attributes] = line.split(';');
       const eq = pair.indexOf('=');
       const name = pair.slice(0, eq).trim();
@@ -41,14 +63,7 @@ export class TestClient {
       if (expired) this.cookies.delete(name);
       else this.cookies.set(name, value);
     }
-    const text = await response.text();
-    let body: unknown = text;
-    try {
-      body = text ? JSON.parse(text) : null;
-    } catch {
-      // not JSON: keep the text
-    }
-    return { status: response.status, body: body as T, headers: response.headers };
+    return answer;
   }
 
   cookieHeader() {
