@@ -17,6 +17,8 @@ import {
   uniqueIndex,
   uuid,
 } from 'drizzle-orm/pg-core';
+// The statuses GET /api/jobs/:id reports are the column's: one list for both.
+import { WEBHOOK_DELIVERY_STATUSES } from '../../contract/api-response-schemas';
 
 const createdAt = () => timestamp('created_at', { withTimezone: true }).notNull().defaultNow();
 const updatedAt = () =>
@@ -372,8 +374,6 @@ export const payments = pgTable(
     check('payments_tokens_positive', sql`${t.tokens} > 0`),
   ],
 );
-
-export const WEBHOOK_DELIVERY_STATUSES = ['pending', 'delivered', 'failed'] as const;
 
 /**
  * The webhook delivery of a job whose call carried a `webhook` URL (decision 059): written by the
