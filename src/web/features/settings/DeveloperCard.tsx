@@ -4,6 +4,7 @@ import { API_KEY_NAME_MAX_LENGTH, apiKeyNameProblem } from '../../../contract/ap
 import type { ApiKeySummary, CreatedApiKey } from '../../../contract/api-keys';
 import { FormMessage, type FormMessageValue } from '../../components/FormMessage';
 import { errorMessage } from '../../lib/api';
+import { ConfirmInPlace } from './ConfirmInPlace';
 import { copyText } from './copy-text';
 import { createApiKey, DEVELOPERS_PAGE, listApiKeys, revokeApiKey } from './developer-api';
 import { WebhookSecretPanel } from './WebhookSecretPanel';
@@ -259,23 +260,17 @@ function KeyItem({ apiKey, onRevoked }: { apiKey: ApiKeySummary; onRevoked: () =
         </span>
       </p>
       {confirming ? (
-        <fieldset className="pp-developer__confirm" aria-label={`Confirm revoking ${apiKey.name}`}>
-          <p className="pp-account__note">{DEVELOPER_TEXT.revokeWarning(apiKey.name)}</p>
-          <div className="pp-developer__row">
-            <button
-              type="button"
-              className="pp-button pp-button--danger"
-              disabled={busy}
-              onClick={() => void onRevoke()}
-            >
-              {DEVELOPER_TEXT.confirmRevoke}
-            </button>
-            <button type="button" className="pp-button pp-button--secondary" onClick={() => setConfirming(false)}>
-              {DEVELOPER_TEXT.keep}
-            </button>
-          </div>
+        <ConfirmInPlace
+          label={`Confirm revoking ${apiKey.name}`}
+          warning={DEVELOPER_TEXT.revokeWarning(apiKey.name)}
+          confirmText={DEVELOPER_TEXT.confirmRevoke}
+          keepText={DEVELOPER_TEXT.keep}
+          busy={busy}
+          onConfirm={() => void onRevoke()}
+          onKeep={() => setConfirming(false)}
+        >
           <FormMessage message={message} />
-        </fieldset>
+        </ConfirmInPlace>
       ) : (
         <div>
           <button type="button" className="pp-button pp-button--secondary" onClick={() => setConfirming(true)}>

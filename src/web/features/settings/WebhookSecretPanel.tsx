@@ -2,6 +2,7 @@ import { Copy, Eye, EyeOff, RefreshCw } from 'lucide-react';
 import { useEffect, useId, useState } from 'react';
 import { FormMessage, type FormMessageValue } from '../../components/FormMessage';
 import { errorMessage } from '../../lib/api';
+import { ConfirmInPlace } from './ConfirmInPlace';
 import { copyText } from './copy-text';
 import { getWebhookSecret, rotateWebhookSecret } from './developer-api';
 
@@ -110,22 +111,15 @@ export function WebhookSecretPanel() {
       ) : null}
       {secret || loadFailed ? (
         confirming ? (
-          <fieldset className="pp-developer__confirm" aria-label="Confirm rotating the webhook secret">
-            <p className="pp-account__note">{WEBHOOK_SECRET_TEXT.rotateWarning}</p>
-            <div className="pp-developer__row">
-              <button
-                type="button"
-                className="pp-button pp-button--danger"
-                disabled={busy}
-                onClick={() => void onRotate()}
-              >
-                {WEBHOOK_SECRET_TEXT.confirmRotate}
-              </button>
-              <button type="button" className="pp-button pp-button--secondary" onClick={() => setConfirming(false)}>
-                {WEBHOOK_SECRET_TEXT.keep}
-              </button>
-            </div>
-          </fieldset>
+          <ConfirmInPlace
+            label="Confirm rotating the webhook secret"
+            warning={WEBHOOK_SECRET_TEXT.rotateWarning}
+            confirmText={WEBHOOK_SECRET_TEXT.confirmRotate}
+            keepText={WEBHOOK_SECRET_TEXT.keep}
+            busy={busy}
+            onConfirm={() => void onRotate()}
+            onKeep={() => setConfirming(false)}
+          />
         ) : (
           <div>
             <button type="button" className="pp-button pp-button--secondary" onClick={() => setConfirming(true)}>
