@@ -2,9 +2,10 @@
 // another account's session), password reset (only the newest link works; tokens stored hashed),
 // Google (OpenID Connect by discovery, through the standard /sign-in/social and /callback/google), database sessions in an HttpOnly cookie, Origin checks,
 // and rate limits kept in the database so every web process shares them.
-import { betterAuth } from 'better-auth/minimal';
+
 import { drizzleAdapter } from 'better-auth/adapters/drizzle';
 import { createEmailVerificationToken } from 'better-auth/api';
+import { betterAuth } from 'better-auth/minimal';
 import { genericOAuth } from 'better-auth/plugins';
 import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from '../../contract/accounts';
 import type { Config } from '../config';
