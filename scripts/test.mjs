@@ -70,7 +70,8 @@ if (process.env.TEST_DATABASE_URL) otherProjects.push('integration-postgres');
 // Side by side (decision 061): the browser tests, one file at a time, are the longest path, so the
 // others run at a lower priority and take what the browser tests leave, two files at a time (the
 // cores stay full to the end). ONE_VITEST=1 runs every project in one Vitest, one file at a time.
-const OTHERS_NICENESS = 10;
+// 19, below the local engine's 10: a browser test's model run is on its path too.
+const OTHERS_NICENESS = 19;
 const runs =
   vitestArgs.length > 0 || process.env.ONE_VITEST === '1'
     ? [{ name: 'vitest', args: vitestArgs }]
