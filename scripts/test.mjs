@@ -67,26 +67,19 @@ if (vitestArgs.length === 0) {
 // project only after all the others, so it runs in a Vitest of its own beside the rest instead.
 const otherProjects = ['web', 'unit', 'unit-isolated', 'integration-pglite'];
 if (process.env.TEST_DATABASE_URL) otherProjects.push('integration-postgres');
-// Side by side (decision 061): the browser tests, one file at a time, are the longest path, so the
-// others run at a lower priority and take what the browser tests leave, two files at a time (the
-// cores stay full to the end). ONE_VITEST=1 runs every project in one Vitest, one file at a time.
-// 19, below the local engine's 10: a browser test's model run is on its path too.
-const OTHERS_NICENESS = 19;
+// Side by side, the two fill both cores (95% busy over a quiet run; one file at a time left a core
+// idle through every integration file: decision 054). ONE_VITEST=1 runs every project in one Vitest, one file at a time.
 const runs =
   vitestArgs.length > 0 || process.env.ONE_VITEST === '1'
     ? [{ name: 'vitest', args: vitestArgs }]
     : [
         { name: 'browser', args: ['--project', 'e2e'] },
-        {
-          name: 'others',
-          args: ['--maxWorkers=2', ...otherProjects.flatMap((project) => ['--project', project])],
-          niceness: OTHERS_NICENESS,
-        },
+        { name: 'others', args: otherProjects.flatMap((project) => ['--project', project]) },
       ];
 mkdirSync(path.join(root, '.tmp'), { recursive: true });
 const timesFiles = [];
 
-function runVitest({ name, args, niceness = 0 }) {
+function runVitest({ name, args }) {
   const report = path.join(root, `.tmp/vitest-report-${name}.json`);
   const timesFile = path.join(root, `.tmp/test-times-${name}.json`);
   rmSync(report, { force: true });
@@ -106,9 +99,6 @@ function runVitest({ name, args, niceness = 0 }) {
     ],
     { cwd: root, stdio: 'inherit', env: { ...process.env, TEST_TIMES_FILE: timesFile } },
   );
-  // Set before Vitest forks its workers (after loading its config), so they and the servers and
-  // databases the tests start inherit it.
-  if (niceness && child.pid) os.setPriority(child.pid, niceness);
   return new Promise((resolve) => {
     child.on('close', (code) => {
       let failed = 0;
