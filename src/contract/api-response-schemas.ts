@@ -143,7 +143,56 @@ export const CREATION = JOB_VIEW.extend({
   inputs: z.array(CREATION_IMAGE),
   outputs: z.array(CREATION_IMAGE),
   shareUrl: z.string().nullable().describe("The share link's URL while sharing is on; null when off."),
+  batch: z
+    .object({
+      id: z.string(),
+      item: z.number().describe("The image's place in its batch, from 0."),
+      name: z.string().describe("The input's file name."),
+    })
+    .nullable()
+    .describe('The batch this job is an image of (GET /api/batches/{id}); null for a single call.'),
 }).describe('One job of the account, with what it cost and what it made.');
+
+export const BATCH_ITEM = CREATION.extend({
+  queuePosition: z.number().nullable().describe('Its place in the line while it waits (1: next); null once it runs.'),
+  resultName: z
+    .string()
+    .nullable()
+    .describe(
+      'What its result is named in the batch\'s zip ("IMG_0412-background-removed.png"); null for an analysis.',
+    ),
+}).describe('One image of a batch: its job, as My Creations shows it, and where it is in the line.');
+
+export const BATCH = z
+  .object({
+    id: z.string(),
+    tool: z.enum(TOOL_IDS),
+    size: z.number().describe('How many images the batch holds once all are sent.'),
+    createdAt: z.string().describe('ISO 8601.'),
+    price: z.number().describe("One image's price in tokens on the provider serving the tool now."),
+    items: z.array(BATCH_ITEM).describe('The images sent so far, in their order (`batch.item`).'),
+    counts: z
+      .object({ waiting: z.number(), running: z.number(), done: z.number(), failed: z.number() })
+      .describe('Images sent, by state.'),
+    charged: z.number().describe('Tokens taken for the images sent.'),
+    refunded: z.number().describe('Tokens given back for the images that failed.'),
+    secondsLeft: z
+      .number()
+      .nullable()
+      .describe("Until the last image sent should be done, from the tools' typical run times; null when none waits."),
+    downloadUrl: z.string().describe('A zip of the results, named after the inputs (an Image Analyzer batch: a CSV).'),
+  })
+  .describe('A batch: many images through one tool, each its own job.');
+
+export const BATCH_IMAGE_QUEUED = z
+  .object({
+    jobId: z.string(),
+    item: z.number(),
+    status: JOB_STATUS,
+    charged: z.number().describe('Tokens taken for this image (0 for a free preview).'),
+    balance: z.number().describe("The account's tokens after this image."),
+  })
+  .describe('202: the image is queued as its own job; follow it in GET /api/batches/{id}.');
 
 export const CREATION_LIST = z
   .object({

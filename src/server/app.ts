@@ -7,6 +7,7 @@ import { apiKeyGate } from './api-keys/key-gate';
 import { apiKeyRoutes } from './api-keys/routes';
 import type { Auth } from './auth/auth';
 import { clientIpMiddleware } from './auth/client-ip';
+import { batchRoutes } from './batches/routes';
 import { LOCAL_CHECKOUT_PATH } from './billing/local-provider';
 import { activePackages } from './billing/packages';
 import type { PaymentProvider } from './billing/payment-provider';
@@ -132,6 +133,23 @@ export function buildApp(deps: AppDeps) {
         moderation: deps.moderation,
         logger: deps.logger,
         waitMs: config.toolWaitSeconds * 1000,
+        callsPerMinute: config.toolCallsPerMinute,
+        progressOf,
+        maxActiveJobsPerUser: config.maxActiveJobsPerUser,
+        storageQuotaBytes: config.creations.quotaBytes,
+        signals: deps.signals,
+        webhooks: { production: config.env === 'production' },
+      }),
+    )
+    .route(
+      '/',
+      batchRoutes({
+        db: deps.database.db,
+        auth,
+        storage: deps.storage,
+        inference: deps.inference,
+        moderation: deps.moderation,
+        logger: deps.logger,
         callsPerMinute: config.toolCallsPerMinute,
         progressOf,
         maxActiveJobsPerUser: config.maxActiveJobsPerUser,

@@ -37,11 +37,12 @@ describe('database', () => {
     expect(rows).toHaveLength(1);
   });
 
-  it('finds a job by webhook reference, Idempotency-Key or share link through indexes that hold only set values', async () => {
+  it('finds a job by webhook reference, Idempotency-Key, share link or batch through indexes that hold only set values', async () => {
     const lookups = [
       sql`select id from ${jobs} where ${jobs.providerRef} = ${'prediction-1'}`,
       sql`select id from ${jobs} where ${jobs.userId} = ${'user-1'} and ${jobs.idempotencyKey} = ${'key-1'}`,
       sql`select id from ${jobs} where ${jobs.shareToken} = ${'token-1'}`,
+      sql`select id from ${jobs} where ${jobs.batchId} = ${'00000000-0000-4000-8000-000000000001'} order by ${jobs.batchItem}`,
     ];
     const plans = await database.db.transaction(async (tx) => {
       await tx.execute(sql`set local enable_seqscan = off`); // the plan the index allows, whatever the table's size
@@ -55,11 +56,14 @@ describe('database', () => {
     expect(plans[0]).toMatch(/Index Scan using jobs_provider_ref_idx/);
     expect(plans[1]).toMatch(/Index Scan using jobs_user_idempotency_key_unique/);
     expect(plans[2]).toMatch(/Index Scan using jobs_share_token_unique/);
-    // Partial: a job without them (nearly every one) has no entry to write in any of the three.
+    expect(plans[3]).toMatch(/Index Scan using jobs_batch_item_unique/);
+    expect(plans[3]).not.toMatch(/Sort/);
+    // Partial: a job without them (nearly every one) has no entry to write in any of them.
     const { rows } = await database.executeSql(
       `select indexrelid::regclass::text as name from pg_index where indrelid = 'jobs'::regclass and indpred is not null order by 1`,
     );
     expect(rows.map((row) => row.name)).toEqual([
+      'jobs_batch_item_unique',
       'jobs_provider_ref_idx',
       'jobs_queue_order_idx',
       'jobs_share_token_unique',

@@ -7,6 +7,7 @@ import { z } from 'zod';
 import { API_ERROR_STATUSES as ERROR_STATUSES } from '../../contract/api-errors';
 import { API_KEY_LIST, CREATE_API_KEY_REQUEST, CREATED_API_KEY } from '../../contract/api-keys';
 import * as answers from '../../contract/api-response-schemas';
+import { BATCH_TOOL_IDS, MAX_BATCH_IMAGES, MAX_BATCH_NAME_LENGTH } from '../../contract/batches';
 import { costInWords, toolInputLimits } from '../../contract/tool-limits';
 import { imageFieldsOf, TOOL_REQUEST_SCHEMAS } from '../../contract/tool-requests';
 import { TOOLS, type ToolDefinition } from '../../contract/tools';
@@ -68,12 +69,34 @@ const ANSWER_SCHEMAS: Record<string, z.ZodType> = {
   CreatedApiKey: CREATED_API_KEY,
   ApiKeyList: API_KEY_LIST,
   WebhookSecret: WEBHOOK_SECRET,
+  Batch: answers.BATCH,
+  BatchItem: answers.BATCH_ITEM,
+  BatchImageQueued: answers.BATCH_IMAGE_QUEUED,
+};
+
+/** A batch image's own fields, beside its tool's (routes in server/batches/routes.ts check them). */
+const BATCH_IMAGE_PLACE = {
+  item: z
+    .int()
+    .min(0)
+    .max(MAX_BATCH_IMAGES - 1)
+    .describe("The image's place in the batch: 0 to size - 1."),
+  name: z.string().min(1).max(MAX_BATCH_NAME_LENGTH).describe("The image's file name: its result is named after it."),
 };
 
 /** The requests, by component name (their input side: defaults make a field optional). */
 const REQUEST_SCHEMAS: Record<string, z.ZodType> = {
   ...Object.fromEntries(TOOLS.map((tool) => [requestName(tool), toolBodies[tool.id] as z.ZodType])),
   CreateApiKeyRequest: CREATE_API_KEY_REQUEST,
+  CreateBatchRequest: z.object({
+    tool: z.enum(BATCH_TOOL_IDS),
+    size: z.int().min(1).max(MAX_BATCH_IMAGES).describe('How many images will be sent.'),
+  }),
+  BatchImageRequest: z
+    .looseObject({ image: z.string().describe("The image, as in its tool's call."), ...BATCH_IMAGE_PLACE })
+    .describe(
+      "The batch's tool's own body (its other fields, such as `scale`, as in POST /api/<tool>), with the image's place and name.",
+    ),
 };
 
 /** Every schema of a registry as components, referring to each other by `$ref`. */
@@ -321,6 +344,89 @@ export const OPERATIONS: readonly ApiOperation[] = [
   },
   {
     method: 'post',
+    path: '/api/batches',
+    operationId: 'createBatch',
+    tag: 'Batches',
+    summary: 'Start a batch',
+    description: `Many images through one image tool (${BATCH_TOOL_IDS.join(', ')}), up to ${MAX_BATCH_IMAGES}. Nothing is charged here: send each image to POST /api/batches/{id}/images, where it is charged on its own. A batch counts as one call per minute, and each of its images as one more.`,
+    access: 'key-or-session',
+    body: { json: 'CreateBatchRequest' },
+    responses: {
+      '201': { description: 'The batch, with no image yet.', headers: RATE_LIMIT_HEADERS, content: json('Batch') },
+      '400': { description: 'Not a batch tool, or a size out of range.', content: json('Error') },
+      '401': unauthorized,
+      '402': { description: 'Not enough tokens for one image.', content: json('Error') },
+      '403': { description: 'The account cannot run tools now.', content: json('Error') },
+    },
+  },
+  {
+    method: 'post',
+    path: '/api/batches/{id}/images',
+    operationId: 'addBatchImage',
+    tag: 'Batches',
+    summary: 'Send an image of a batch',
+    description:
+      "One image as its own job: the batch's tool's rules, price and refusals, charged on its own and refunded on its own if it fails. Answers at once: follow the batch at GET /api/batches/{id}. Sending an item again answers the job it made.",
+    access: 'key-or-session',
+    parameters: [idParameter('The batch id.')],
+    body: { json: 'BatchImageRequest' },
+    responses: {
+      '202': { description: 'Queued.', headers: RATE_LIMIT_HEADERS, content: json('BatchImageQueued') },
+      ...toolErrors(),
+      '404': refusal('No such batch of this account.'),
+    },
+  },
+  {
+    method: 'get',
+    path: '/api/batches/{id}',
+    operationId: 'getBatch',
+    tag: 'Batches',
+    summary: 'Read a batch',
+    description: 'Each image sent with its state, place in the line and results; counts by state; the time left.',
+    access: 'key-or-session',
+    parameters: [idParameter('The batch id.')],
+    responses: {
+      '200': { description: 'The batch.', headers: RATE_LIMIT_HEADERS, content: json('Batch') },
+      '401': unauthorized,
+      '404': { description: 'No such batch of this account.', content: json('Error') },
+    },
+  },
+  {
+    method: 'get',
+    path: '/api/batches/{id}/download',
+    operationId: 'downloadBatch',
+    tag: 'Batches',
+    summary: 'Download a batch',
+    description:
+      'A zip of the results so far, each named after its input (IMG_0412.jpg -> IMG_0412-background-removed.png); an Image Analyzer batch as keywords.csv (Filename, Keywords, Colors).',
+    access: 'key-or-session',
+    parameters: [idParameter('The batch id.')],
+    responses: {
+      '200': { description: 'The zip.', content: { 'application/zip': { schema: BINARY } } },
+      '401': unauthorized,
+      '404': { description: 'No such batch of this account.', content: json('Error') },
+      '409': { description: 'No image of it is done yet.', content: json('Error') },
+    },
+  },
+  {
+    method: 'delete',
+    path: '/api/batches/{id}',
+    operationId: 'deleteBatch',
+    tag: 'Batches',
+    summary: 'Delete a batch',
+    description: 'The batch with its images and results, once none of its images waits or runs.',
+    access: 'session',
+    parameters: [idParameter('The batch id.')],
+    responses: {
+      '204': { description: 'Deleted.' },
+      '401': unauthorized,
+      '403': sessionOnly,
+      '404': { description: 'No such batch of this account.', content: json('Error') },
+      '409': { description: 'An image of it still waits or runs.', content: json('Error') },
+    },
+  },
+  {
+    method: 'post',
     path: '/api/keys',
     operationId: 'createApiKey',
     tag: 'Keys',
@@ -451,6 +557,7 @@ export function buildOpenApiDocument(options: { serverUrl: string; version: stri
     tags: [
       { name: 'Tools', description: 'The ten tools: each call makes a job and takes its tokens.' },
       { name: 'Jobs', description: 'Jobs, their files and the list of creations.' },
+      { name: 'Batches', description: 'Many images through one tool, each its own job.' },
       { name: 'Account', description: 'The balance.' },
       { name: 'Keys', description: 'API keys (a session only).' },
       { name: 'Webhooks', description: "The account's webhook signing secret (a session only)." },

@@ -10,13 +10,21 @@ import { hasBearerCredential } from './keys';
 import { rateLimitValues, rateWindowRead } from './rate-window';
 
 const TOOL_PATHS = new Set(TOOLS.map((tool) => `/api${tool.apiPath}`));
-const KEY_READS = [/^\/api\/jobs\/[^/]+$/, /^\/api\/files\/[^/]+$/, /^\/api\/creations$/, /^\/api\/profile$/];
+/** Batches (decision 062): made, fed an image at a time, read and downloaded with a key too. */
+const BATCH_CALLS = [/^\/api\/batches$/, /^\/api\/batches\/[^/]+\/images$/];
+const KEY_READS = [
+  /^\/api\/jobs\/[^/]+$/,
+  /^\/api\/files\/[^/]+$/,
+  /^\/api\/creations$/,
+  /^\/api\/profile$/,
+  /^\/api\/batches\/[^/]+(\/download)?$/,
+];
 /** Reads anyone may make (prices, packages, what the server offers): a client that sends its key on every request reads them too. */
 const PUBLIC_READS = new Set(['/api/tools', '/api/packages', '/api/config']);
 
 /** Whether a key may make this request (the path as the server sees it, with /api). */
 export function keyMayCall(method: string, path: string): boolean {
-  if (method === 'POST') return TOOL_PATHS.has(path);
+  if (method === 'POST') return TOOL_PATHS.has(path) || BATCH_CALLS.some((call) => call.test(path));
   if (method === 'GET' || method === 'HEAD') return PUBLIC_READS.has(path) || KEY_READS.some((read) => read.test(path));
   return false;
 }
@@ -35,7 +43,7 @@ export function apiKeyGate(options: { callsPerMinute: number }): MiddlewareHandl
     await next();
     if (c.res.status === 401) {
       // The route's sentence asks to sign in: to a program with a key, say what is wrong instead.
-      const toolCall = TOOL_PATHS.has(c.req.path);
+      const toolCall = TOOL_PATHS.has(c.req.path) || /^\/api\/batches\/[^/]+\/images$/.test(c.req.path);
       c.res = c.json({ ...(toolCall ? { success: false } : {}), error: API_KEY_MESSAGES.invalidKey }, 401);
       return;
     }

@@ -2,15 +2,14 @@
 // at one image), with jobs.json (every creation as the list shows it) and purchases.json.
 
 import { desc, eq } from 'drizzle-orm';
-import { Zip, ZipPassThrough } from 'fflate';
 import type { Creation } from '../../contract/creations';
 import type { AppDb } from '../db/client';
 import { payments } from '../db/schema';
+import { extensionFor, zipStream } from '../responses/zip-stream';
 import type { FileStorage } from '../storage/storage';
 import { viewCreation } from './creation-view';
 import { chargesOfJobs, filesOfJobs, listCreationJobs, type PageCursor } from './creations-repository';
 
-const EXTENSIONS: Record<string, string> = { 'image/png': 'png', 'image/jpeg': 'jpg', 'image/webp': 'webp' };
 const PAGE = 100;
 
 /** All the user's creations, newest first, with each output's storage key. */
@@ -31,53 +30,33 @@ async function* allCreations(db: AppDb, userId: string) {
 }
 
 export function exportAccount(db: AppDb, storage: FileStorage, userId: string): ReadableStream<Uint8Array> {
-  return new ReadableStream<Uint8Array>({
-    async start(controller) {
-      const zip = new Zip((error, chunk, final) => {
-        if (error) return controller.error(error);
-        controller.enqueue(chunk);
-        if (final) controller.close();
-      });
-      const addFile = (name: string, bytes: Uint8Array) => {
-        const entry = new ZipPassThrough(name);
-        zip.add(entry);
-        entry.push(bytes, true);
-      };
-      try {
-        const creations: Creation[] = [];
-        for await (const { creation, files } of allCreations(db, userId)) {
-          creations.push(creation);
-          for (const [index, output] of creation.outputs.entries()) {
-            const file = files.find((f) => f.id === output.id);
-            const bytes = file ? await storage.get(file.storageKey) : null;
-            if (!file || !bytes) continue;
-            const day = creation.createdAt.slice(0, 10);
-            addFile(
-              `outputs/${day}-${creation.tool}-${creation.id}-${index + 1}.${EXTENSIONS[file.contentType] ?? 'bin'}`,
-              bytes,
-            );
-          }
-        }
-        addFile('jobs.json', Buffer.from(JSON.stringify(creations, null, 2)));
-        const purchases = await db
-          .select({
-            id: payments.id,
-            provider: payments.provider,
-            packageId: payments.packageId,
-            tokens: payments.tokens,
-            amountCents: payments.amountCents,
-            status: payments.status,
-            createdAt: payments.createdAt,
-            completedAt: payments.completedAt,
-          })
-          .from(payments)
-          .where(eq(payments.userId, userId))
-          .orderBy(desc(payments.createdAt));
-        addFile('purchases.json', Buffer.from(JSON.stringify(purchases, null, 2)));
-        zip.end();
-      } catch (error) {
-        controller.error(error);
+  return zipStream(async (addFile) => {
+    const creations: Creation[] = [];
+    for await (const { creation, files } of allCreations(db, userId)) {
+      creations.push(creation);
+      for (const [index, output] of creation.outputs.entries()) {
+        const file = files.find((f) => f.id === output.id);
+        const bytes = file ? await storage.get(file.storageKey) : null;
+        if (!file || !bytes) continue;
+        const day = creation.createdAt.slice(0, 10);
+        addFile(`outputs/${day}-${creation.tool}-${creation.id}-${index + 1}.${extensionFor(file.contentType)}`, bytes);
       }
-    },
+    }
+    addFile('jobs.json', Buffer.from(JSON.stringify(creations, null, 2)));
+    const purchases = await db
+      .select({
+        id: payments.id,
+        provider: payments.provider,
+        packageId: payments.packageId,
+        tokens: payments.tokens,
+        amountCents: payments.amountCents,
+        status: payments.status,
+        createdAt: payments.createdAt,
+        completedAt: payments.completedAt,
+      })
+      .from(payments)
+      .where(eq(payments.userId, userId))
+      .orderBy(desc(payments.createdAt));
+    addFile('purchases.json', Buffer.from(JSON.stringify(purchases, null, 2)));
   });
 }

@@ -46,5 +46,9 @@ export function viewCreation(
       return file ? [imageOf(file)] : [];
     }),
     shareUrl,
+    batch:
+      job.batchId === null || job.batchItem === null
+        ? null
+        : { id: job.batchId, item: job.batchItem, name: job.sourceName ?? '' },
   };
 }

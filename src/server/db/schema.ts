@@ -180,6 +180,24 @@ export const JOB_STATUSES = ['queued', 'running', 'succeeded', 'failed'] as cons
 export type JobStatus = (typeof JOB_STATUSES)[number];
 
 /** One tool call: charged when created, run once by a worker, refunded if it fails. */
+/**
+ * A batch run (issue 40, decision 062): many images through one image tool, each its own job
+ * (jobs.batch_id). The row holds what the jobs do not: the tool and how many images will be sent.
+ */
+export const batches = pgTable(
+  'batches',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    userId: text('user_id')
+      .notNull()
+      .references(() => user.id, { onDelete: 'cascade' }),
+    tool: text('tool').notNull(),
+    size: integer('size').notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [index('batches_user_idx').on(t.userId), check('batches_size_positive', sql`${t.size} > 0`)],
+);
+
 export const jobs = pgTable(
   'jobs',
   {
@@ -220,6 +238,12 @@ export const jobs = pgTable(
     shareToken: text('share_token'),
     /** The URL the call asked to be POSTed the job when it ends (issue 39); its delivery: webhook_deliveries. */
     webhookUrl: text('webhook_url'),
+    /** The batch this job is an image of (issue 40, decision 062); null for a single call. */
+    batchId: uuid('batch_id').references(() => batches.id, { onDelete: 'cascade' }),
+    /** Its place in the batch, from 0 (null outside a batch). */
+    batchItem: integer('batch_item'),
+    /** The input's file name in a batch (its zip entry is named after it); null outside a batch. */
+    sourceName: text('source_name'),
     createdAt: createdAt(),
     startedAt: timestamp('started_at', { withTimezone: true }),
     finishedAt: timestamp('finished_at', { withTimezone: true }),
@@ -227,8 +251,9 @@ export const jobs = pgTable(
   (t) => [
     // A user's jobs newest first (My Creations' pages, GET /api/jobs), ties broken by id.
     index('jobs_user_created_idx').on(t.userId, t.createdAt, t.id),
-    // Each user's jobs in progress (the cap on them, counted by every charge): only those are in it.
-    index('jobs_user_active_idx').on(t.userId).where(sql`${t.status} in ('queued', 'running')`),
+    // Each user's jobs in progress (the caps on them, counted by every charge: single calls and batch
+    // images apart, decision 062): only those are in it.
+    index('jobs_user_active_idx').on(t.userId, t.batchId).where(sql`${t.status} in ('queued', 'running')`),
     // The newest good runs of a tool on a provider (the waiting user's "usually about"): read from
     // the end, 20 rows, however many jobs have ever run.
     index('jobs_succeeded_idx').on(t.tool, t.provider, t.finishedAt).where(sql`${t.status} = 'succeeded'`),
@@ -247,6 +272,8 @@ export const jobs = pgTable(
       .on(t.userId, t.idempotencyKey)
       .where(sql`${t.idempotencyKey} is not null`),
     uniqueIndex('jobs_share_token_unique').on(t.shareToken).where(sql`${t.shareToken} is not null`),
+    // A batch's images in their order; each place is taken once.
+    uniqueIndex('jobs_batch_item_unique').on(t.batchId, t.batchItem).where(sql`${t.batchId} is not null`),
     check('jobs_status_known', sql`${t.status} in ('queued', 'running', 'succeeded', 'failed')`),
     check('jobs_cost_positive', sql`${t.cost} > 0`),
     check('jobs_charged_within_cost', sql`${t.charged} >= 0 and ${t.charged} <= ${t.cost}`),

@@ -33,6 +33,7 @@ export function creation(overrides: Partial<Creation> & { tool?: ToolId } = {}):
     inputs: [storedImage(1)],
     outputs,
     shareUrl: null,
+    batch: null,
     ...overrides,
   };
 }

@@ -17,18 +17,29 @@ export class TooManyJobsError extends Error {
   }
 }
 
-/** How many of the user's jobs are queued or running (a scalar subquery; read from jobs_user_active_idx). */
-export const activeJobsOf = (userId: string) =>
-  sql`(select count(*) from ${jobs} where ${jobs.userId} = ${userId} and ${jobs.status} in ('queued', 'running'))`;
+/**
+ * What a cap counts: a user's single calls, or their batch images (decision 062: a batch has a cap of
+ * its own, so a batch of 50 is not refused by the cap of 10 single calls, nor does it use that up).
+ */
+export type JobKind = 'single' | 'batch';
+
+/** How many of the user's jobs of `kind` are queued or running (a scalar subquery; read from jobs_user_active_idx). */
+export const activeJobsOf = (userId: string, kind: JobKind = 'single') =>
+  sql`(select count(*) from ${jobs} where ${jobs.userId} = ${userId} and ${jobs.status} in ('queued', 'running') and ${jobs.batchId} ${kind === 'batch' ? sql`is not null` : sql`is null`})`;
 
 async function firstRow(db: DbOrTx, query: SQL): Promise<Record<string, unknown>> {
   const result = (await db.execute(query)) as unknown as SqlRows;
   return result.rows[0] ?? {};
 }
 
-/** Whether the user has fewer than `maxActiveJobs` jobs queued or running. */
-export async function hasRoomForJob(db: DbOrTx, userId: string, maxActiveJobs: number): Promise<boolean> {
-  const { active } = await firstRow(db, sql`select ${activeJobsOf(userId)} as active`);
+/** Whether the user has fewer than `maxActiveJobs` jobs of `kind` queued or running. */
+export async function hasRoomForJob(
+  db: DbOrTx,
+  userId: string,
+  maxActiveJobs: number,
+  kind: JobKind = 'single',
+): Promise<boolean> {
+  const { active } = await firstRow(db, sql`select ${activeJobsOf(userId, kind)} as active`);
   return Number(active ?? 0) < maxActiveJobs;
 }
 

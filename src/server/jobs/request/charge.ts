@@ -9,6 +9,7 @@
 // claimed for that slot and is handed to it at once, without the queue's take (decision 031).
 import { randomUUID } from 'node:crypto';
 import { type SQL, sql } from 'drizzle-orm';
+import { MAX_ACTIVE_BATCH_IMAGES } from '../../../contract/batches';
 import type { ToolId } from '../../../contract/tools';
 import { type AppDb, executeInOneRoundTrip, executePrepared, isTopLevelPglite } from '../../db/client';
 import { errorChain } from '../../db/connection-errors';
@@ -18,7 +19,7 @@ import type { FileStorage } from '../../storage/storage';
 import type { PreparedTool } from '../../tools/definitions';
 import { chargeFor } from '../free-preview';
 import { removeFiles, storeInputs } from '../job-files';
-import { activeJobsOf, TooManyJobsError } from '../queue/fair-queue';
+import { activeJobsOf, type JobKind, TooManyJobsError } from '../queue/fair-queue';
 import type { JobSignals } from '../queue/job-signals';
 import {
   fileValues,
@@ -68,7 +69,16 @@ export type CreateJobInput = {
   requestHash: string;
   /** The URL POSTed the job when it ends (its delivery row goes in with the job); none: no webhook. */
   webhookUrl?: string;
+  /** The batch this job is an image of (decision 062); none: a single call. */
+  batch?: BatchPlace;
 };
+
+/** An image's place in its batch: the batch, its item (from 0) and its input's file name. */
+export type BatchPlace = { id: string; item: number; name: string };
+
+/** The cap a job counts against: its owner's single calls, or their batch images (MAX_ACTIVE_BATCH_IMAGES). */
+export const jobCapOf = (batch: BatchPlace | undefined | null, maxActiveJobsPerUser: number) =>
+  batch ? MAX_ACTIVE_BATCH_IMAGES : maxActiveJobsPerUser;
 
 /**
  * Charges and queues a job. Returns the job (and whether it was an earlier one, for a repeated
@@ -108,9 +118,12 @@ export async function chargeAndQueue(
         idempotencyKey: idempotencyKey ?? null,
         requestHash: request.requestHash,
         webhookUrl: request.webhookUrl ?? null,
+        batchId: request.batch?.id ?? null,
+        batchItem: request.batch?.item ?? null,
+        sourceName: request.batch?.name ?? null,
       },
       inputFiles,
-      deps.maxActiveJobsPerUser,
+      jobCapOf(request.batch, deps.maxActiveJobsPerUser),
       worker,
     );
     // After the commit: the slot runs the job, or looks for work again.
@@ -153,7 +166,8 @@ export async function insertChargedJob(
   job: Pick<
     JobRow,
     'id' | 'userId' | 'tool' | 'cost' | 'charged' | 'input' | 'provider' | 'idempotencyKey' | 'requestHash'
-  > & { webhookUrl?: string | null },
+  > &
+    Partial<Pick<JobRow, 'webhookUrl' | 'batchId' | 'batchItem' | 'sourceName'>>,
   inputFiles: NewFile[],
   maxActiveJobs: number,
   worker: { workerId: string | null } | null = null,
@@ -169,19 +183,22 @@ export async function insertChargedJob(
           insert into files (id, user_id, job_id, kind, storage_key, content_type, size, width, height)
           select * from (values ${fileValues(inputFiles)}) as v where exists (select 1 from new_job))`;
   const webhookUrl = job.webhookUrl ?? null;
+  const batch = { batchId: job.batchId ?? null, batchItem: job.batchItem ?? null, sourceName: job.sourceName ?? null };
+  const kind: JobKind = batch.batchId === null ? 'single' : 'batch';
   // A call with a webhook: its delivery row, due once the job ends (webhooks/deliveries/), in the same statement.
   const insertDelivery: SQL =
     webhookUrl === null ? sql`` : sql`, delivery as (insert into webhook_deliveries (job_id) select id from new_job)`;
   const charge = sql`
-    with ${queuePlaceCtes(job.userId, maxActiveJobs)},
+    with ${queuePlaceCtes(job.userId, maxActiveJobs, kind)},
     ${debit},
     hand_over as (select ${worker !== null}::boolean and not ${toolRunsDue()} as claimed),
     new_job as (
       insert into jobs (id, user_id, tool, cost, charged, input, provider, idempotency_key, request_hash, webhook_url,
-        queue_round, status, attempts, worker_id, started_at)
+        batch_id, batch_item, source_name, queue_round, status, attempts, worker_id, started_at)
       select ${job.id}::uuid, ${job.userId}::text, ${job.tool}::text, ${job.cost}::int, ${job.charged}::int,
         ${JSON.stringify(job.input)}::jsonb, ${job.provider}::text, ${job.idempotencyKey}::text,
-        ${job.requestHash}::text, ${webhookUrl}::text, queue_place.round,
+        ${job.requestHash}::text, ${webhookUrl}::text, ${batch.batchId}::uuid, ${batch.batchItem}::int,
+        ${batch.sourceName}::text, queue_place.round,
         case when hand_over.claimed then 'running' else 'queued' end, case when hand_over.claimed then 1 else 0 end,
         case when hand_over.claimed then ${worker?.workerId ?? null}::uuid end, case when hand_over.claimed then now() end
       from queue_place, debit, hand_over
@@ -217,6 +234,7 @@ export async function insertChargedJob(
   const inserted: JobRow = {
     ...job,
     webhookUrl,
+    ...batch,
     status: claimed ? 'running' : 'queued',
     providerRef: null,
     result: null,
@@ -247,14 +265,14 @@ function lockUserQueueStatement(userId: string): SQL {
  * Second half, CTEs for the statement that creates the job, run after the lock in the same
  * transaction (not in the lock's statement: under READ COMMITTED a statement that waited for the
  * lock would still count with the snapshot it started with, and miss the job just committed).
- * `queue_counts(active)` counts the user's jobs queued or running; `queue_place(round)` has a row
+ * `queue_counts(active)` counts the user's jobs of `kind` queued or running (single calls or batch images); `queue_place(round)` has a row
  * only below `maxActiveJobs`: the round being served (the highest of the jobs that have started),
  * or the round after the user's last one if that is later (the fair queue's rounds,
  * queue/fair-queue.ts).
  */
-function queuePlaceCtes(userId: string, maxActiveJobs: number): SQL {
+function queuePlaceCtes(userId: string, maxActiveJobs: number, kind: JobKind): SQL {
   return sql`queue_counts as (
-      select ${activeJobsOf(userId)} as active,
+      select ${activeJobsOf(userId, kind)} as active,
         (select max(${jobs.queueRound}) from ${jobs} where ${jobs.status} <> 'queued') as serving,
         (select max(${jobs.queueRound}) from ${jobs} where ${jobs.userId} = ${userId}) as last),
     queue_place as (

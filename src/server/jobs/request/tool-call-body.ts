@@ -38,6 +38,8 @@ type RequestLike = { header(name: string): string | undefined; text(): Promise<s
 export async function readToolCallBody(
   request: RequestLike,
   tool: ToolDefinition,
+  /** Fields the route reads itself besides CALL_FIELDS (a batch image's `item` and `name`). */
+  routeFields: readonly string[] = [],
 ): Promise<ToolCallBody | ToolCallBodyProblem> {
   const type = mediaTypeOf(request.header('content-type'));
   // No Content-Type: JSON, as calls have always been read.
@@ -53,7 +55,7 @@ export async function readToolCallBody(
     } catch {
       return { status: 400, error: BODY_MESSAGES.badMultipart };
     }
-    return formToBody(form, tool);
+    return formToBody(form, tool, routeFields);
   }
   return { status: 415, error: BODY_MESSAGES.unsupportedType(type) };
 }
@@ -73,10 +75,14 @@ function parseObject(raw: string): Record<string, unknown> | string {
 }
 
 /** The object a JSON call of `tool` would send for `form`, or the first thing wrong with the form. */
-export async function formToBody(form: FormData, tool: ToolDefinition): Promise<ToolCallBody | ToolCallBodyProblem> {
+export async function formToBody(
+  form: FormData,
+  tool: ToolDefinition,
+  routeFields: readonly string[] = [],
+): Promise<ToolCallBody | ToolCallBodyProblem> {
   const schema = TOOL_REQUEST_SCHEMAS[tool.id];
   const imageFields = imageFieldsOf(tool.id);
-  const fields = [...new Set([...Object.keys(schema.shape), ...CALL_FIELDS])];
+  const fields = [...new Set([...Object.keys(schema.shape), ...CALL_FIELDS, ...routeFields])];
   const byName = new Map<string, FormDataEntryValue[]>();
   for (const [name, value] of form.entries()) byName.set(name, [...(byName.get(name) ?? []), value]);
 

@@ -18,6 +18,7 @@ import type {
 import { TOOL_MESSAGES, TOOLS, type ToolDefinition } from '../../../contract/tools';
 import { rateLimitValues, setRateLimitHeaders } from '../../api-keys/rate-window';
 import type { Auth } from '../../auth/auth';
+import type { SessionUser } from '../../auth/session';
 import type { InferenceRouter } from '../../inference/routing';
 import { balanceOf } from '../../ledger/ledger';
 import { bodyTooLarge, limitBody } from '../../security/body-limit';
@@ -26,8 +27,8 @@ import type { JobProgressOf } from '../views/job-progress';
 import { type JobView, unlessGone, viewJob, waitForJob, waitMsFor } from '../views/job-view';
 import { IMAGE_ANSWER_MESSAGES, imageAnswer, type ToolAnswerFormat, toolAnswerFormat } from './image-answer';
 import { readToolCallBody } from './tool-call-body';
-import { readSessionAndCountCall } from './tool-call-limit';
-import { callTool, type ToolCallServiceDeps } from './tool-call-service';
+import { type CountedCall, readSessionAndCountCall } from './tool-call-limit';
+import { callTool, type ToolCallOutcome, type ToolCallServiceDeps } from './tool-call-service';
 
 export type ToolRoutesDeps = ToolCallServiceDeps & {
   auth: Auth;
@@ -52,7 +53,7 @@ function toolResponse(tool: ToolDefinition, view: JobView, balance: number): Too
 }
 
 export function toolRoutes(deps: ToolRoutesDeps) {
-  const { db, auth, progressOf } = deps;
+  const { db, progressOf } = deps;
   const app = new Hono();
 
   for (const tool of TOOLS) {
@@ -65,22 +66,9 @@ export function toolRoutes(deps: ToolRoutesDeps) {
       },
       limitBody(TOOL_BODY_LIMIT, (c) => bodyTooLarge(c, { success: false, error: INPUT_MESSAGES.requestTooLarge })),
       async (c) => {
-        const counted = await readSessionAndCountCall(auth, db, c.req.raw.headers, deps.callsPerMinute);
-        if (!counted) return c.json({ success: false, error: TOOL_MESSAGES.signInRequired } satisfies ToolRefusal, 401);
-        const { user, limit, caller } = counted;
-        // Every answer from here on says where the account stands in its window (the one just counted).
-        setRateLimitHeaders(c, rateLimitValues(counted.window, deps.callsPerMinute));
-        if (!limit.allowed) {
-          c.header('Retry-After', String(limit.retryAfterSeconds));
-          // The same instant as Retry-After (the headers above read the clock a moment later).
-          c.header(RATE_LIMIT_HEADERS.reset, String(limit.retryAfterSeconds));
-          const answer: ToolTooManyCalls = {
-            success: false,
-            error: TOOL_MESSAGES.tooManyCalls,
-            retryAfterSeconds: limit.retryAfterSeconds,
-          };
-          return c.json(answer, 429);
-        }
+        const counted = await countedCaller(c, deps);
+        if (counted instanceof Response) return counted;
+        const { user, caller } = counted;
         // Decided before the body is read: an analysis asked for as an image only is never charged.
         const format = toolAnswerFormat(c.req.header('accept'), tool);
         if (format === 'not-acceptable')
@@ -97,18 +85,15 @@ export function toolRoutes(deps: ToolRoutesDeps) {
           idempotencyKey: c.req.header('idempotency-key')?.trim() || undefined,
           signal: c.req.raw.signal,
         });
-        if (outcome.kind === 'refused') {
-          const { kind: _kind, status, ...refusal } = outcome;
-          if (refusal.retryAfterSeconds) c.header('Retry-After', String(refusal.retryAfterSeconds));
-          const answer: ToolRefusal | ToolNotEnoughTokens | ToolTooManyCalls = { success: false, ...refusal };
-          return c.json(answer, status);
-        }
+        if (outcome.kind === 'refused') return refusalAnswer(c, outcome);
         // A job handed to a worker here is running already; a queued one wakes a worker (here or, relayed, elsewhere).
         if (outcome.isNew && !outcome.handedOver) deps.signals?.queued();
         return answerWithJob(c, tool, outcome.jobId, user.id, outcome.isNew, format);
       },
     );
   }
+
+  app.get('/tools', (c) => c.json(toolsInfoOf(deps.inference)));
 
   /** Waits for the job as long as the call may, then answers its result (JSON, or its image), or 202 while it still runs. */
   async function answerWithJob(
@@ -147,9 +132,40 @@ export function toolRoutes(deps: ToolRoutesDeps) {
     return c.json(toolResponse(tool, view, balance), job.status === 'failed' ? 502 : 200);
   }
 
-  app.get('/tools', (c) => c.json(toolsInfoOf(deps.inference)));
-
   return app;
+}
+
+/**
+ * Who makes a tool call (a tool's or a batch image's), counted in their window with the RateLimit
+ * headers set; or the answer that refuses it: 401 signed out, 429 over TOOL_CALLS_PER_MINUTE.
+ */
+export async function countedCaller(
+  c: Context,
+  deps: Pick<ToolRoutesDeps, 'auth' | 'db' | 'callsPerMinute'>,
+): Promise<Response | ({ user: SessionUser } & CountedCall)> {
+  const counted = await readSessionAndCountCall(deps.auth, deps.db, c.req.raw.headers, deps.callsPerMinute);
+  if (!counted) return c.json({ success: false, error: TOOL_MESSAGES.signInRequired } satisfies ToolRefusal, 401);
+  const { limit } = counted;
+  // Every answer from here on says where the account stands in its window (the one just counted).
+  setRateLimitHeaders(c, rateLimitValues(counted.window, deps.callsPerMinute));
+  if (limit.allowed) return counted;
+  c.header('Retry-After', String(limit.retryAfterSeconds));
+  // The same instant as Retry-After (the headers above read the clock a moment later).
+  c.header(RATE_LIMIT_HEADERS.reset, String(limit.retryAfterSeconds));
+  const answer: ToolTooManyCalls = {
+    success: false,
+    error: TOOL_MESSAGES.tooManyCalls,
+    retryAfterSeconds: limit.retryAfterSeconds,
+  };
+  return c.json(answer, 429);
+}
+
+/** A refused call's answer, with its Retry-After when it has one: nothing was charged. */
+export function refusalAnswer(c: Context, outcome: Extract<ToolCallOutcome, { kind: 'refused' }>) {
+  const { kind: _kind, status, ...refusal } = outcome;
+  if (refusal.retryAfterSeconds) c.header('Retry-After', String(refusal.retryAfterSeconds));
+  const answer: ToolRefusal | ToolNotEnoughTokens | ToolTooManyCalls = { success: false, ...refusal };
+  return c.json(answer, status);
 }
 
 /** `GET /api/tools`: which provider serves each tool here and what it takes (prerendered pages carry it too). */

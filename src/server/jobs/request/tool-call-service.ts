@@ -7,6 +7,7 @@
 // explicit-content check (400); what the serving engine can foresee it will refuse (Fix a Face: no
 // face, 422); then the charge and the queue (jobs/request/charge.ts).
 import { createHash } from 'node:crypto';
+import { BATCH_MESSAGES } from '../../../contract/batches';
 import { TOOL_MESSAGES, type ToolDefinition } from '../../../contract/tools';
 import { webhookUrlRefusal } from '../../../contract/webhooks';
 import type { ProfileWithStorage } from '../../accounts/profiles';
@@ -24,7 +25,7 @@ import { costOf, type PreparedTool, prepareTool } from '../../tools/definitions'
 import { chargeFor } from '../free-preview';
 import { hasRoomForJob, TooManyJobsError } from '../queue/fair-queue';
 import type { JobSignals } from '../queue/job-signals';
-import { chargeAndQueue, earlierJobFor, IdempotencyConflictError } from './charge';
+import { type BatchPlace, chargeAndQueue, earlierJobFor, IdempotencyConflictError, jobCapOf } from './charge';
 import { withStoredImages } from './stored-images';
 
 const MAX_IDEMPOTENCY_KEY = 200;
@@ -58,7 +59,15 @@ export type ToolCallRequest = {
   rawBody: string;
   idempotencyKey?: string;
   signal?: AbortSignal;
+  /**
+   * The image's place in a batch (batches/, decision 062): the job counts against the batch images'
+   * cap, and the place is its Idempotency-Key, so an item sent again answers the job it made.
+   */
+  batch?: BatchPlace;
 };
+
+/** The Idempotency-Key of a batch's item: each place in a batch makes one job. */
+export const batchItemKey = (batch: BatchPlace) => `batch:${batch.id}:${batch.item}`;
 
 /** A refusal (nothing charged, nothing stored) or the call's job: a new one, or the key's earlier one. */
 export type ToolCallOutcome =
@@ -71,24 +80,26 @@ export type ToolCallOutcome =
     }
   | { kind: 'job'; jobId: string; isNew: boolean; handedOver: boolean };
 
-type Refusal = Extract<ToolCallOutcome, { kind: 'refused' }>;
+export type Refusal = Extract<ToolCallOutcome, { kind: 'refused' }>;
 const refuse = (status: Refusal['status'], error: string, extra: Partial<Refusal> = {}): Refusal => ({
   kind: 'refused',
   status,
   error,
   ...extra,
 });
-const tooManyJobs = (limit: number) =>
-  refuse(429, TOOL_MESSAGES.tooManyJobs(limit), { retryAfterSeconds: TOO_MANY_JOBS_RETRY_SECONDS });
+const tooManyJobs = (limit: number, batch: BatchPlace | undefined) =>
+  refuse(429, batch ? BATCH_MESSAGES.tooManyImages(limit) : TOOL_MESSAGES.tooManyJobs(limit), {
+    retryAfterSeconds: TOO_MANY_JOBS_RETRY_SECONDS,
+  });
 
 export async function callTool(deps: ToolCallServiceDeps, request: ToolCallRequest): Promise<ToolCallOutcome> {
   const { db } = deps;
-  const { user, tool, body, idempotencyKey, caller: profile } = request;
+  const { user, tool, body, caller: profile, batch } = request;
+  const idempotencyKey = batch ? batchItemKey(batch) : request.idempotencyKey;
+  const cap = jobCapOf(batch, deps.maxActiveJobsPerUser);
   if (body.userId !== undefined && body.userId !== user.id) return refuse(403, TOOL_MESSAGES.wrongUser);
-  if (!profile) return refuse(401, TOOL_MESSAGES.signInRequired);
-  if (profile.isFraudulent) return refuse(403, TOOL_MESSAGES.fraud);
-  if (profile.isDispute) return refuse(403, TOOL_MESSAGES.dispute);
-  if (!user.emailVerified) return refuse(403, TOOL_MESSAGES.unverified);
+  const standing = standingRefusal(user, profile);
+  if (standing || !profile) return standing ?? refuse(401, TOOL_MESSAGES.signInRequired);
 
   if (idempotencyKey && idempotencyKey.length > MAX_IDEMPOTENCY_KEY) {
     return refuse(400, `Idempotency-Key: must be at most ${MAX_IDEMPOTENCY_KEY} characters`);
@@ -111,8 +122,8 @@ export async function callTool(deps: ToolCallServiceDeps, request: ToolCallReque
       return refuse(402, TOOL_MESSAGES.notEnoughTokens, { balance: profile.tokens });
     // At the cap, say so before the costly image checks (a call without images has none: the
     // charge's own check under the lock is enough).
-    const atCap = prepared.images.length > 0 && !(await hasRoomForJob(db, user.id, deps.maxActiveJobsPerUser));
-    if (atCap) return tooManyJobs(deps.maxActiveJobsPerUser);
+    const atCap = prepared.images.length > 0 && !(await hasRoomForJob(db, user.id, cap, batch ? 'batch' : 'single'));
+    if (atCap) return tooManyJobs(cap, batch);
     // Full storage: a clear refusal before the charge (decision 022: 409, the account's state, not the request).
     if (profile.storageUsedBytes >= deps.storageQuotaBytes) return refuse(409, STORAGE_QUOTA_REACHED);
     const refusal =
@@ -128,6 +139,7 @@ export async function callTool(deps: ToolCallServiceDeps, request: ToolCallReque
       idempotencyKey,
       requestHash,
       webhookUrl,
+      batch,
     });
     return { kind: 'job', jobId: created.job.id, isNew: !created.reused, handedOver: created.handedOver };
   } catch (error) {
@@ -136,9 +148,18 @@ export async function callTool(deps: ToolCallServiceDeps, request: ToolCallReque
     if (error instanceof InsufficientTokensError) {
       return refuse(402, TOOL_MESSAGES.notEnoughTokens, { balance: await balanceOf(db, user.id) });
     }
-    if (error instanceof TooManyJobsError) return tooManyJobs(error.limit);
+    if (error instanceof TooManyJobsError) return tooManyJobs(error.limit, batch);
     throw error;
   }
+}
+
+/** Why this account may not call a tool now (no profile, fraud before dispute, unverified), or null. */
+export function standingRefusal(user: ToolCallRequest['user'], profile: ProfileWithStorage | null): Refusal | null {
+  if (!profile) return refuse(401, TOOL_MESSAGES.signInRequired);
+  if (profile.isFraudulent) return refuse(403, TOOL_MESSAGES.fraud);
+  if (profile.isDispute) return refuse(403, TOOL_MESSAGES.dispute);
+  if (!user.emailVerified) return refuse(403, TOOL_MESSAGES.unverified);
+  return null;
 }
 
 /** Every image decoded in full whatever the moderation policy; the explicit-content check reuses the decoded copies. */
