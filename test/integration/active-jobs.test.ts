@@ -1,9 +1,10 @@
 // GET /api/jobs?status=active (issue 38): the caller's jobs still queued or running, so that a page
-// loaded (or reloaded) while they run can say when each finishes. The caller's own only.
+// loaded (or reloaded) while they run can say when each finishes. The caller's own only, and single
+// calls only: a batch's images are followed on their batch.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { JobList } from '../../src/contract/tool-responses';
 import { createTestBackend, eventually, type TestBackend } from '../support/test-backend';
-import { instantProvider, routerWith, verifiedUser } from '../support/tool-fixtures';
+import { dataUrl, instantProvider, pngBytes, routerWith, verifiedUser } from '../support/tool-fixtures';
 
 const generate = { prompt: 'a lighthouse at dusk', numOutputs: 1 };
 
@@ -36,6 +37,11 @@ describe('the jobs in progress', () => {
       expect(answer.status).toBe(202);
       ids.push(answer.body.jobId);
     }
+    // A batch's images are followed on their batch (GET /api/batches/:id), not one by one.
+    const batch = (await owner.client.post<{ id: string }>('/api/batches', { tool: 'colorizer', size: 1 })).body;
+    const image = dataUrl(await pngBytes());
+    const sent = await owner.client.post(`/api/batches/${batch.id}/images`, { image, item: 0, name: 'a.png' });
+    expect(sent.status).toBe(202);
     const active = await owner.client.get<JobList>('/api/jobs?status=active');
     expect(active.status).toBe(200);
     expect(active.body.next).toBeNull();
@@ -49,6 +55,7 @@ describe('the jobs in progress', () => {
     await eventually(async () => (await owner.client.get<JobList>('/api/jobs?status=active')).body.jobs.length === 0);
     // The history still has them.
     expect((await owner.client.get<JobList>('/api/jobs')).body.jobs.map((job) => job.status)).toEqual([
+      'succeeded',
       'succeeded',
       'succeeded',
     ]);

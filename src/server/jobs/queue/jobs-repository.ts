@@ -390,14 +390,15 @@ export async function queuedJobsInOrder(
 }
 
 /**
- * The user's jobs in progress (queued or running), oldest first: what a page loaded while they run
- * follows, to say when each finishes. Read through jobs_user_active_idx, never the history.
+ * The user's single calls in progress (queued or running), oldest first: what a page loaded while they
+ * run follows, to say when each finishes (a batch's images are followed on their batch). Read through
+ * jobs_user_active_idx, never the history.
  */
 export function activeJobsOfUser(db: AppDb, userId: string, limit: number): Promise<JobRow[]> {
   return db
     .select()
     .from(jobs)
-    .where(and(eq(jobs.userId, userId), sql`${jobs.status} in ('queued', 'running')`))
+    .where(and(eq(jobs.userId, userId), sql`${jobs.status} in ('queued', 'running')`, isNull(jobs.batchId)))
     .orderBy(jobs.createdAt, jobs.id)
     .limit(limit);
 }
