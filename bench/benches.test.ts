@@ -82,4 +82,11 @@ describe('the benches', () => {
     expect([...byStatement.matchAll(/^ {2}[\d.]+ ms {2}(0\.9\d|1\.0\d) runs {2}\S/gm)]).toHaveLength(3);
     expect(byStatement).toContain('with sess as');
   }, 180_000);
+
+  it('measure a batch through the local engine against single calls', () => {
+    const output = runBench('batch.ts', ['--images', '2']); // exits 1 should an image fail
+    expect(output).toMatch(/single calls\s+2 images\s+[\d.]+ s\s+\d+ images\/min\s+[\d.]+ s an image/);
+    expect(output).toMatch(/batch\s+2 images\s+[\d.]+ s\s+\d+ images\/min\s+[\d.]+ s an image \(sending [\d.]+ s\)/);
+    expect(output).toMatch(/batch overhead per image: [+-][\d.]+% \(want under \+10%\)/);
+  }, 180_000);
 });

@@ -148,6 +148,7 @@ export const CREATION = JOB_VIEW.extend({
       id: z.string(),
       item: z.number().describe("The image's place in its batch, from 0."),
       name: z.string().describe("The input's file name."),
+      images: z.number().describe('How many images of the batch were sent (its jobs).'),
     })
     .nullable()
     .describe('The batch this job is an image of (GET /api/batches/{id}); null for a single call.'),

@@ -278,8 +278,8 @@ describe('a batch', () => {
 
     const listed = (await client.get<CreationList>('/api/creations')).body.creations;
     expect(listed.map((c) => c.batch)).toEqual([
-      { id: batch.id, item: 1, name: 'old-1.jpg' },
-      { id: batch.id, item: 0, name: 'old-0.jpg' },
+      { id: batch.id, item: 1, name: 'old-1.jpg', images: 2 },
+      { id: batch.id, item: 0, name: 'old-0.jpg', images: 2 },
     ]);
     const fileUrl = listed[0]?.outputs[0]?.url as string;
     expect((await client.fetchRaw(fileUrl)).status).toBe(200);

@@ -34,6 +34,7 @@ export async function viewBatch(
       jobFiles.filter((file) => file.jobId === job.id),
       charges.get(job.id),
       null,
+      new Map([[batch.id, batchJobs.length]]),
     );
     charged += creation.charged;
     refunded += creation.refunded;

@@ -21,6 +21,7 @@ import { errorChain } from '../db/connection-errors';
 import { isUuid } from '../db/ids';
 import { unitPrice } from '../jobs/free-preview';
 import { removeFiles } from '../jobs/job-files';
+import { findOwnJob } from '../jobs/queue/jobs-repository';
 import { readToolCallBody } from '../jobs/request/tool-call-body';
 import { countedCaller, refusalAnswer, type ToolRoutesDeps } from '../jobs/request/tool-call-routes';
 import { callTool, standingRefusal } from '../jobs/request/tool-call-service';
@@ -98,7 +99,7 @@ export function batchRoutes(deps: BatchRoutesDeps) {
       if (outcome === null) return c.json({ success: false, ...notFound } satisfies ToolRefusal, 404);
       if (outcome.kind === 'refused') return refusalAnswer(c, outcome);
       if (outcome.isNew && !outcome.handedOver) deps.signals?.queued();
-      const job = (await jobsOfBatch(db, batch.id)).find((j) => j.id === outcome.jobId);
+      const job = await findOwnJob(db, outcome.jobId, user.id);
       const answer: BatchImageQueued = {
         jobId: outcome.jobId,
         item,

@@ -8,7 +8,13 @@ import { payments } from '../db/schema';
 import { extensionFor, zipStream } from '../responses/zip-stream';
 import type { FileStorage } from '../storage/storage';
 import { viewCreation } from './creation-view';
-import { chargesOfJobs, filesOfJobs, listCreationJobs, type PageCursor } from './creations-repository';
+import {
+  batchImageCounts,
+  chargesOfJobs,
+  filesOfJobs,
+  listCreationJobs,
+  type PageCursor,
+} from './creations-repository';
 
 const PAGE = 100;
 
@@ -18,10 +24,14 @@ async function* allCreations(db: AppDb, userId: string) {
   for (;;) {
     const page = await listCreationJobs(db, userId, { tool: null, cursor, limit: PAGE });
     const ids = page.map((j) => j.id);
-    const [jobFiles, charges] = await Promise.all([filesOfJobs(db, ids), chargesOfJobs(db, ids)]);
+    const [jobFiles, charges, batchImages] = await Promise.all([
+      filesOfJobs(db, ids),
+      chargesOfJobs(db, ids),
+      batchImageCounts(db, page),
+    ]);
     for (const job of page) {
       const own = jobFiles.filter((f) => f.jobId === job.id);
-      yield { creation: viewCreation(job, own, charges.get(job.id), null), files: own };
+      yield { creation: viewCreation(job, own, charges.get(job.id), null, batchImages), files: own };
     }
     const last = page.at(-1);
     if (page.length < PAGE || !last) return;

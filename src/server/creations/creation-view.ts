@@ -30,6 +30,8 @@ export function viewCreation(
   jobFiles: FileRow[],
   charges: { charged: number; refunded: number } | undefined,
   shareUrl: string | null,
+  /** How many images the job's batch has, by batch id (creations-repository.ts batchImageCounts). */
+  batchImages: ReadonlyMap<string, number> = new Map(),
 ): Creation {
   const view = viewJob(job);
   const outputIds = ((job.result ?? {}) as { files?: string[] }).files ?? [];
@@ -49,6 +51,11 @@ export function viewCreation(
     batch:
       job.batchId === null || job.batchItem === null
         ? null
-        : { id: job.batchId, item: job.batchItem, name: job.sourceName ?? '' },
+        : {
+            id: job.batchId,
+            item: job.batchItem,
+            name: job.sourceName ?? '',
+            images: batchImages.get(job.batchId) ?? 1,
+          },
   };
 }

@@ -3,7 +3,7 @@
 // jobs_user_created_idx, so a page costs the same however many creations the user has; the cursor
 // carries created_at to the microsecond, its own precision, so that no job is skipped or repeated
 // between pages.
-import { and, desc, eq, getTableColumns, inArray, or, type SQL, sql } from 'drizzle-orm';
+import { and, count, desc, eq, getTableColumns, inArray, or, type SQL, sql } from 'drizzle-orm';
 import type { AppDb } from '../db/client';
 import { isUuid } from '../db/ids';
 import { files, jobs, ledger, profiles } from '../db/schema';
@@ -90,6 +90,18 @@ export function creationPageQuery(
     .where(and(eq(jobs.userId, userId), options.tool ? eq(jobs.tool, options.tool) : undefined, after))
     .orderBy(desc(jobs.createdAt), desc(jobs.id))
     .limit(options.limit);
+}
+
+/** How many images (jobs) the batches of these jobs have, by batch id (none for single calls). */
+export async function batchImageCounts(db: AppDb, pageJobs: JobRow[]): Promise<Map<string, number>> {
+  const ids = [...new Set(pageJobs.flatMap((job) => (job.batchId ? [job.batchId] : [])))];
+  if (ids.length === 0) return new Map();
+  const rows = await db
+    .select({ id: jobs.batchId, images: count() })
+    .from(jobs)
+    .where(inArray(jobs.batchId, ids))
+    .groupBy(jobs.batchId);
+  return new Map(rows.map((row) => [row.id as string, Number(row.images)]));
 }
 
 /** The files of these jobs (inputs and outputs). */

@@ -14,6 +14,7 @@ import type { FileStorage } from '../storage/storage';
 import { exportAccount } from './account-export';
 import { viewCreation } from './creation-view';
 import {
+  batchImageCounts,
   chargesOfJobs,
   decodePageCursor,
   deleteFinishedJob,
@@ -56,7 +57,11 @@ export function creationRoutes(deps: CreationRoutesDeps) {
     const { jobs: page, next } = await listCreationPage(db, user.id, { tool, cursor, limit });
     c.header('Cache-Control', PRIVATE_JSON_CACHE);
     const ids = page.map((j) => j.id);
-    const [jobFiles, charges] = await Promise.all([filesOfJobs(db, ids), chargesOfJobs(db, ids)]);
+    const [jobFiles, charges, batchImages] = await Promise.all([
+      filesOfJobs(db, ids),
+      chargesOfJobs(db, ids),
+      batchImageCounts(db, page),
+    ]);
     return c.json({
       creations: page.map((job) =>
         viewCreation(
@@ -64,6 +69,7 @@ export function creationRoutes(deps: CreationRoutesDeps) {
           jobFiles.filter((f) => f.jobId === job.id),
           charges.get(job.id),
           job.shareToken ? shareUrl(deps.appUrl, job.shareToken) : null,
+          batchImages,
         ),
       ),
       next,
