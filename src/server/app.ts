@@ -75,6 +75,21 @@ export function buildApp(deps: AppDeps) {
   // A waiting job's place and time left, read at most once a second per provider: for the tool
   // calls' 202s and the job reads alike.
   const progressOf = createJobProgress(deps.database.db, { slotsPerWorker: config.workerConcurrency });
+  // What a tool call needs, for the ten tools' routes and for a batch's images alike.
+  const toolCalls = {
+    db: deps.database.db,
+    auth,
+    storage: deps.storage,
+    inference: deps.inference,
+    moderation: deps.moderation,
+    logger: deps.logger,
+    callsPerMinute: config.toolCallsPerMinute,
+    progressOf,
+    maxActiveJobsPerUser: config.maxActiveJobsPerUser,
+    storageQuotaBytes: config.creations.quotaBytes,
+    signals: deps.signals,
+    webhooks: { production: config.env === 'production' },
+  };
   const api = new Hono()
     .use('*', rejectBrokenUrlEncoding())
     .use('*', apiBodyLimit())
@@ -123,41 +138,8 @@ export function buildApp(deps: AppDeps) {
         signals: deps.signals,
       }),
     )
-    .route(
-      '/',
-      toolRoutes({
-        db: deps.database.db,
-        auth,
-        storage: deps.storage,
-        inference: deps.inference,
-        moderation: deps.moderation,
-        logger: deps.logger,
-        waitMs: config.toolWaitSeconds * 1000,
-        callsPerMinute: config.toolCallsPerMinute,
-        progressOf,
-        maxActiveJobsPerUser: config.maxActiveJobsPerUser,
-        storageQuotaBytes: config.creations.quotaBytes,
-        signals: deps.signals,
-        webhooks: { production: config.env === 'production' },
-      }),
-    )
-    .route(
-      '/',
-      batchRoutes({
-        db: deps.database.db,
-        auth,
-        storage: deps.storage,
-        inference: deps.inference,
-        moderation: deps.moderation,
-        logger: deps.logger,
-        callsPerMinute: config.toolCallsPerMinute,
-        progressOf,
-        maxActiveJobsPerUser: config.maxActiveJobsPerUser,
-        storageQuotaBytes: config.creations.quotaBytes,
-        signals: deps.signals,
-        webhooks: { production: config.env === 'production' },
-      }),
-    )
+    .route('/', toolRoutes({ ...toolCalls, waitMs: config.toolWaitSeconds * 1000 }))
+    .route('/', batchRoutes(toolCalls))
     .route('/', apiKeyRoutes({ db: deps.database.db, auth }))
     .route('/', jobRoutes({ db: deps.database.db, auth, progressOf, signals: deps.signals }))
     .route('/', fileRoutes({ db: deps.database.db, auth, storage: deps.storage }))

@@ -14,6 +14,8 @@ export type ToolDraft = {
   image?: DraftImage;
   /** True when an image was chosen but too large to keep (the user chooses it again). */
   imageDropped?: boolean;
+  /** A batch's images kept for the page (lib/batch-draft.ts, in IndexedDB): how many. */
+  batchImages?: number;
   /** The page's other settings (scale, prompt...), as the page names them. */
   settings?: Record<string, unknown>;
 };

@@ -14,7 +14,9 @@ export function ToolDraftNotice({ balance }: { balance: number | null }) {
     ? 'Your settings are kept; the image was too large to keep, so please choose it again.'
     : draft.image
       ? 'Your image and settings are kept for when you go back.'
-      : 'Your settings are kept for when you go back.';
+      : draft.batchImages
+        ? `Your ${draft.batchImages === 1 ? 'image' : `${draft.batchImages} images`} and settings are kept for when you go back.`
+        : 'Your settings are kept for when you go back.';
   return (
     <section className="pp-card pp-tool-draft" aria-label="Why you are here" data-testid="tool-draft-notice">
       <Coins className="pp-tool-draft__icon" size={20} aria-hidden="true" />

@@ -44,12 +44,20 @@ describe('single-image tools', () => {
   it.each([
     [[imageFile('drawing.gif', 'image/gif')], 'Only PNG, JPG and WEBP images can be used.'],
     [[imageFile('vector.svg', 'image/svg+xml')], 'Only PNG, JPG and WEBP images can be used.'],
-    [[imageFile('a.png'), imageFile('b.png')], 'Please choose one image at a time.'],
     [[imageFile('empty.png', 'image/png', 0)], 'This file is empty. Please choose another image.'],
   ])('say why a file is refused (%#)', async (files, text) => {
     await open('/background-remover', signedIn(), 'Background Remover');
     chooseFiles(...files);
     await screen.findByText(text);
+    expect(screen.queryByRole('img', { name: /^Your image/ })).toBeNull();
+  });
+
+  // The six single-image tools take several files as a batch (batch/batch.test.tsx); a tool without
+  // batches still takes one at a time.
+  it('say that a tool without batches takes one image at a time', async () => {
+    await open('/metamorphose', signedIn(), 'Metamorphose');
+    chooseFiles(imageFile('a.png'), imageFile('b.png'));
+    await screen.findByText('Please choose one image at a time.');
     expect(screen.queryByRole('img', { name: /^Your image/ })).toBeNull();
   });
 

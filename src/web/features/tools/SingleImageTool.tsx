@@ -1,6 +1,11 @@
 import type { ReactNode } from 'react';
-import type { ToolId } from '../../../contract/tools';
-import type { ImageSize } from './parts/ImageDropZone';
+import { BATCH_PARAM, isBatchTool } from '../../../contract/batches';
+import type { ImageToolId, ToolId } from '../../../contract/tools';
+import { useSearchParams } from '../../lib/router';
+import { BATCH_HINT, BatchPage } from './batch/BatchPage';
+import { type PickedFile, useBatchFiles } from './batch/batch-files';
+import { useRestoredBatch } from './batch/use-restored-batch';
+import { type ImageSize, readAsDataUrl } from './parts/ImageDropZone';
 import { ToolWorkspace, useUpload } from './ToolWorkspace';
 import { useRestoredDraft } from './use-restored-draft';
 import { type ToolBody, useToolRunner } from './use-tool-runner';
@@ -42,8 +47,53 @@ export function SingleImageTool<Id extends ToolId>({
   const runner = useToolRunner(webTool);
   const draft = useRestoredDraft(webTool.id);
   const upload = useUpload(runner, draft?.image ?? null);
+  // Several images at once (or a batch in the URL) make the batch view; one keeps this page as it is.
+  const batchable = isBatchTool(webTool.id);
+  const batchFiles = useBatchFiles(webTool.id as ImageToolId);
+  const [search] = useSearchParams();
   const { tool, job, balance, price } = runner;
   const { image } = upload;
+  // Back from /tokens: the batch the page kept on the way there (2+ images: the batch view again; one:
+  // this page with it). A batch in the URL shows that one; a newer draft of one image here stands.
+  const readImage = (file: File, name: string) =>
+    readAsDataUrl(file)
+      .catch(() => null)
+      .then((dataUrl) => (dataUrl?.startsWith('data:image/') ? { dataUrl, name, size: file.size } : null));
+  useRestoredBatch(
+    webTool.id,
+    !batchable || search.has(BATCH_PARAM) ? 'leave' : draft?.image || draft?.imageDropped ? 'drop' : 'restore',
+    (files) => {
+      // Something chosen meanwhile stands.
+      if (image || batchFiles.files.length > 0) return;
+      const [only] = files;
+      if (files.length === 1 && only) void readImage(only, only.name).then((read) => read && upload.onImage(read));
+      else batchFiles.add(files);
+    },
+  );
+  if (batchable && (search.has(BATCH_PARAM) || batchFiles.files.length > 1)) {
+    // Back to one image: the single page with it (a file it cannot use leaves the page empty).
+    const toSingle = ({ file, name, rejected }: PickedFile) => {
+      const read = rejected ? Promise.resolve(null) : readImage(file, name);
+      void read.then((picked) => {
+        batchFiles.clear();
+        upload.onImage(picked);
+      });
+    };
+    return (
+      <BatchPage
+        runner={runner}
+        files={batchFiles}
+        fields={{ ...fields }}
+        options={options}
+        problem={problem}
+        onSingle={toSingle}
+        onEmpty={() => {
+          batchFiles.clear();
+          upload.onImage(null);
+        }}
+      />
+    );
+  }
   const resultName = resultTitle?.(job.phase === 'done' ? job.request : null) ?? tool.workspace.resultTitle;
   // The checks run first: the body is only built with an image in hand. Its fields are the page's own
   // (typed by the contract); TypeScript cannot see that they and `image` make up the whole body.
@@ -61,7 +111,13 @@ export function SingleImageTool<Id extends ToolId>({
       }}
       // A free preview takes nothing: no balance switches it off.
       actionDisabled={!image || (price > 0 && balance !== null && balance === disabledAtBalance)}
-      upload={{ ...upload, label: 'Image', hint, problem: problem?.(upload.size) ?? null }}
+      upload={{
+        ...upload,
+        label: 'Image',
+        hint,
+        problem: problem?.(upload.size) ?? null,
+        several: batchable ? { onFiles: batchFiles.add, hint: BATCH_HINT } : undefined,
+      }}
       resultTitle={resultName}
       resultAlt={() => (image ? `${resultName} of ${image.name}` : resultName)}
     >

@@ -8,7 +8,7 @@ import { DESKTOP_QUERY, useMediaQuery } from '../../lib/use-media-query';
 import { AnalysisResult } from './parts/AnalysisResult';
 import { FreePreviewNotice, LowerPriceNotice } from './parts/FreePreviewNotice';
 import { ActionButton } from './parts/fields';
-import { ImageDropZone, type ImageSize, type PickedImage } from './parts/ImageDropZone';
+import { ImageDropZone, type ImageSize, type PickedImage, type SeveralFiles } from './parts/ImageDropZone';
 import { JobProgress } from './parts/JobProgress';
 import { ImageResults, ResultPanel } from './parts/ResultPanel';
 import { sendTargetsFrom } from './send-targets';
@@ -65,6 +65,8 @@ type Upload = ReturnType<typeof useUpload> & {
   hint: string;
   /** Why this image cannot go out as it is (Image Upscaler: too many pixels for the scale), or null. */
   problem?: string | null;
+  /** A batch tool: several files at once go to its batch view. */
+  several?: SeveralFiles;
 };
 
 type Props<Id extends ToolId> = {
@@ -148,6 +150,7 @@ export function ToolWorkspace<Id extends ToolId>({
               disabled={off}
               onImage={upload.onImage}
               onMeasured={upload.onMeasured}
+              several={upload.several}
             />
           ) : null}
           {problem ? (

@@ -221,8 +221,8 @@ export function useToolRunner<Id extends ToolId>(tool: WebTool<Id>) {
     const mine = ticket.current;
     latestCreation(tool.id).then(
       (latest) => {
-        // Left, or the user started something meanwhile.
-        if (!latest || mine !== ticket.current || userActed.current) return;
+        // Left, or the user started something meanwhile. An image of a batch is the batch's page's to show.
+        if (!latest || latest.batch || mine !== ticket.current || userActed.current) return;
         const request = latest.settings as unknown as ToolBody<Id>;
         const before = latest.inputs[0]?.url ?? null;
         if (latest.status === 'queued' || latest.status === 'running') {

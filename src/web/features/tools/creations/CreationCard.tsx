@@ -8,6 +8,7 @@ import { formatTokens } from '../../../lib/format-cost';
 import { Link } from '../../../lib/router';
 import { useDownloads } from '../downloads';
 import type { WebTool } from '../web-tool';
+import { DeleteConfirmation } from './DeleteConfirmation';
 import { ShareToggle } from './ShareToggle';
 
 const STATUS_TEXT = { queued: 'Queued', running: 'Working on it', failed: 'Failed, tokens given back' } as const;
@@ -110,26 +111,9 @@ export function CreationCard({ creation, tool, onOpen, onDeleted, onShared }: Pr
           </button>
         </div>
         {confirming ? (
-          <section className="pp-creation__confirm" aria-label="Confirm deletion">
-            <p>Delete this creation? Its images are removed for good; your token history keeps the charge.</p>
-            <div className="pp-creation__actions">
-              <button
-                type="button"
-                className="pp-button pp-button--danger pp-button--sm"
-                disabled={deleting}
-                onClick={() => void remove()}
-              >
-                Delete for good
-              </button>
-              <button
-                type="button"
-                className="pp-button pp-button--secondary pp-button--sm"
-                onClick={() => setConfirming(false)}
-              >
-                Keep it
-              </button>
-            </div>
-          </section>
+          <DeleteConfirmation deleting={deleting} onDelete={() => void remove()} onKeep={() => setConfirming(false)}>
+            Delete this creation? Its images are removed for good; your token history keeps the charge.
+          </DeleteConfirmation>
         ) : null}
         {done ? <ShareToggle creation={creation} onChange={onShared} /> : null}
         <FormMessage

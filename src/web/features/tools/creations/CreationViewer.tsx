@@ -1,5 +1,5 @@
 import { Download, X } from 'lucide-react';
-import { useEffect, useId, useRef } from 'react';
+import { useId } from 'react';
 import type { Creation } from '../../../../contract/creations';
 import { FormMessage } from '../../../components/FormMessage';
 import { useDownloads } from '../downloads';
@@ -7,6 +7,7 @@ import { AnalysisResult } from '../parts/AnalysisResult';
 import { CompareView } from '../parts/CompareView';
 import type { WebTool } from '../web-tool';
 import { ShareToggle } from './ShareToggle';
+import { useDialogFocus } from './use-dialog-focus';
 
 type Props = {
   creation: Creation;
@@ -23,21 +24,7 @@ type Props = {
 export function CreationViewer({ creation, tool, onClose, onShared }: Props) {
   const { download, pending, error } = useDownloads();
   const titleId = useId();
-  const closeRef = useRef<HTMLButtonElement>(null);
-  const opener = useRef<Element | null>(null);
-
-  useEffect(() => {
-    opener.current = document.activeElement;
-    closeRef.current?.focus();
-    const onKeyDown = (event: KeyboardEvent) => {
-      if (event.key === 'Escape') onClose();
-    };
-    document.addEventListener('keydown', onKeyDown);
-    return () => {
-      document.removeEventListener('keydown', onKeyDown);
-      if (opener.current instanceof HTMLElement) opener.current.focus();
-    };
-  }, [onClose]);
+  const closeRef = useDialogFocus(onClose);
 
   const before = tool.result.kind === 'images' && tool.result.compare ? (creation.inputs[0]?.url ?? null) : null;
   const cutout = tool.result.kind === 'images' && tool.result.compare === 'cutout';

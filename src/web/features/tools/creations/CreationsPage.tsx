@@ -11,6 +11,9 @@ import { useAuth } from '../../../lib/session/auth-context';
 import { useDocumentTitle } from '../../../lib/use-document-title';
 import { WEB_TOOLS } from '../registry';
 import type { WebTool } from '../web-tool';
+import { BatchCard } from './BatchCard';
+import { BatchViewer } from './BatchViewer';
+import { groupBatches } from './batch-groups';
 import { CreationCard } from './CreationCard';
 import { CreationViewer } from './CreationViewer';
 import { useCreations } from './use-creations';
@@ -43,9 +46,12 @@ export function CreationsPage() {
   const [tool, setTool] = useState<ToolId | null>(null);
   // The id, not a copy: the viewer shows the grid's creation as it changes (its share link).
   const [openId, setOpenId] = useState<string | null>(null);
+  /** A batch opened over the page: its id and tool. */
+  const [openBatch, setOpenBatch] = useState<{ id: string; tool: WebTool } | null>(null);
   const filterId = useId();
   const list = useCreations(tool, status === 'signed-in');
   const close = useCallback(() => setOpenId(null), []);
+  const closeBatch = useCallback(() => setOpenBatch(null), []);
   const open =
     openId && list.state.phase === 'ready'
       ? (list.state.creations.find((creation) => creation.id === openId) ?? null)
@@ -92,7 +98,12 @@ export function CreationsPage() {
               </p>
             ) : null}
           </div>
-          <CreationGrid list={list} tool={tool} onOpen={(creation) => setOpenId(creation.id)} />
+          <CreationGrid
+            list={list}
+            tool={tool}
+            onOpen={(creation) => setOpenId(creation.id)}
+            onOpenBatch={(id, batchTool) => setOpenBatch({ id, tool: batchTool })}
+          />
         </>
       )}
       {open && openTool ? (
@@ -103,6 +114,17 @@ export function CreationsPage() {
           onShared={(shareUrl) => list.shared(open.id, shareUrl)}
         />
       ) : null}
+      {openBatch ? (
+        <BatchViewer
+          batchId={openBatch.id}
+          tool={openBatch.tool}
+          onClose={closeBatch}
+          onDeleted={() => {
+            list.removedBatch(openBatch.id);
+            setOpenBatch(null);
+          }}
+        />
+      ) : null}
     </div>
   );
 }
@@ -111,9 +133,10 @@ type GridProps = {
   list: ReturnType<typeof useCreations>;
   tool: ToolId | null;
   onOpen: (creation: Creation) => void;
+  onOpenBatch: (batchId: string, tool: WebTool) => void;
 };
 
-function CreationGrid({ list, tool, onOpen }: GridProps) {
+function CreationGrid({ list, tool, onOpen, onOpenBatch }: GridProps) {
   const { state } = list;
   if (state.phase === 'loading') {
     return (
@@ -148,7 +171,23 @@ function CreationGrid({ list, tool, onOpen }: GridProps) {
   return (
     <>
       <ul className="pp-creations__grid">
-        {state.creations.map((creation) => {
+        {groupBatches(state.creations).map((entry) => {
+          // A batch is one card, however many of its jobs the pages loaded so far hold.
+          if (entry.kind === 'batch') {
+            const batchTool = TOOL_BY_ID.get((entry.creations[0] as Creation).tool);
+            if (!batchTool) return null;
+            return (
+              <BatchCard
+                key={entry.batchId}
+                batchId={entry.batchId}
+                creations={entry.creations}
+                tool={batchTool}
+                onOpen={() => onOpenBatch(entry.batchId, batchTool)}
+                onDeleted={() => list.removedBatch(entry.batchId)}
+              />
+            );
+          }
+          const { creation } = entry;
           const creationTool = TOOL_BY_ID.get(creation.tool);
           if (!creationTool) return null;
           return (

@@ -73,6 +73,19 @@ export function useCreations(tool: ToolId | null, signedIn: boolean) {
     [refreshUsage],
   );
 
+  /** The grid without a deleted batch's jobs. */
+  const removedBatch = useCallback(
+    (batchId: string) => {
+      setState((current) =>
+        current.phase === 'ready'
+          ? { ...current, creations: current.creations.filter((creation) => creation.batch?.id !== batchId) }
+          : current,
+      );
+      refreshUsage();
+    },
+    [refreshUsage],
+  );
+
   /** A creation's share link changed. */
   const shared = useCallback((id: string, shareUrl: string | null) => {
     setState((current) =>
@@ -85,5 +98,5 @@ export function useCreations(tool: ToolId | null, signedIn: boolean) {
     );
   }, []);
 
-  return { state, usage, reload, loadMore, removed, shared };
+  return { state, usage, reload, loadMore, removed, removedBatch, shared };
 }

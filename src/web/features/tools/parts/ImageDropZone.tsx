@@ -3,6 +3,7 @@ import { type DragEvent, useEffect, useId, useRef, useState } from 'react';
 import { formatCount } from '../../../../contract/input-limits';
 import { FormMessage } from '../../../components/FormMessage';
 import { INLINE_MESSAGES } from '../tool-rules';
+import { droppedFiles } from './dropped-files';
 
 /** An image the user picked, read as a data URL. */
 export type PickedImage = { dataUrl: string; name: string; size: number };
@@ -12,7 +13,8 @@ export type ImageSize = { width: number; height: number };
 /** "Single-image drop zones accept one file: .jpeg, .jpg, .png, .webp" (product-spec.md section 5). */
 export const ACCEPTED_EXTENSIONS = ['.jpeg', '.jpg', '.png', '.webp'] as const;
 const ACCEPTED_TYPES = ['image/jpeg', 'image/png', 'image/webp'];
-const ACCEPT = [...ACCEPTED_EXTENSIONS, ...ACCEPTED_TYPES].join(',');
+/** The file input's `accept`: the extensions and types above. */
+export const ACCEPT = [...ACCEPTED_EXTENSIONS, ...ACCEPTED_TYPES].join(',');
 
 function isAccepted(file: File): boolean {
   const name = file.name.toLowerCase();
@@ -25,6 +27,13 @@ function isAccepted(file: File): boolean {
 /** The file-size limit of a drop zone and what refuses a larger file (given its size). */
 export type ByteLimit = { maxBytes: number; message: (bytes: number) => string };
 
+/** A batch tool's drop zone: it takes several files (a folder too), which go to `onFiles` instead of being refused. */
+export type SeveralFiles = {
+  onFiles: (files: File[]) => void;
+  /** A line under the limits: that several images make a batch. */
+  hint: string;
+};
+
 /** Why a file cannot be used, or null. */
 export function rejectionOf(files: readonly File[], limit: ByteLimit | undefined): string | null {
   if (files.length !== 1) return INLINE_MESSAGES.oneFile;
@@ -35,7 +44,7 @@ export function rejectionOf(files: readonly File[], limit: ByteLimit | undefined
   return null;
 }
 
-function readAsDataUrl(file: File): Promise<string> {
+export function readAsDataUrl(file: File): Promise<string> {
   return new Promise((resolve, reject) => {
     const reader = new FileReader();
     reader.onload = () => (typeof reader.result === 'string' ? resolve(reader.result) : reject(new Error('no result')));
@@ -75,6 +84,8 @@ type Props = {
   disabled?: boolean;
   /** Reject larger files, before reading them, with this limit's message (the spec's own at 5 MB). */
   byteLimit?: ByteLimit;
+  /** Several files at once make a batch (the six batch tools); one file keeps the page as it is. */
+  several?: SeveralFiles;
 };
 
 /**
@@ -82,10 +93,21 @@ type Props = {
  * one on it, or paste one anywhere on the page. One PNG, JPG or WEBP file; a preview with its size
  * and a × to remove it. Files it cannot use get a short message under it (docs/decisions/006).
  */
-export function ImageDropZone({ label, hint, limits, image, onImage, onMeasured, disabled = false, byteLimit }: Props) {
+export function ImageDropZone({
+  label,
+  hint,
+  limits,
+  image,
+  onImage,
+  onMeasured,
+  disabled = false,
+  byteLimit,
+  several,
+}: Props) {
   const inputId = useId();
   const hintId = useId();
   const limitsId = useId();
+  const severalId = useId();
   const messageId = useId();
   const inputRef = useRef<HTMLInputElement>(null);
   const [dragging, setDragging] = useState(false);
@@ -95,6 +117,11 @@ export function ImageDropZone({ label, hint, limits, image, onImage, onMeasured,
 
   accept.current = (files) => {
     if (disabled || files.length === 0) return;
+    if (several && files.length > 1) {
+      setRejection(null);
+      several.onFiles([...files]);
+      return;
+    }
     const problem = rejectionOf(files, byteLimit);
     setRejection(problem);
     if (problem) return;
@@ -129,7 +156,12 @@ export function ImageDropZone({ label, hint, limits, image, onImage, onMeasured,
   const onDrop = (event: DragEvent) => {
     event.preventDefault();
     setDragging(false);
-    accept.current(Array.from(event.dataTransfer.files));
+    if (!several) {
+      accept.current(Array.from(event.dataTransfer.files));
+      return;
+    }
+    // A dropped folder is read through (its entries are taken now, during the event).
+    void droppedFiles(event.dataTransfer).then((files) => accept.current(files));
   };
 
   const dragHandlers = {
@@ -166,10 +198,13 @@ export function ImageDropZone({ label, hint, limits, image, onImage, onMeasured,
           id={inputId}
           type="file"
           accept={ACCEPT}
+          multiple={several ? true : undefined}
           className="pp-dropzone__input pp-visually-hidden"
           disabled={disabled}
           aria-labelledby={`${inputId}-label ${inputId}-action`}
-          aria-describedby={[hintId, limits ? limitsId : null, messageId].filter(Boolean).join(' ')}
+          aria-describedby={[hintId, limits ? limitsId : null, several ? severalId : null, messageId]
+            .filter(Boolean)
+            .join(' ')}
           data-testid="image-input"
           onChange={(event) => {
             accept.current(Array.from(event.target.files ?? []));
@@ -231,6 +266,11 @@ export function ImageDropZone({ label, hint, limits, image, onImage, onMeasured,
       {limits ? (
         <p id={limitsId} className="pp-field__hint" data-testid="image-limits">
           {limits}
+        </p>
+      ) : null}
+      {several ? (
+        <p id={severalId} className="pp-field__hint" data-testid="batch-hint">
+          {several.hint}
         </p>
       ) : null}
       <FormMessage id={messageId} message={rejection ? { tone: 'error', text: rejection } : null} />

@@ -272,19 +272,7 @@ export function ActionButton({
         ) : (
           <>
             <span>{label}</span>
-            <span className="pp-action__cost pp-tabular">
-              {freePreview ? (
-                <>
-                  <FlaskConical size={16} aria-hidden="true" />
-                  {FREE_PREVIEW_PRICE}
-                </>
-              ) : (
-                <>
-                  <Coins size={16} aria-hidden="true" />
-                  {formatTokens(cost)}
-                </>
-              )}
-            </span>
+            <CostChip freePreview={freePreview} cost={cost} />
           </>
         )}
       </button>
@@ -295,5 +283,27 @@ export function ActionButton({
         </p>
       ) : null}
     </div>
+  );
+}
+
+/**
+ * The price on an action button: the tokens it takes, or a free preview's words. `hidden`: the
+ * button's text says the cost already (a batch's "Run 12 images" under its cost line).
+ */
+export function CostChip({ freePreview, cost, hidden }: { freePreview: boolean; cost: number; hidden?: boolean }) {
+  return (
+    <span className="pp-action__cost pp-tabular" aria-hidden={hidden ? 'true' : undefined}>
+      {freePreview ? (
+        <>
+          <FlaskConical size={16} aria-hidden="true" />
+          {FREE_PREVIEW_PRICE}
+        </>
+      ) : (
+        <>
+          <Coins size={16} aria-hidden="true" />
+          {formatTokens(cost)}
+        </>
+      )}
+    </span>
   );
 }
