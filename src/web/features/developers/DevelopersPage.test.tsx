@@ -11,7 +11,7 @@ async function openDevelopers() {
 }
 
 describe('DevelopersPage', () => {
-  it('has the guide in order: a key, the first call, the tools, errors, rate limits, webhooks, OpenAPI', async () => {
+  it('has the guide in order: a key, the first call, the tools, errors, rate limits, webhooks, batches, OpenAPI', async () => {
     await openDevelopers();
     expect(screen.getAllByRole('heading', { level: 2 }).map((heading) => heading.textContent)).toEqual([
       'Get a key',
@@ -20,6 +20,7 @@ describe('DevelopersPage', () => {
       'Errors',
       'Rate limits',
       'Webhooks',
+      'Batches',
       'OpenAPI',
     ]);
     expect(document.title).toContain('Developers');

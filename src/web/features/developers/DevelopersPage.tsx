@@ -1,11 +1,12 @@
 import './developers.css';
 import { useEffect, useState } from 'react';
 import { API_ERROR_STATUSES } from '../../../contract/api-errors';
+import { MAX_BATCH_IMAGES } from '../../../contract/batches';
 import { OPENAPI_DOCUMENT_PATH, ROUTES } from '../../../contract/routes';
 import { StandalonePage } from '../../components/StandalonePage';
 import { Link } from '../../lib/router';
 import { useDocumentTitle } from '../../lib/use-document-title';
-import { curlExample, fetchExample, webhookExample } from './examples';
+import { batchExample, curlExample, fetchExample, webhookExample } from './examples';
 import { TOOL_REFERENCES, type ToolReference } from './tool-reference';
 
 /** Shown in the examples until the page knows the address it is served from (a prerender does not). */
@@ -86,6 +87,7 @@ export function DevelopersPage() {
             <a href="#errors">Errors</a>
             <a href="#rate-limits">Rate limits</a>
             <a href="#webhooks">Webhooks</a>
+            <a href="#batches">Batches</a>
           </nav>
         </header>
 
@@ -100,8 +102,9 @@ export function DevelopersPage() {
             </li>
           </ol>
           <p className="pp-dev__muted">
-            A key can call the tools and read jobs, files, creations and the balance (<code>GET /api/profile</code>). It
-            cannot manage keys, change or delete the account, or buy tokens: those need a session on the site.
+            A key can call the tools, run batches and read jobs, files, creations and the balance (
+            <code>GET /api/profile</code>). It cannot manage keys, change or delete the account, or buy tokens: those
+            need a session on the site.
           </p>
           <p>
             <Link to={ROUTES.userSettings}>Open User Settings</Link>
@@ -192,6 +195,25 @@ export function DevelopersPage() {
             </li>
           </ul>
           <Code label="TypeScript (standardwebhooks)">{webhookExample}</Code>
+        </section>
+
+        <section className="pp-card pp-dev__section" aria-labelledby="batches">
+          <h2 id="batches">Batches</h2>
+          <p>
+            Up to {MAX_BATCH_IMAGES} images through Background Remover, Image Upscaler, Creative Upscaler, Fix a Face,
+            Colorizer or Image Analyzer. <code>POST /api/batches</code> with the tool and how many images will follow
+            charges nothing; then send each image to <code>POST /api/batches/{'{id}'}/images</code> with the tool's own
+            fields, its place (<code>item</code>, from 0) and its file name (<code>name</code>). Each image is its own
+            job: charged when it is sent, refunded alone if it fails, and answered at once with 202. Sending an item
+            again answers the job it made.
+          </p>
+          <p>
+            <code>GET /api/batches/{'{id}'}</code> tells each image's state and place in the line;{' '}
+            <code>/download</code> gives a zip of the results named after the inputs (<code>IMG_0412.jpg</code> becomes{' '}
+            <code>IMG_0412-background-removed.png</code>), or for the Image Analyzer a <code>keywords.csv</code> of file
+            name, keywords and colours. Each image counts as one call against the rate limit.
+          </p>
+          <Code label="shell">{batchExample(origin)}</Code>
         </section>
 
         <section className="pp-card pp-dev__section" aria-labelledby="openapi">

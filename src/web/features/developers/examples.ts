@@ -51,3 +51,17 @@ export async function handle(request: Request): Promise<Response> {
   console.log(job.id, job.status, job.output);
   return new Response(null, { status: 204 });
 }`;
+
+/** A folder of photos as one batch: made, fed an image at a time, followed, downloaded as a zip. */
+export const batchExample = (origin: string) => `API=${origin}/api
+AUTH="Authorization: Bearer $PP_API_KEY"
+BATCH=$(curl -s $API/batches -H "$AUTH" -H "Content-Type: application/json" \\
+  -d '{"tool":"background-remover","size":3}' | jq -r .id)
+i=0
+for photo in IMG_0412.jpg IMG_0413.jpg IMG_0414.jpg; do
+  curl -s $API/batches/$BATCH/images -H "$AUTH" \\
+    -F "image=@$photo" -F "item=$i" -F "name=$photo"
+  i=$((i + 1))
+done
+curl -s $API/batches/$BATCH -H "$AUTH" | jq .counts   # again until waiting and running are 0
+curl -s $API/batches/$BATCH/download -H "$AUTH" -o results.zip`;
