@@ -1,4 +1,5 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
+import { BATCH_PARAM } from '../../../contract/batches';
 import type { Creation } from '../../../contract/creations';
 import { ROUTES } from '../../../contract/routes';
 import type { ToolRequest } from '../../../contract/tool-requests';
@@ -18,7 +19,7 @@ import { SENT_IMAGE_PARAM } from '../../lib/creations/send-to';
 import { followOnPage, unwatchJob, watchJob } from '../../lib/jobs/job-watch';
 import { useNavigate, useSearchParams } from '../../lib/router';
 import { useAuth } from '../../lib/session/auth-context';
-import { saveToolDraft, type ToolDraft } from '../../lib/tool-draft';
+import { readToolDraft, saveToolDraft, type ToolDraft } from '../../lib/tool-draft';
 import { progressFrom, type RunningJob, sameProgress } from './parts/progress';
 import { type Access, accessOf } from './tool-access';
 import { callTool, FIRST_LOOK_MS, getJob, JOB_FOLLOW_WAIT_SECONDS, JOB_POLL_MS } from './tool-api';
@@ -108,8 +109,10 @@ export function useToolRunner<Id extends ToolId>(tool: WebTool<Id>) {
   const [resumedInput, setResumedInput] = useState<string | null>(null);
   /** The prompt of that job, which the page's prompt field shows again. */
   const [resumedPrompt, setResumedPrompt] = useState<string | null>(null);
-  const [search] = useSearchParams();
+  const [search, setSearch] = useSearchParams();
   const imageWasSent = search.has(SENT_IMAGE_PARAM);
+  /** The page opened with what the user left on the way to /tokens: that, not their latest job, is shown. */
+  const [draftOnOpen] = useState(() => readToolDraft(tool.id) !== null);
 
   /** Ends this page's claim on the job it follows (followOnPage). */
   const releaseFollow = useRef<(() => void) | null>(null);
@@ -221,8 +224,21 @@ export function useToolRunner<Id extends ToolId>(tool: WebTool<Id>) {
     const mine = ticket.current;
     latestCreation(tool.id).then(
       (latest) => {
-        // Left, or the user started something meanwhile. An image of a batch is the batch's page's to show.
-        if (!latest || latest.batch || mine !== ticket.current || userActed.current) return;
+        // Left, or the user started something meanwhile.
+        if (!latest || mine !== ticket.current || userActed.current) return;
+        if (latest.batch) {
+          // The latest is a batch's image: the page opens on that batch (decision 062), as it would on a job.
+          const batchId = latest.batch.id;
+          if (!draftOnOpen)
+            setSearch(
+              (params) => {
+                if (!params.has(BATCH_PARAM)) params.set(BATCH_PARAM, batchId);
+                return params;
+              },
+              { replace: true },
+            );
+          return;
+        }
         const request = latest.settings as unknown as ToolBody<Id>;
         const before = latest.inputs[0]?.url ?? null;
         if (latest.status === 'queued' || latest.status === 'running') {
@@ -239,7 +255,7 @@ export function useToolRunner<Id extends ToolId>(tool: WebTool<Id>) {
       },
       () => {}, // offline: the page starts empty, as before
     );
-  }, [userId, imageWasSent, tool.id, followToEnd, finish]);
+  }, [userId, imageWasSent, tool.id, followToEnd, finish, draftOnOpen, setSearch]);
 
   const run = useCallback(
     async (body: ToolBody<Id>) => {

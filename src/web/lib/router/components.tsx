@@ -5,6 +5,7 @@ import {
   createContext,
   type MouseEvent,
   type ReactNode,
+  useCallback,
   useContext,
   useLayoutEffect,
   useMemo,
@@ -127,11 +128,15 @@ export function useSearchParams(): [URLSearchParams, SetParams] {
   const router = useRouter();
   const { search } = useLocation();
   const params = useMemo(() => new URLSearchParams(search), [search]);
-  const setParams: SetParams = (next, options) => {
-    const value = typeof next === 'function' ? next(new URLSearchParams(router.state.location.search)) : next;
-    const query = value.toString();
-    void router.navigate(`${router.state.location.pathname}${query ? `?${query}` : ''}`, options);
-  };
+  // Stable across renders (it reads the location when called), so effects may depend on it.
+  const setParams: SetParams = useCallback(
+    (next, options) => {
+      const value = typeof next === 'function' ? next(new URLSearchParams(router.state.location.search)) : next;
+      const query = value.toString();
+      void router.navigate(`${router.state.location.pathname}${query ? `?${query}` : ''}`, options);
+    },
+    [router],
+  );
   return [params, setParams];
 }
 

@@ -2,8 +2,8 @@
 // first, then the run, its progress, the zip), a reload resumes it from ?batch=<id>.
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
-import { batchItem, batchOf } from '../../../test-support/batch-fixtures';
-import { storedImage } from '../../../test-support/creation-fixtures';
+import { batchCreation, batchItem, batchOf } from '../../../test-support/batch-fixtures';
+import { creationList, storedImage } from '../../../test-support/creation-fixtures';
 import { deferred, type FakeReply, type FakeRequest } from '../../../test-support/fake-api';
 import { chooseFiles, chooseImage, imageFile, toolsInfoAnswer } from '../../../test-support/tool-fixtures';
 import { balanceText, open, setUpToolPageTests, signedIn } from '../../../test-support/tool-page-harness';
@@ -459,6 +459,23 @@ describe('a batch opened from its URL', () => {
     await waitFor(() => expect(tiles()).toHaveLength(1));
     await act(() => router.navigate('/background-remover'));
     await screen.findByText('Drop an image here or paste it');
+  });
+
+  it('opens on the batch of the latest image, as it would on a latest job', async () => {
+    const { router, api } = await open(
+      '/background-remover',
+      signedIn(
+        {},
+        {
+          'GET /api/creations': creationList(batchCreation('b-9', 0, 'IMG_0412.jpg')),
+          'GET /api/batches/b-9': { body: batchOf('b-9', 1, [items[0] as (typeof items)[number]]) },
+        },
+      ),
+      'Background Remover',
+    );
+    await waitFor(() => expect(tiles()).toHaveLength(1));
+    expect(router.state.location.search).toBe('?batch=b-9');
+    expect(api.callsTo('GET /api/creations')).toHaveLength(1);
   });
 
   it('"New batch" returns to the empty page', async () => {
