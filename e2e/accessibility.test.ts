@@ -1,9 +1,9 @@
 // axe over every route at a phone's and a desktop's width, for a visitor and for a signed-in user
 // (issue 19, item 11): no violations. Each page is checked once its content has drawn.
-import AxeBuilder from '@axe-core/playwright';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { ALL_ROUTES } from '../src/contract/routes';
+import { axeViolations as check } from './support/axe';
 import { DESKTOP, launchBrowser, newVisitorContext, PHONE } from './support/browser';
 import { newAccount } from './support/visitors';
 
@@ -11,15 +11,6 @@ const baseUrl = inject('baseUrl');
 
 /** The spec's routes and the pages added since (policy pages, the password reset form, the deleted account's page). */
 const ROUTES = [...ALL_ROUTES, '/terms', '/privacy', '/reset-password', '/account-deleted'];
-
-/** Violations on the page as it is now, as "path rule: target" lines; empty when there are none. */
-async function check(page: Page, label: string): Promise<string[]> {
-  // Legacy mode runs axe.run in the page itself: the default opens a blank page per analysis to merge
-  // frames' results (a renderer process each, about half of each check's CPU), and our pages have no frames.
-  const result = await new AxeBuilder({ page }).setLegacyMode().analyze();
-  expect(result.passes.length, label).toBeGreaterThan(0); // axe did run over the page
-  return result.violations.flatMap((v) => v.nodes.map((n) => `${label} ${v.id}: ${n.target.join(' ')} (${v.help})`));
-}
 
 async function violations(page: Page, route: string): Promise<string[]> {
   await page.goto(`${baseUrl}${route}`);

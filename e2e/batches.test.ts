@@ -1,16 +1,18 @@
 // Batch runs in a real browser against the real server and its local models (issue 40, decision
 // 062), at 390 and 1280 px: three images through the Image Upscaler and through the Image Analyzer,
 // each charged on its own, the grid showing each image's state, the view resumed after a reload, and
-// the zip's contents (the results named after the inputs; the analysis as keywords.csv); a batch
-// with an image that has no subject (that image refunded alone, its reason shown); a batch larger
-// than the balance (the page offers the images it covers); My Creations grouping a batch into one
-// card that deletes with its images.
+// the zip's contents (the results named after the inputs; the analysis as keywords.csv); axe on the
+// batch before and after its run; a batch with an image that has no subject (that image refunded
+// alone, its reason shown); a batch larger than the balance (the page offers the images it covers,
+// and keeps them on the way to /tokens); My Creations grouping a batch into one card that deletes
+// with its images.
 import { mkdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { unzipSync } from 'fflate';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { axeViolations } from './support/axe';
 import { DESKTOP, launchBrowser, PHONE } from './support/browser';
 import { shownBalance as balance, newAccount } from './support/visitors';
 
@@ -91,11 +93,13 @@ describe.runIf(inject('browserAvailable'))('batches in the browser', () => {
       await page.getByText('3 images x 1 token = 3 tokens').waitFor();
       await page.getByText('You have 20 tokens.').waitFor();
       await page.screenshot({ path: `${SHOTS}/batch-upscaler-picked-${viewport.width}.png`, fullPage: true });
+      expect(await axeViolations(page, 'the batch before its run')).toEqual([]);
       await page.getByRole('button', { name: 'Run 3 images' }).click();
       await page.waitForURL(/[?&]batch=[0-9a-f-]{36}/);
       await countsSay(page, '3 of 3 done');
       await expect.poll(() => balance(page)).toBe(17);
       await page.screenshot({ path: `${SHOTS}/batch-upscaler-done-${viewport.width}.png`, fullPage: true });
+      expect(await axeViolations(page, 'the batch done')).toEqual([]);
 
       // A reload shows the same batch from the server.
       await page.reload();

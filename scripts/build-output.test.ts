@@ -19,8 +19,10 @@ import { buildWebIfStale, WEB_DIST_DIR } from './web-build.mjs';
 // 87.5 kB since issue 38: the shell moves focus to a new page's heading (app/RouteFocus.tsx) and
 // follows the jobs already running when a page loads (job toasts), on every page. 87.6 kB since
 // issue 39: the router's entry for /developers (its chunk's name and deps) and the footer's link to it
-// (the page itself, with zod, is its own chunk).
-const BUDGET_GZIPPED_BYTES = Math.round(87.6 * 1024);
+// (the page itself, with zod, is its own chunk). 87.7 kB since issue 40: the entry's list of what each
+// lazy page preloads names the batch pages' new chunks (+84 bytes; the batch code itself loads with a
+// tool's page), and the FAQ says that six tools take a batch (+14).
+const BUDGET_GZIPPED_BYTES = Math.round(87.7 * 1024);
 const LANDING_PAGE = 'features/landing/LandingPage.tsx';
 
 /** A chunk and everything it imports statically: what must load before it runs. */

@@ -72,6 +72,6 @@ export const FAQ: readonly FaqItem[] = [
   {
     question: 'Which images can I upload?',
     answer:
-      'PNG, JPG and WEBP photos. Metamorphose and Background Swap take files up to 5 MB; the other tools take images by drag and drop, paste or a file picker. Background Remover, Image Upscaler, Creative Upscaler, Fix a Face, Colorizer and Image Analyzer also take up to 50 images at once as a batch: each image is charged on its own, a failed one is refunded, and the results come back in one zip. What you upload and make is kept in My Creations for a limited time (by default uploads 7 days, results 90 days; the page says how long), where you can delete it at any time; User Settings downloads or deletes everything.',
+      'PNG, JPG and WEBP photos. Metamorphose and Background Swap take files up to 5 MB; the other tools take one image, or up to 50 at once as a batch, by drag and drop or from a file picker. What you upload and make is kept in My Creations for a limited time (by default uploads 7 days, results 90 days; the page says how long), where you can delete it at any time; User Settings downloads or deletes everything.',
   },
 ];
