@@ -11,7 +11,7 @@ import { appIsLive, DESKTOP, launchBrowser, openPage, PHONE } from './support/br
 const baseUrl = inject('baseUrl');
 const SHOTS = path.resolve(import.meta.dirname, '../.tmp/e2e-shots');
 
-const HEADINGS = ['Get a key', 'Your first call', 'Tools', 'Errors', 'Rate limits', 'Webhooks', 'OpenAPI'];
+const HEADINGS = ['Get a key', 'Your first call', 'Tools', 'Errors', 'Rate limits', 'Webhooks', 'Batches', 'OpenAPI'];
 
 describe.runIf(inject('browserAvailable'))('the /developers page in the browser', () => {
   let browser: Browser;
@@ -50,7 +50,7 @@ describe.runIf(inject('browserAvailable'))('the /developers page in the browser'
       const axe = await new AxeBuilder({ page }).setLegacyMode().analyze();
       expect(axe.violations.flatMap((v) => v.nodes.map((n) => `${v.id}: ${n.target.join(' ')}`))).toEqual([]);
       await page.screenshot({ path: path.join(SHOTS, `developers-${name}.png`) });
-      for (const section of ['Your first call', 'Tools', 'Errors', 'Webhooks']) {
+      for (const section of ['Your first call', 'Tools', 'Errors', 'Webhooks', 'Batches']) {
         const region = page.getByRole('region', { name: section, exact: true });
         const file = `developers-${name}-${section.toLowerCase().replaceAll(' ', '-')}.png`;
         // Where it is on the page (not in the viewport); the tools' list is long: its top is enough to look at.
