@@ -11,7 +11,8 @@ import { rateLimitValues, rateWindowRead } from './rate-window';
 
 const TOOL_PATHS = new Set(TOOLS.map((tool) => `/api${tool.apiPath}`));
 /** Batches (decision 062): made, fed an image at a time, read and downloaded with a key too. */
-const BATCH_CALLS = [/^\/api\/batches$/, /^\/api\/batches\/[^/]+\/images$/];
+const BATCH_IMAGE = /^\/api\/batches\/[^/]+\/images$/;
+const BATCH_CALLS = [/^\/api\/batches$/, BATCH_IMAGE];
 const KEY_READS = [
   /^\/api\/jobs\/[^/]+$/,
   /^\/api\/files\/[^/]+$/,
@@ -43,7 +44,7 @@ export function apiKeyGate(options: { callsPerMinute: number }): MiddlewareHandl
     await next();
     if (c.res.status === 401) {
       // The route's sentence asks to sign in: to a program with a key, say what is wrong instead.
-      const toolCall = TOOL_PATHS.has(c.req.path) || /^\/api\/batches\/[^/]+\/images$/.test(c.req.path);
+      const toolCall = TOOL_PATHS.has(c.req.path) || BATCH_IMAGE.test(c.req.path);
       c.res = c.json({ ...(toolCall ? { success: false } : {}), error: API_KEY_MESSAGES.invalidKey }, 401);
       return;
     }

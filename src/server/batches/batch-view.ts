@@ -9,8 +9,7 @@ import { chargesOfJobs, filesOfJobs } from '../creations/creations-repository';
 import type { AppDb } from '../db/client';
 import { unitPrice } from '../jobs/free-preview';
 import type { JobProgressOf } from '../jobs/views/job-progress';
-import type { BatchRow } from './batch-repository';
-import { jobsOfBatch } from './batch-repository';
+import { type BatchRow, jobsOfBatch } from './batch-repository';
 
 export async function viewBatch(
   deps: { db: AppDb; progressOf: JobProgressOf; providerFor: (tool: ToolId) => string },
