@@ -3,6 +3,7 @@
 // (zod lives in this module only, so pages that do not validate do not load it.)
 import { z } from 'zod';
 import { INPUT_MESSAGES, isSentence, MAX_PROMPT_CHARS } from './input-limits';
+import { CUT_OUT_MARGIN, CUT_OUT_SIZE, HEX_COLOUR, OUTPUT_FORMATS } from './output-files';
 import { isStorableText } from './text';
 import { ASPECT_RATIOS, MAX_IMAGES_PER_REQUEST, QUALITIES, TEXT_ASSIST_OPTIONS } from './tools';
 import { WEBHOOK_URL } from './webhooks';
@@ -29,6 +30,39 @@ const imageCount = z
 const literal = <T extends string | number | boolean>(value: T) =>
   z.literal(value, { error: `must be ${JSON.stringify(value)}` });
 
+/** The result's file (contract/output-files.ts): its format, the lossy formats' quality, and whether the photo's GPS position stays. */
+const outputFormat = z.enum(OUTPUT_FORMATS, { error: `must be one of ${OUTPUT_FORMATS.join(', ')}` });
+const outputQuality = z
+  .number({ error: 'must be a number' })
+  .int('must be a whole number')
+  .min(1, 'must be from 1 to 100')
+  .max(100, 'must be from 1 to 100');
+const keepLocation = z.boolean({ error: 'must be true or false' }).optional();
+/** What every tool that returns an image from an upload takes about its file. */
+const imageFile = { outputFormat: outputFormat.optional(), outputQuality: outputQuality.optional(), keepLocation };
+/** Background Remover's finishing: the background, a crop to the subject, a square size, a contact shadow. */
+const cutOutFinish = {
+  background: z
+    .string({ error: 'must be "transparent" or a colour as #rrggbb' })
+    .refine(
+      (value) => value === 'transparent' || HEX_COLOUR.test(value),
+      'must be "transparent" or a colour as #rrggbb',
+    )
+    .optional(),
+  crop: z
+    .number({ error: 'must be a number' })
+    .min(CUT_OUT_MARGIN.min, `must be a margin from ${CUT_OUT_MARGIN.min} to ${CUT_OUT_MARGIN.max} percent`)
+    .max(CUT_OUT_MARGIN.max, `must be a margin from ${CUT_OUT_MARGIN.min} to ${CUT_OUT_MARGIN.max} percent`)
+    .optional(),
+  size: z
+    .number({ error: 'must be a number' })
+    .int('must be a whole number')
+    .min(CUT_OUT_SIZE.min, `must be from ${CUT_OUT_SIZE.min} to ${CUT_OUT_SIZE.max} pixels`)
+    .max(CUT_OUT_SIZE.max, `must be from ${CUT_OUT_SIZE.min} to ${CUT_OUT_SIZE.max} pixels`)
+    .optional(),
+  shadow: z.boolean({ error: 'must be true or false' }).optional(),
+};
+
 export const TOOL_REQUEST_SCHEMAS = {
   'text-to-pic': z.object({
     userId,
@@ -37,7 +71,7 @@ export const TOOL_REQUEST_SCHEMAS = {
     numOutputs: imageCount.default(1),
     quality: z.enum(QUALITIES, { error: `must be one of ${QUALITIES.join(', ')}` }).default('high'),
     goFast: literal(true).default(true),
-    outputFormat: literal('webp').default('webp'),
+    outputFormat: outputFormat.default('webp'),
     outputQuality: z.union([literal(33), literal(66), literal(100)], { error: 'must be 33, 66 or 100' }).optional(),
     webhook,
   }),
@@ -49,18 +83,20 @@ export const TOOL_REQUEST_SCHEMAS = {
     output_quality: literal(33).default(33),
     width: z.number({ error: 'must be a number' }).int().default(1024),
     height: z.number({ error: 'must be a number' }).int().default(1024),
+    ...imageFile,
     webhook,
   }),
   'image-upscaler': z.object({
     userId,
     image,
     scale: z.union([literal(2), literal(4), literal(6)], { error: 'must be 2, 4 or 6' }),
+    ...imageFile,
     webhook,
   }),
-  colorizer: z.object({ userId, image, webhook }),
-  'background-remover': z.object({ userId, image, webhook }),
-  'creative-upscaler': z.object({ userId, image, scale: literal(2).default(2), webhook }),
-  'fix-a-face': z.object({ userId, image, scale: literal(2).default(2), webhook }),
+  colorizer: z.object({ userId, image, ...imageFile, webhook }),
+  'background-remover': z.object({ userId, image, ...imageFile, ...cutOutFinish, webhook }),
+  'creative-upscaler': z.object({ userId, image, scale: literal(2).default(2), ...imageFile, webhook }),
+  'fix-a-face': z.object({ userId, image, scale: literal(2).default(2), ...imageFile, webhook }),
   'text-lab': z.object({
     userId,
     prompt,
@@ -68,9 +104,11 @@ export const TOOL_REQUEST_SCHEMAS = {
     textAssist: z
       .enum(TEXT_ASSIST_OPTIONS, { error: `must be one of ${TEXT_ASSIST_OPTIONS.join(', ')}` })
       .default('Auto'),
+    outputFormat: outputFormat.optional(),
+    outputQuality: outputQuality.optional(),
     webhook,
   }),
-  'background-swap': z.object({ userId, prompt, image, num_outputs: imageCount.default(1), webhook }),
+  'background-swap': z.object({ userId, prompt, image, num_outputs: imageCount.default(1), ...imageFile, webhook }),
   'image-analyzer': z.object({ userId, image, webhook }),
 } as const;
 

@@ -111,6 +111,20 @@ export function sniffFormat(bytes: Buffer): ImageMime | null {
   return null;
 }
 
+/**
+ * Whether an upload can hold transparent pixels, from its header (a PNG with an alpha channel or a
+ * tRNS chunk, a WebP with its alpha flag): what a JPEG result could not keep.
+ */
+export function mayHaveAlpha(bytes: Buffer, mime: ImageMime): boolean {
+  if (mime === 'image/png') return bytes[25] === 4 || bytes[25] === 6 || bytes.includes('tRNS', 33, 'latin1');
+  if (mime === 'image/webp') {
+    const chunk = bytes.toString('ascii', 12, 16);
+    if (chunk === 'VP8X') return ((bytes[20] ?? 0) & 0x10) !== 0;
+    if (chunk === 'VP8L') return ((bytes.readUInt32LE(21) >> 28) & 1) === 1;
+  }
+  return false;
+}
+
 export function readDimensions(bytes: Buffer, mime: ImageMime): { width: number; height: number } | null {
   if (mime === 'image/png') {
     if (bytes.toString('ascii', 12, 16) !== 'IHDR') return null;

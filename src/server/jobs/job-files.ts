@@ -7,7 +7,12 @@ import type { ImageInput, OutputImage } from '../images/image-types';
 import type { FileStorage } from '../storage/storage';
 import { inputFilesOf, type JobRow, type NewFile } from './queue/jobs-repository';
 
-const EXTENSIONS: Record<string, string> = { 'image/png': 'png', 'image/jpeg': 'jpg', 'image/webp': 'webp' };
+const EXTENSIONS: Record<string, string> = {
+  'image/png': 'png',
+  'image/jpeg': 'jpg',
+  'image/webp': 'webp',
+  'image/avif': 'avif',
+};
 
 /** Writes a new job's input images; answers their file rows, to insert with the job. */
 export async function storeInputs(
@@ -41,8 +46,13 @@ export async function storeOutputs(storage: FileStorage, job: JobRow, images: Ou
       const storageKey = `outputs/${job.id}/${job.attempts}-${index}.${EXTENSIONS[image.contentType] ?? 'bin'}`;
       await storage.put(storageKey, image.bytes, image.contentType);
       // From the header only: My Creations shows each output's size.
-      const mime = sniffFormat(image.bytes);
-      const size = mime ? readDimensions(image.bytes, mime) : null;
+      const mime = image.width ? null : sniffFormat(image.bytes);
+      const size =
+        image.width && image.height
+          ? { width: image.width, height: image.height }
+          : mime
+            ? readDimensions(image.bytes, mime)
+            : null;
       return {
         id: randomUUID(),
         userId: job.userId,

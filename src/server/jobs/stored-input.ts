@@ -67,6 +67,11 @@ export function hasInputFiles(stored: unknown): boolean {
 
 /** Images the job was charged for: what a per-image tool asked for (numOutputs), else one. */
 export function imagesAsked(stored: unknown): number {
-  const fields = (isStoredInput(stored) ? stored.input : (stored ?? {})) as { numOutputs?: unknown };
+  const fields = storedFields(stored);
   return typeof fields.numOutputs === 'number' ? fields.numOutputs : 1;
+}
+
+/** The call's own fields as the job keeps them (images as references). */
+export function storedFields(stored: unknown): Record<string, unknown> {
+  return (isStoredInput(stored) ? stored.input : (stored ?? {})) as Record<string, unknown>;
 }

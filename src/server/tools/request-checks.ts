@@ -1,5 +1,13 @@
 // The pieces every tool's request check is made of: the contract's request schema with our error
 // message, and the image rules (form, bytes, pixels, shape) of the tools that take an image.
+import {
+  type CutOutFinish,
+  DEFAULT_OUTPUT_FORMAT,
+  type ImageResultToolId,
+  keepsTransparency,
+  OUTPUT_MESSAGES,
+  type OutputFormat,
+} from '../../contract/output-files';
 import { describeIssue, TOOL_REQUEST_SCHEMAS } from '../../contract/tool-requests';
 import {
   IMAGE_SHAPE_LIMITS,
@@ -16,6 +24,7 @@ import {
   decodeImageField,
   type ImageRules,
   InputError,
+  mayHaveAlpha,
 } from '../images/image-input';
 import type { ImageInput } from '../images/image-types';
 
@@ -64,15 +73,63 @@ export const withShapeLimits = (tool: ImageToolId, rules: ImageRules): ImageRule
 
 /**
  * The call of a tool whose request is one image in `image` (Colorizer, Background Remover, Creative
- * Upscaler, Fix a Face, Image Analyzer): its input is that image and the fixed `extra` fields.
+ * Upscaler, Fix a Face, Image Analyzer): its input is that image, the fixed `extra` fields and, for
+ * a tool whose result is an image, the request's file fields (resultFileFields).
  */
 export function prepareOneImage<T extends ImageToolId, E extends object>(
   tool: T,
   body: unknown,
   rules: ImageRules,
   extra: E,
-): { input: { tool: T; image: ImageInput } & E; units: number; images: ImageInput[] } {
-  const { image: field } = parseRequest(tool, body) as { image: unknown };
-  const image = decodeImageField('image', field, withShapeLimits(tool, rules));
-  return { input: { tool, image, ...extra }, units: 1, images: [image] };
+): { input: { tool: T; image: ImageInput } & E & ResultFileFields; units: number; images: ImageInput[] } {
+  const parsed = parseRequest(tool, body) as { image: unknown } & ResultFileFields;
+  const image = decodeImageField('image', parsed.image, withShapeLimits(tool, rules));
+  const file = tool === 'image-analyzer' ? {} : resultFileFields(tool as ImageResultToolId, parsed, image);
+  return { input: { tool, image, ...extra, ...file }, units: 1, images: [image] };
+}
+
+/** The request's file fields as a tool's input keeps them (contract/output-files.ts), absent ones left out. */
+export type ResultFileFields = {
+  outputFormat?: OutputFormat;
+  outputQuality?: number;
+  keepLocation?: boolean;
+} & CutOutFinish;
+
+/** Tools whose result keeps the upload's transparency (JPEG could not). */
+const KEEPS_UPLOAD_ALPHA: readonly ImageResultToolId[] = ['image-upscaler'];
+
+/**
+ * The file fields of a parsed request, checked together: quality only for a lossy format, and no
+ * JPEG for a result that will be transparent (a cut-out without a background colour, or an upload
+ * with transparency that the tool keeps). Each refusal is a sentence the page's user can read.
+ */
+export function resultFileFields(
+  tool: ImageResultToolId,
+  body: ResultFileFields,
+  upload?: ImageInput,
+): ResultFileFields {
+  const fields: ResultFileFields = {
+    outputFormat: body.outputFormat,
+    outputQuality: body.outputQuality,
+    keepLocation: body.keepLocation,
+    // "transparent" is what no background means: kept as absent.
+    background: body.background === 'transparent' ? undefined : body.background,
+    crop: body.crop,
+    size: body.size,
+    shadow: body.shadow,
+  };
+  const format = fields.outputFormat ?? DEFAULT_OUTPUT_FORMAT[tool];
+  if (format === 'png' && fields.outputQuality !== undefined && tool !== 'text-to-pic') {
+    throw new InputError('outputQuality', OUTPUT_MESSAGES.qualityNotForPng);
+  }
+  if (!keepsTransparency(format)) {
+    const transparentCutOut =
+      tool === 'background-remover' && (fields.background === undefined || fields.background === 'transparent');
+    if (transparentCutOut) throw new InputError('outputFormat', OUTPUT_MESSAGES.jpegNeedsBackground);
+    if (upload && KEEPS_UPLOAD_ALPHA.includes(tool) && mayHaveAlpha(upload.bytes, upload.mime)) {
+      throw new InputError('outputFormat', OUTPUT_MESSAGES.jpegTransparentUpload);
+    }
+  }
+  const kept = Object.entries(fields).filter(([, value]) => value !== undefined);
+  return Object.fromEntries(kept) as ResultFileFields;
 }

@@ -5,6 +5,7 @@
 // anything is read or charged.
 import type { Context } from 'hono';
 import { downloadName } from '../../../contract/download-names';
+import { formatOfType, withFormatExtension } from '../../../contract/output-files';
 import type { ToolDefinition } from '../../../contract/tools';
 import type { AppDb } from '../../db/client';
 import type { FileStorage } from '../../storage/storage';
@@ -87,7 +88,9 @@ export async function imageAnswer(
   const file = fileId ? await findOwnFile(deps.db, fileId, job.userId) : null;
   const bytes = file ? await deps.storage.get(file.storageKey) : null;
   if (!file || !bytes) return null;
-  const name = downloadName(tool.id, 1) ?? 'image';
+  const format = formatOfType(file.contentType);
+  const specName = downloadName(tool.id, 1) ?? 'image';
+  const name = format ? withFormatExtension(specName, format) : specName;
   return c.body(new Uint8Array(bytes), 200, {
     'Content-Type': file.contentType,
     'Content-Length': String(bytes.length),

@@ -96,7 +96,15 @@ describe('formToBody: a multipart form as the JSON call it stands for', () => {
     const file = new Blob([new Uint8Array(await png())], { type: 'image/png' });
     expect(await formToBody(form([['colour', 'red']]), upscaler)).toEqual({
       status: 400,
-      error: BODY_MESSAGES.unknownField('colour', upscaler, ['userId', 'image', 'scale', 'webhook']),
+      error: BODY_MESSAGES.unknownField('colour', upscaler, [
+        'userId',
+        'image',
+        'scale',
+        'outputFormat',
+        'outputQuality',
+        'keepLocation',
+        'webhook',
+      ]),
     });
     expect(
       await formToBody(

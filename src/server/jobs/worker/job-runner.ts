@@ -6,8 +6,9 @@
 import { type ToolId, toolById } from '../../../contract/tools';
 import type { AppDb } from '../../db/client';
 import { untilDatabaseAnswers } from '../../db/connection-errors';
+import { conditionUpload, type SourcePhoto } from '../../images/finishing/source-photo';
 import { sniffFormat } from '../../images/image-input';
-import type { InferenceProvider, ToolResult } from '../../inference/provider';
+import type { InferenceProvider, ProviderInput, ToolResult } from '../../inference/provider';
 import { ProviderError } from '../../inference/provider';
 import type { Logger } from '../../log';
 import type { FileStorage } from '../../storage/storage';
@@ -24,6 +25,7 @@ import {
   TOOL_RUN_TRIES,
 } from '../queue/jobs-repository';
 import { failAndRefund, refundOnSuccess, succeedAndRefund } from '../refunds';
+import { finishedOutputs, sourcePhotoOfUploads } from '../result-files';
 import { fromStoredInput, hasInputFiles, imagesAsked } from '../stored-input';
 import { watchForDeletion } from './job-deletion-watch';
 
@@ -62,6 +64,7 @@ export async function runToolJob(
   const tool = toolById(job.tool as ToolId);
   let outcome: JobOutcome;
   let servedBy = job.provider;
+  let source: SourcePhoto | null = null;
   const deletion = watchForDeletion(db, jobId, deps.signals);
   try {
     const provider = deps.providerFor(tool.id, job.provider);
@@ -69,8 +72,12 @@ export async function runToolJob(
     // A prompt-only job has no input files: no lookup.
     const images = hasInputFiles(job.input) ? await durably(() => loadInputImages(db, storage, job)) : [];
     const input = fromStoredInput(tool.id, job.input, images);
+    // Every provider is handed the upload upright and untagged; its result gets the upload's profile back.
+    const { image } = input as ProviderInput;
+    const upload = image ? await conditionUpload(image) : null;
+    source = upload?.source ?? null;
     const stopped = AbortSignal.any([AbortSignal.timeout(deps.runTimeoutMs), deletion.signal]);
-    const result = await provider.run(input, stopped);
+    const result = await provider.run(upload ? { ...input, image: upload.image } : input, stopped);
     if (result.kind === 'pending') {
       // The worker slot is free again; the webhook or the backstop completes the job.
       await durably(() => setProviderRef(db, jobId, result.providerRef, run));
@@ -91,7 +98,7 @@ export async function runToolJob(
     return null;
   }
   const takeNextFor = () => (lookWithFinish() ? { workerId: deps.workerId ?? null } : null);
-  const { next } = await durably(() => finishJob(deps, job, outcome, run, servedBy, takeNextFor));
+  const { next } = await durably(() => finishJob(deps, job, outcome, run, servedBy, takeNextFor, source));
   return next;
 }
 
@@ -187,9 +194,10 @@ async function finishJob(
   run: JobRun = null,
   servedBy = job.provider,
   takeNextFor: TakeNextFor = () => null,
+  source?: SourcePhoto | null,
 ): Promise<{ done: boolean; next: TakenJob | null }> {
   const tool = toolById(job.tool as ToolId);
-  const checked = usableOutcome(tool.id, outcome);
+  const checked = await asFiles(deps, job, usableOutcome(tool.id, outcome), source);
   let done: FinishedJob | null;
   let next: TakenJob | null = null;
   if ('result' in checked) {
@@ -250,6 +258,30 @@ async function storeResult(
     balance,
   };
   return { done, next };
+}
+
+/**
+ * The result's images as the files the call asked for (result-files.ts). `source` undefined: the
+ * run did not read the upload (a provider's later answer), so it is read here. A file that cannot
+ * be made fails the job (refunded), as a model's failure does.
+ */
+async function asFiles(
+  deps: JobCompletionDeps,
+  job: JobRow,
+  checked: { result: FinalResult } | { error: unknown },
+  source: SourcePhoto | null | undefined,
+): Promise<{ result: FinalResult } | { error: unknown }> {
+  if (!('result' in checked) || checked.result.kind !== 'images') return checked;
+  const uploads = async () =>
+    sourcePhotoOfUploads(hasInputFiles(job.input) ? await loadInputImages(deps.db, deps.storage, job) : []);
+  try {
+    const images = await finishedOutputs(job.input, checked.result.images, source === undefined ? uploads : source);
+    return { result: { kind: 'images', images } };
+  } catch (error) {
+    const failure = new ProviderError(`${job.tool}: the result's file could not be made`);
+    failure.cause = error;
+    return { error: failure };
+  }
 }
 
 /** A provider that answers with nothing usable has failed (and the job is refunded). */

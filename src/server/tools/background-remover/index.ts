@@ -3,10 +3,10 @@
 
 import type { ImageInput } from '../../images/image-types';
 import { resized } from '../../inference/demo/demo-images';
-import { ANY_FORM_IMAGE, prepareOneImage } from '../request-checks';
+import { ANY_FORM_IMAGE, prepareOneImage, type ResultFileFields } from '../request-checks';
 import { defineServerTool } from '../server-tool';
 
-export type BackgroundRemoverInput = { tool: 'background-remover'; image: ImageInput };
+export type BackgroundRemoverInput = { tool: 'background-remover'; image: ImageInput } & ResultFileFields;
 
 export const backgroundRemover = defineServerTool<BackgroundRemoverInput>({
   id: 'background-remover',

@@ -3,10 +3,15 @@
 import { decodeImageField } from '../../images/image-input';
 import type { ImageInput } from '../../images/image-types';
 import { DEMO_SIZES, uploadOnCards } from '../../inference/demo/demo-images';
-import { parseRequest, UPLOAD_5MB, withShapeLimits } from '../request-checks';
+import { parseRequest, type ResultFileFields, resultFileFields, UPLOAD_5MB, withShapeLimits } from '../request-checks';
 import { defineServerTool } from '../server-tool';
 
-export type BackgroundSwapInput = { tool: 'background-swap'; prompt: string; image: ImageInput; numOutputs: number };
+export type BackgroundSwapInput = {
+  tool: 'background-swap';
+  prompt: string;
+  image: ImageInput;
+  numOutputs: number;
+} & ResultFileFields;
 
 export const backgroundSwap = defineServerTool<BackgroundSwapInput>({
   id: 'background-swap',
@@ -14,7 +19,13 @@ export const backgroundSwap = defineServerTool<BackgroundSwapInput>({
     const b = parseRequest('background-swap', body);
     const image = decodeImageField('image', b.image, withShapeLimits('background-swap', UPLOAD_5MB));
     return {
-      input: { tool: 'background-swap', prompt: b.prompt, image, numOutputs: b.num_outputs },
+      input: {
+        tool: 'background-swap',
+        prompt: b.prompt,
+        image,
+        numOutputs: b.num_outputs,
+        ...resultFileFields('background-swap', b, image),
+      },
       units: b.num_outputs,
       images: [image],
     };

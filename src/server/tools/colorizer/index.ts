@@ -3,10 +3,10 @@
 
 import type { ImageInput } from '../../images/image-types';
 import { resizedUpload } from '../../inference/demo/demo-images';
-import { DATA_URL_IMAGE, prepareOneImage } from '../request-checks';
+import { DATA_URL_IMAGE, prepareOneImage, type ResultFileFields } from '../request-checks';
 import { defineServerTool } from '../server-tool';
 
-export type ColorizerInput = { tool: 'colorizer'; image: ImageInput };
+export type ColorizerInput = { tool: 'colorizer'; image: ImageInput } & ResultFileFields;
 
 export const colorizer = defineServerTool<ColorizerInput>({
   id: 'colorizer',

@@ -4,10 +4,10 @@
 import { toolById } from '../../../contract/tools';
 import type { ImageInput } from '../../images/image-types';
 import { resizedUpload } from '../../inference/demo/demo-images';
-import { ANY_FORM_IMAGE, prepareOneImage, upscaleInputRules } from '../request-checks';
+import { ANY_FORM_IMAGE, prepareOneImage, type ResultFileFields, upscaleInputRules } from '../request-checks';
 import { defineServerTool } from '../server-tool';
 
-export type CreativeUpscalerInput = { tool: 'creative-upscaler'; image: ImageInput; scale: 2 };
+export type CreativeUpscalerInput = { tool: 'creative-upscaler'; image: ImageInput; scale: 2 } & ResultFileFields;
 
 export const creativeUpscaler = defineServerTool<CreativeUpscalerInput>({
   id: 'creative-upscaler',

@@ -3,10 +3,10 @@
 
 import type { ImageInput } from '../../images/image-types';
 import { resizedUpload } from '../../inference/demo/demo-images';
-import { ANY_FORM_IMAGE, prepareOneImage, upscaleInputRules } from '../request-checks';
+import { ANY_FORM_IMAGE, prepareOneImage, type ResultFileFields, upscaleInputRules } from '../request-checks';
 import { defineServerTool } from '../server-tool';
 
-export type FixAFaceInput = { tool: 'fix-a-face'; image: ImageInput; scale: 2 };
+export type FixAFaceInput = { tool: 'fix-a-face'; image: ImageInput; scale: 2 } & ResultFileFields;
 
 export const fixAFace = defineServerTool<FixAFaceInput>({
   id: 'fix-a-face',

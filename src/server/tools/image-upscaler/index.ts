@@ -2,10 +2,17 @@
 import { decodeImageField } from '../../images/image-input';
 import type { ImageInput } from '../../images/image-types';
 import { resizedUpload } from '../../inference/demo/demo-images';
-import { DATA_URL_IMAGE, parseRequest, upscaleInputRules, withShapeLimits } from '../request-checks';
+import {
+  DATA_URL_IMAGE,
+  parseRequest,
+  type ResultFileFields,
+  resultFileFields,
+  upscaleInputRules,
+  withShapeLimits,
+} from '../request-checks';
 import { defineServerTool } from '../server-tool';
 
-export type ImageUpscalerInput = { tool: 'image-upscaler'; image: ImageInput; scale: 2 | 4 | 6 };
+export type ImageUpscalerInput = { tool: 'image-upscaler'; image: ImageInput; scale: 2 | 4 | 6 } & ResultFileFields;
 
 export const imageUpscaler = defineServerTool<ImageUpscalerInput>({
   id: 'image-upscaler',
@@ -14,7 +21,7 @@ export const imageUpscaler = defineServerTool<ImageUpscalerInput>({
     const rules = withShapeLimits('image-upscaler', upscaleInputRules(DATA_URL_IMAGE, b.scale));
     const image = decodeImageField('image', b.image, rules);
     return {
-      input: { tool: 'image-upscaler', image, scale: b.scale },
+      input: { tool: 'image-upscaler', image, scale: b.scale, ...resultFileFields('image-upscaler', b, image) },
       units: 1,
       images: [image],
     };

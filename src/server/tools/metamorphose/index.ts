@@ -3,7 +3,7 @@ import { type AspectRatio, METAMORPHOSE_SIZES } from '../../../contract/tools';
 import { decodeImageField, InputError } from '../../images/image-input';
 import type { ImageInput } from '../../images/image-types';
 import { uploadOnCards } from '../../inference/demo/demo-images';
-import { parseRequest, UPLOAD_5MB, withShapeLimits } from '../request-checks';
+import { parseRequest, type ResultFileFields, resultFileFields, UPLOAD_5MB, withShapeLimits } from '../request-checks';
 import { defineServerTool } from '../server-tool';
 
 export type MetamorphoseInput = {
@@ -13,8 +13,9 @@ export type MetamorphoseInput = {
   width: number;
   height: number;
   numOutputs: 1;
-  outputQuality: 33;
-};
+  /** The file's quality: the spec's 33 (what the model is asked for), unless the call asks another. */
+  outputQuality: number;
+} & ResultFileFields;
 
 /** The spec's width x height per aspect ratio: anything else is refused. */
 function aspectRatioOf(width: number, height: number): AspectRatio {
@@ -40,7 +41,8 @@ export const metamorphose = defineServerTool<MetamorphoseInput>({
         width: b.width,
         height: b.height,
         numOutputs: 1,
-        outputQuality: 33,
+        ...resultFileFields('metamorphose', b, image),
+        outputQuality: b.outputQuality ?? 33,
       },
       units: 1,
       images: [image],

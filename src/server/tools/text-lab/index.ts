@@ -1,10 +1,15 @@
 // Text Lab: posters and cards with legible lettering (ideogram-v2-turbo on Replicate).
 import type { AspectRatio, TextAssist } from '../../../contract/tools';
 import { DEMO_SIZES, promptCards } from '../../inference/demo/demo-images';
-import { parseRequest } from '../request-checks';
+import { parseRequest, type ResultFileFields, resultFileFields } from '../request-checks';
 import { defineServerTool } from '../server-tool';
 
-export type TextLabInput = { tool: 'text-lab'; prompt: string; aspectRatio: AspectRatio; textAssist: TextAssist };
+export type TextLabInput = {
+  tool: 'text-lab';
+  prompt: string;
+  aspectRatio: AspectRatio;
+  textAssist: TextAssist;
+} & ResultFileFields;
 
 export const textLab = defineServerTool<TextLabInput>({
   id: 'text-lab',
@@ -15,6 +20,7 @@ export const textLab = defineServerTool<TextLabInput>({
       prompt: b.prompt,
       aspectRatio: b.aspectRatio,
       textAssist: b.textAssist,
+      ...resultFileFields('text-lab', b),
     };
     return {
       input,

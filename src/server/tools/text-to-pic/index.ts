@@ -2,7 +2,7 @@
 import { type AspectRatio, OUTPUT_QUALITY, type Quality } from '../../../contract/tools';
 import { InputError } from '../../images/image-input';
 import { DEMO_SIZES, promptCards } from '../../inference/demo/demo-images';
-import { parseRequest } from '../request-checks';
+import { parseRequest, type ResultFileFields, resultFileFields } from '../request-checks';
 import { defineServerTool } from '../server-tool';
 
 export type TextToPicInput = {
@@ -12,7 +12,7 @@ export type TextToPicInput = {
   numOutputs: number;
   quality: Quality;
   outputQuality: 33 | 66 | 100;
-};
+} & ResultFileFields;
 
 export const textToPic = defineServerTool<TextToPicInput>({
   id: 'text-to-pic',
@@ -28,6 +28,7 @@ export const textToPic = defineServerTool<TextToPicInput>({
       aspectRatio: b.aspectRatio,
       numOutputs: b.numOutputs,
       quality: b.quality,
+      ...resultFileFields('text-to-pic', { outputFormat: b.outputFormat }),
       outputQuality: expected,
     };
     return { input, units: b.numOutputs, images: [] };

@@ -1,0 +1,98 @@
+// The files a tool hands back (issue 41, decision 063): the formats a result can come in, the
+// cut-out's finishing options, and the shop presets the Background Remover page offers. The request
+// schemas (tool-requests.ts), the server's finishing (server/images/finishing/) and the pages read
+// these, so the three cannot drift apart.
+import type { ToolId } from './tools';
+
+export const OUTPUT_FORMATS = ['png', 'jpeg', 'webp', 'avif'] as const;
+export type OutputFormat = (typeof OUTPUT_FORMATS)[number];
+
+export const OUTPUT_FORMAT_LABELS: Record<OutputFormat, string> = {
+  png: 'PNG',
+  jpeg: 'JPEG',
+  webp: 'WebP',
+  avif: 'AVIF',
+};
+export const OUTPUT_FORMAT_EXTENSIONS: Record<OutputFormat, string> = {
+  png: 'png',
+  jpeg: 'jpg',
+  webp: 'webp',
+  avif: 'avif',
+};
+export const OUTPUT_FORMAT_TYPES = {
+  png: 'image/png',
+  jpeg: 'image/jpeg',
+  webp: 'image/webp',
+  avif: 'image/avif',
+} as const satisfies Record<OutputFormat, string>;
+
+/** The format of a stored image's content type (null: not one of ours). */
+export const formatOfType = (contentType: string): OutputFormat | null =>
+  (Object.entries(OUTPUT_FORMAT_TYPES).find(([, type]) => type === contentType)?.[0] as OutputFormat) ?? null;
+
+/** Formats that keep transparency; JPEG does not. */
+export const keepsTransparency = (format: OutputFormat): boolean => format !== 'jpeg';
+
+/** The tools whose result is an image (all but Image Analyzer): each takes `outputFormat`. */
+export type ImageResultToolId = Exclude<ToolId, 'image-analyzer'>;
+
+/** The spec's format per tool: what a result comes in when no `outputFormat` is asked for. */
+export const DEFAULT_OUTPUT_FORMAT: Record<ImageResultToolId, OutputFormat> = {
+  'text-to-pic': 'webp',
+  metamorphose: 'webp',
+  'image-upscaler': 'webp',
+  colorizer: 'webp',
+  'background-remover': 'png',
+  'creative-upscaler': 'webp',
+  'fix-a-face': 'webp',
+  'text-lab': 'webp',
+  'background-swap': 'webp',
+};
+
+/** `outputQuality` (1-100) for the lossy formats when none is asked for; PNG is lossless. */
+export const DEFAULT_OUTPUT_QUALITY: Record<Exclude<OutputFormat, 'png'>, number> = { jpeg: 90, webp: 90, avif: 60 };
+
+/** A colour as `#rrggbb`. */
+export const HEX_COLOUR = /^#[0-9a-fA-F]{6}$/;
+
+/** The cut-out's square size, in pixels (a shop listing's 2000 px sits inside). */
+export const CUT_OUT_SIZE = { min: 64, max: 4096 } as const;
+/** The margin around the subject when cropping, in percent of the subject's longer side. */
+export const CUT_OUT_MARGIN = { min: 0, max: 50, whenSized: 5 } as const;
+
+/**
+ * Background Remover's finishing, as the request names it: `background` "transparent" (the default)
+ * or a colour; `crop` the margin around the subject in percent (absent: the whole picture); `size` a
+ * square of that many pixels with the subject centred; `shadow` a soft contact shadow under it.
+ */
+export type CutOutFinish = {
+  background?: string;
+  crop?: number;
+  size?: number;
+  shadow?: boolean;
+};
+
+/** The presets the Background Remover page offers for the common shop formats. */
+export const CUT_OUT_PRESETS: readonly { id: string; label: string; finish: CutOutFinish }[] = [
+  { id: 'plain', label: 'Transparent, as it is', finish: {} },
+  { id: 'transparent-cropped', label: 'Transparent, cropped', finish: { crop: 2 } },
+  { id: 'shop-square-white', label: 'Square, white, 2000 px', finish: { background: '#ffffff', size: 2000 } },
+  {
+    id: 'shop-square-shadow',
+    label: 'Square, white, 2000 px, with shadow',
+    finish: { background: '#ffffff', size: 2000, shadow: true },
+  },
+];
+
+/** The spec's download name with the extension of the format it was made in. */
+export function withFormatExtension(name: string, format: OutputFormat): string {
+  const stem = name.replace(/\.[a-z0-9]+$/i, '');
+  return `${stem}.${OUTPUT_FORMAT_EXTENSIONS[format]}`;
+}
+
+/** The sentences a refusal of these options shows (a page's user can cause them). */
+export const OUTPUT_MESSAGES = {
+  jpegNeedsBackground: 'JPEG cannot keep a transparent background. Choose a background colour, or PNG, WebP or AVIF.',
+  jpegTransparentUpload: 'This image has transparent parts, which JPEG cannot keep. Choose PNG, WebP or AVIF.',
+  qualityNotForPng: 'PNG is lossless, so it takes no quality. Leave outputQuality out or choose JPEG, WebP or AVIF.',
+} as const;

@@ -1,0 +1,26 @@
+// A stored result in another format, for the page's "Format" choice beside the download
+// (GET /api/files/:id?format=, issue 41): the numbers, colour profile and metadata kept as stored.
+import sharp from 'sharp';
+import { DEFAULT_OUTPUT_QUALITY, type OutputFormat } from '../../../contract/output-files';
+
+/** A transparent image asked for as JPEG, which cannot keep it. */
+export class TransparentAsJpegError extends Error {
+  override name = 'TransparentAsJpegError';
+}
+
+export async function convertedFile(bytes: Buffer, format: OutputFormat): Promise<Buffer> {
+  if (format === 'jpeg') {
+    const meta = await sharp(bytes).metadata();
+    if (meta.hasAlpha && !(await sharp(bytes).stats()).isOpaque) throw new TransparentAsJpegError();
+  }
+  // ignoreIcc with keepMetadata: the numbers are not converted, the profile goes along as it is.
+  const pipeline = sharp(bytes, { ignoreIcc: true }).keepMetadata();
+  if (format === 'png') return pipeline.png({ compressionLevel: 6 }).toBuffer();
+  if (format === 'jpeg')
+    return pipeline
+      .flatten({ background: '#ffffff' })
+      .jpeg({ quality: DEFAULT_OUTPUT_QUALITY.jpeg, mozjpeg: true })
+      .toBuffer();
+  if (format === 'webp') return pipeline.webp({ quality: DEFAULT_OUTPUT_QUALITY.webp }).toBuffer();
+  return pipeline.avif({ quality: DEFAULT_OUTPUT_QUALITY.avif, effort: 2 }).toBuffer();
+}

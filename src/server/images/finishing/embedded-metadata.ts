@@ -1,0 +1,152 @@
+// The bytes of a photo's metadata that a result keeps (issue 41, decision 063): its EXIF, with the GPS
+// position removed unless the user keeps it, the orientation set upright (the pixels already are:
+// applied once, never twice) and the embedded thumbnail of the original dropped; its XMP, with GPS
+// properties removed the same way; and the way both and the ICC profile are attached to a PNG
+// without touching its numbers (sharp's keepIccProfile/keepExif then carry them to any format).
+// Byte work on a few kilobytes: cheap on any thread.
+import { crc32, deflateSync } from 'node:zlib';
+
+const EXIF_HEADER = Buffer.from('Exif\0\0', 'latin1');
+
+const TAG_ORIENTATION = 0x0112;
+const TAG_GPS_IFD = 0x8825;
+const TAG_THUMBNAIL_OFFSET = 0x0201;
+const TAG_THUMBNAIL_LENGTH = 0x0202;
+/** Bytes per value of each TIFF field type (1 BYTE ... 12 DOUBLE). */
+const TYPE_SIZES = [0, 1, 1, 2, 4, 8, 1, 1, 2, 4, 8, 4, 8];
+
+type Tiff = {
+  bytes: Buffer;
+  u16: (at: number) => number;
+  u32: (at: number) => number;
+  setU16: (at: number, value: number) => void;
+  setU32: (at: number, value: number) => void;
+};
+
+function tiffOf(bytes: Buffer): Tiff | null {
+  const order = bytes.toString('latin1', 0, 2);
+  if (bytes.length < 8 || (order !== 'II' && order !== 'MM')) return null;
+  const le = order === 'II';
+  return {
+    bytes,
+    u16: (at) => (le ? bytes.readUInt16LE(at) : bytes.readUInt16BE(at)),
+    u32: (at) => (le ? bytes.readUInt32LE(at) : bytes.readUInt32BE(at)),
+    setU16: (at, value) => (le ? bytes.writeUInt16LE(value, at) : bytes.writeUInt16BE(value, at)),
+    setU32: (at, value) => (le ? bytes.writeUInt32LE(value, at) : bytes.writeUInt32BE(value, at)),
+  };
+}
+
+type Entry = { at: number; tag: number; type: number; count: number; value: number };
+
+function entriesOf(tiff: Tiff, ifd: number): Entry[] | null {
+  if (ifd + 2 > tiff.bytes.length) return null;
+  const count = tiff.u16(ifd);
+  if (ifd + 2 + count * 12 + 4 > tiff.bytes.length) return null;
+  return Array.from({ length: count }, (_, i) => {
+    const at = ifd + 2 + i * 12;
+    return { at, tag: tiff.u16(at), type: tiff.u16(at + 2), count: tiff.u32(at + 4), value: tiff.u32(at + 8) };
+  });
+}
+
+/** Zeroes an IFD's entries and the values they point at (what a GPS position is made of). */
+function eraseIfd(tiff: Tiff, ifd: number): void {
+  for (const entry of entriesOf(tiff, ifd) ?? []) {
+    const size = (TYPE_SIZES[entry.type] ?? 1) * entry.count;
+    if (size > 4 && entry.value + size <= tiff.bytes.length) tiff.bytes.fill(0, entry.value, entry.value + size);
+    tiff.bytes.fill(0, entry.at, entry.at + 12);
+  }
+}
+
+/**
+ * A photo's EXIF (as sharp's metadata gives it: "Exif\0\0" and a TIFF structure) made fit for a
+ * result: orientation 1, no thumbnail, and no GPS position unless `keepLocation`. Answers the TIFF
+ * bytes (what a PNG's eXIf chunk holds), or null when the block cannot be read (then none is kept).
+ */
+export function exifForResult(exif: Buffer, keepLocation: boolean): Buffer | null {
+  const start = exif.subarray(0, 6).equals(EXIF_HEADER) ? 6 : 0;
+  const tiff = tiffOf(Buffer.from(exif.subarray(start)));
+  if (!tiff) return null;
+  const ifd0 = tiff.u32(4);
+  const entries = entriesOf(tiff, ifd0);
+  if (!entries) return null;
+  const nextAt = ifd0 + 2 + entries.length * 12;
+  const ifd1 = tiff.u32(nextAt);
+  // The thumbnail shows the original (its background, its old orientation): dropped with IFD1.
+  if (ifd1) {
+    const thumbnail = entriesOf(tiff, ifd1) ?? [];
+    const offset = thumbnail.find((e) => e.tag === TAG_THUMBNAIL_OFFSET)?.value ?? 0;
+    const length = thumbnail.find((e) => e.tag === TAG_THUMBNAIL_LENGTH)?.value ?? 0;
+    if (offset && offset + length <= tiff.bytes.length) tiff.bytes.fill(0, offset, offset + length);
+    eraseIfd(tiff, ifd1);
+  }
+  const kept = entries.filter((entry) => keepLocation || entry.tag !== TAG_GPS_IFD);
+  const gps = entries.find((entry) => entry.tag === TAG_GPS_IFD);
+  if (gps && !keepLocation) eraseIfd(tiff, gps.value);
+  // IFD0 written again in place: the kept entries, then no next IFD; the rest of its old room zeroed.
+  const rows = kept.map((entry) => Buffer.from(tiff.bytes.subarray(entry.at, entry.at + 12)));
+  tiff.setU16(ifd0, rows.length);
+  rows.forEach((row, i) => {
+    row.copy(tiff.bytes, ifd0 + 2 + i * 12);
+  });
+  const end = ifd0 + 2 + rows.length * 12;
+  tiff.setU32(end, 0);
+  tiff.bytes.fill(0, end + 4, nextAt + 4);
+  for (let i = 0; i < rows.length; i++) {
+    const at = ifd0 + 2 + i * 12;
+    if (tiff.u16(at) === TAG_ORIENTATION) tiff.setU16(at + 8, 1);
+  }
+  return tiff.bytes;
+}
+
+/** Whether the EXIF holds a GPS position (an IFD0 pointer to the GPS IFD with entries). */
+export function exifHasLocation(exif: Buffer): boolean {
+  const start = exif.subarray(0, 6).equals(EXIF_HEADER) ? 6 : 0;
+  const tiff = tiffOf(Buffer.from(exif.subarray(start)));
+  if (!tiff) return false;
+  const gps = entriesOf(tiff, tiff.u32(4))?.find((entry) => entry.tag === TAG_GPS_IFD);
+  return gps ? (entriesOf(tiff, gps.value)?.length ?? 0) > 0 : false;
+}
+
+/** XMP without its GPS properties (attribute and element forms), unless `keepLocation`. */
+export function xmpForResult(xmp: string, keepLocation: boolean): string {
+  if (keepLocation) return xmp;
+  return xmp
+    .replace(/\s(?:exif|exifEX):GPS\w+="[^"]*"/g, '')
+    .replace(/<((?:exif|exifEX):GPS\w+)\b[^>]*\/>/g, '')
+    .replace(/<((?:exif|exifEX):GPS\w+)\b[^>]*>[\s\S]*?<\/\1>/g, '');
+}
+
+function pngChunk(type: string, data: Buffer): Buffer {
+  const head = Buffer.alloc(8);
+  head.writeUInt32BE(data.length, 0);
+  head.write(type, 4, 'latin1');
+  const crc = Buffer.alloc(4);
+  crc.writeUInt32BE(crc32(Buffer.concat([head.subarray(4), data])), 0);
+  return Buffer.concat([head, data, crc]);
+}
+
+const PNG_SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
+/** Chunks that describe colour or metadata: replaced by what is attached. */
+const REPLACED_CHUNKS = new Set(['iCCP', 'sRGB', 'gAMA', 'cHRM', 'eXIf']);
+
+/**
+ * A PNG with `icc` (an iCCP chunk) and `exif` (TIFF bytes, an eXIf chunk) attached after its header,
+ * its own colour and EXIF chunks removed: the numbers stay as they are and mean what `icc` says.
+ */
+export function pngWithMetadata(png: Buffer, { icc, exif }: { icc?: Buffer; exif?: Buffer }): Buffer {
+  if (!png.subarray(0, 8).equals(PNG_SIGNATURE)) throw new Error('not a PNG');
+  const chunks: Buffer[] = [];
+  let at = 8;
+  while (at + 12 <= png.length) {
+    const length = png.readUInt32BE(at);
+    const type = png.toString('latin1', at + 4, at + 8);
+    const end = at + 12 + length;
+    if (!REPLACED_CHUNKS.has(type)) chunks.push(png.subarray(at, end));
+    if (type === 'IHDR') {
+      if (icc) chunks.push(pngChunk('iCCP', Buffer.concat([Buffer.from('icc\0\0', 'latin1'), deflateSync(icc)])));
+      if (exif) chunks.push(pngChunk('eXIf', exif));
+    }
+    at = end;
+  }
+  return Buffer.concat([PNG_SIGNATURE, ...chunks]);
+}
