@@ -29,6 +29,7 @@ const PGLITE_ONLY = [
   'migration-*',
   'origin-checks',
   'private-cache',
+  'result-files',
   's3-storage',
   'security-headers',
   'slow-images',

@@ -81,7 +81,13 @@ describe('GET /api/openapi.json', () => {
     expect(bgRemover.summary).toBe('Background Remover');
     const { cost } = TOOLS.find((tool) => tool.id === 'background-remover') ?? { cost: Number.NaN };
     expect(bgRemover.description).toContain(`**Cost:** ${cost} tokens per request`);
-    expect(Object.keys(bgRemover.responses['200'].content)).toEqual(['application/json', 'image/png', 'image/webp']);
+    expect(Object.keys(bgRemover.responses['200'].content)).toEqual([
+      'application/json',
+      'image/png',
+      'image/jpeg',
+      'image/webp',
+      'image/avif',
+    ]);
     expect(Object.keys(bgRemover.responses['200'].headers)).toEqual(
       expect.arrayContaining(['X-Job-Id', 'X-Tokens-Charged', 'X-Tokens-Remaining']),
     );

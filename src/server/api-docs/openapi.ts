@@ -8,6 +8,7 @@ import { API_ERROR_STATUSES as ERROR_STATUSES } from '../../contract/api-errors'
 import { API_KEY_LIST, CREATE_API_KEY_REQUEST, CREATED_API_KEY } from '../../contract/api-keys';
 import * as answers from '../../contract/api-response-schemas';
 import { BATCH_TOOL_IDS, MAX_BATCH_IMAGES, MAX_BATCH_NAME_LENGTH } from '../../contract/batches';
+import { OUTPUT_FORMAT_TYPES, OUTPUT_FORMATS } from '../../contract/output-files';
 import { costInWords, toolInputLimits } from '../../contract/tool-limits';
 import { imageFieldsOf, TOOL_REQUEST_SCHEMAS } from '../../contract/tool-requests';
 import { TOOLS, type ToolDefinition } from '../../contract/tools';
@@ -229,7 +230,9 @@ function toolOperation(tool: ToolDefinition): ApiOperation {
         headers: okHeaders,
         content: {
           ...json(success),
-          ...(images ? { 'image/png': { schema: BINARY }, 'image/webp': { schema: BINARY } } : {}),
+          ...(images
+            ? Object.fromEntries(Object.values(OUTPUT_FORMAT_TYPES).map((type) => [type, { schema: BINARY }]))
+            : {}),
         },
       },
       '202': { description: 'Still queued or running.', headers: okHeaders, content: json('ToolPending') },
@@ -284,15 +287,21 @@ export const OPERATIONS: readonly ApiOperation[] = [
     summary: 'Download a file',
     description: 'An image of the account (an output or an upload): its bytes.',
     access: 'key-or-session',
-    parameters: [idParameter('The file id of an output URL (/api/files/<id>).')],
+    parameters: [
+      idParameter('The file id of an output URL (/api/files/<id>).'),
+      {
+        name: 'format',
+        in: 'query',
+        required: false,
+        description: 'The image in this format instead of the one it is stored in.',
+        schema: { type: 'string', enum: [...OUTPUT_FORMATS] },
+      },
+    ],
     responses: {
       '200': {
-        description: 'The image.',
-        content: {
-          'image/webp': { schema: BINARY },
-          'image/png': { schema: BINARY },
-          'image/jpeg': { schema: BINARY },
-        },
+        description:
+          'The image; with `?format=png|jpeg|webp|avif`, converted to that format (its colour profile and metadata kept; a transparent image is not given as JPEG: 400).',
+        content: Object.fromEntries(Object.values(OUTPUT_FORMAT_TYPES).map((type) => [type, { schema: BINARY }])),
       },
       '401': unauthorized,
       '404': { description: 'No such file of this account.', content: json('Error') },
