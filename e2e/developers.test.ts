@@ -11,7 +11,17 @@ import { appIsLive, DESKTOP, launchBrowser, openPage, PHONE } from './support/br
 const baseUrl = inject('baseUrl');
 const SHOTS = path.resolve(import.meta.dirname, '../.tmp/e2e-shots');
 
-const HEADINGS = ['Get a key', 'Your first call', 'Tools', 'Errors', 'Rate limits', 'Webhooks', 'Batches', 'OpenAPI'];
+const HEADINGS = [
+  'Get a key',
+  'Your first call',
+  'Tools',
+  'Errors',
+  'Rate limits',
+  'Webhooks',
+  'Batches',
+  'Result files',
+  'OpenAPI',
+];
 
 describe.runIf(inject('browserAvailable'))('the /developers page in the browser', () => {
   let browser: Browser;

@@ -21,6 +21,7 @@ describe('DevelopersPage', () => {
       'Rate limits',
       'Webhooks',
       'Batches',
+      'Result files',
       'OpenAPI',
     ]);
     expect(document.title).toContain('Developers');

@@ -6,7 +6,7 @@ import { OPENAPI_DOCUMENT_PATH, ROUTES } from '../../../contract/routes';
 import { StandalonePage } from '../../components/StandalonePage';
 import { Link } from '../../lib/router';
 import { useDocumentTitle } from '../../lib/use-document-title';
-import { batchExample, curlExample, fetchExample, webhookExample } from './examples';
+import { batchExample, curlExample, fetchExample, resultFileExample, webhookExample } from './examples';
 import { TOOL_REFERENCES, type ToolReference } from './tool-reference';
 
 /** Shown in the examples until the page knows the address it is served from (a prerender does not). */
@@ -88,6 +88,7 @@ export function DevelopersPage() {
             <a href="#rate-limits">Rate limits</a>
             <a href="#webhooks">Webhooks</a>
             <a href="#batches">Batches</a>
+            <a href="#result-files">Result files</a>
           </nav>
         </header>
 
@@ -214,6 +215,25 @@ export function DevelopersPage() {
             name, keywords and colours. Each image counts as one call against the rate limit.
           </p>
           <Code label="shell">{batchExample(origin)}</Code>
+        </section>
+
+        <section className="pp-card pp-dev__section" aria-labelledby="result-files">
+          <h2 id="result-files">Result files</h2>
+          <p>
+            Every tool that makes an image takes <code>outputFormat</code> (<code>png</code>, <code>jpeg</code>,{' '}
+            <code>webp</code> or <code>avif</code>; by default the format the app gives) and, for the lossy ones,{' '}
+            <code>outputQuality</code> from 1 to 100. A photo's colour profile (Display P3, Adobe RGB) comes back on the
+            result with its colours unchanged, and so do its DPI, camera and copyright details; its GPS position is
+            removed unless you send <code>keepLocation: true</code>. A stored result in another format:{' '}
+            <code>GET /api/files/{'{id}'}?format=avif</code>.
+          </p>
+          <p>
+            Background Remover also finishes the cut-out: <code>background</code> (<code>transparent</code> or a colour
+            such as <code>#ffffff</code>), <code>crop</code> (to the subject, with a margin in percent),{' '}
+            <code>size</code> (a square of that many pixels with the subject centred) and <code>shadow</code> (a soft
+            contact shadow). JPEG has no transparency, so it needs a background colour.
+          </p>
+          <Code label="shell">{resultFileExample(origin)}</Code>
         </section>
 
         <section className="pp-card pp-dev__section" aria-labelledby="openapi">

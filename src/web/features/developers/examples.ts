@@ -65,3 +65,10 @@ for photo in IMG_0412.jpg IMG_0413.jpg IMG_0414.jpg; do
 done
 curl -s $API/batches/$BATCH -H "$AUTH" | jq .counts   # again until waiting and running are 0
 curl -s $API/batches/$BATCH/download -H "$AUTH" -o results.zip`;
+
+/** A shop listing's image in one call: the cut-out on white, a 2000 px square with a soft shadow, as JPEG. */
+export const resultFileExample = (origin: string) => `# A shop listing: white, 2000 px square, soft shadow, JPEG
+curl -s ${origin}/api/remove-background \\
+  -H "Authorization: Bearer $PP_API_KEY" -H "Accept: image/jpeg" \\
+  -F "image=@sneaker.jpg" -F "outputFormat=jpeg" -F "outputQuality=90" \\
+  -F "background=#ffffff" -F "size=2000" -F "shadow=true" -o sneaker-listing.jpg`;
