@@ -21,6 +21,6 @@ export async function convertedFile(bytes: Buffer, format: OutputFormat): Promis
       .flatten({ background: '#ffffff' })
       .jpeg({ quality: DEFAULT_OUTPUT_QUALITY.jpeg, mozjpeg: true })
       .toBuffer();
-  if (format === 'webp') return pipeline.webp({ quality: DEFAULT_OUTPUT_QUALITY.webp }).toBuffer();
+  if (format === 'webp') return pipeline.webp({ quality: DEFAULT_OUTPUT_QUALITY.webp, effort: 2 }).toBuffer();
   return pipeline.avif({ quality: DEFAULT_OUTPUT_QUALITY.avif, effort: 2 }).toBuffer();
 }

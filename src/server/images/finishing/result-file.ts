@@ -35,7 +35,7 @@ function encoded(pipeline: Sharp, format: OutputFormat, quality: number | undefi
   if (format === 'png') return pipeline.png({ compressionLevel: 6 });
   const q = quality ?? DEFAULT_OUTPUT_QUALITY[format];
   if (format === 'jpeg') return pipeline.flatten({ background: '#ffffff' }).jpeg({ quality: q, mozjpeg: true });
-  if (format === 'webp') return pipeline.webp({ quality: q });
+  if (format === 'webp') return pipeline.webp({ quality: q, effort: 2 });
   return pipeline.avif({ quality: q, effort: 2 });
 }
 
