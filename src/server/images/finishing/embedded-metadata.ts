@@ -127,13 +127,22 @@ function pngChunk(type: string, data: Buffer): Buffer {
 
 const PNG_SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
 /** Chunks that describe colour or metadata: replaced by what is attached. */
-const REPLACED_CHUNKS = new Set(['iCCP', 'sRGB', 'gAMA', 'cHRM', 'eXIf']);
+const REPLACED_PNG_CHUNKS = new Set(['iCCP', 'sRGB', 'gAMA', 'cHRM', 'eXIf', 'pHYs']);
+const XMP_KEYWORD = 'XML:com.adobe.xmp';
+
+/** What a result carries from its upload, as bytes ready to attach. */
+export type AttachedMetadata = { icc?: Buffer; exif?: Buffer; xmp?: string; density?: number };
+
+const isXmpChunk = (png: Buffer, at: number) =>
+  png.toString('latin1', at + 4, at + 8) === 'iTXt' &&
+  png.toString('latin1', at + 8, at + 8 + XMP_KEYWORD.length) === XMP_KEYWORD;
 
 /**
- * A PNG with `icc` (an iCCP chunk) and `exif` (TIFF bytes, an eXIf chunk) attached after its header,
- * its own colour and EXIF chunks removed: the numbers stay as they are and mean what `icc` says.
+ * A PNG with the metadata attached after its header (iCCP, eXIf of TIFF bytes, pHYs, the XMP as
+ * iTXt), its own colour, EXIF, density and XMP chunks removed: the numbers stay as they are and mean
+ * what `icc` says. No pixel is decoded.
  */
-export function pngWithMetadata(png: Buffer, { icc, exif }: { icc?: Buffer; exif?: Buffer }): Buffer {
+export function pngWithMetadata(png: Buffer, { icc, exif, xmp, density }: AttachedMetadata): Buffer {
   if (!png.subarray(0, 8).equals(PNG_SIGNATURE)) throw new Error('not a PNG');
   const chunks: Buffer[] = [];
   let at = 8;
@@ -141,12 +150,102 @@ export function pngWithMetadata(png: Buffer, { icc, exif }: { icc?: Buffer; exif
     const length = png.readUInt32BE(at);
     const type = png.toString('latin1', at + 4, at + 8);
     const end = at + 12 + length;
-    if (!REPLACED_CHUNKS.has(type)) chunks.push(png.subarray(at, end));
+    const replaced = REPLACED_PNG_CHUNKS.has(type) || (xmp !== undefined && isXmpChunk(png, at));
+    if (!replaced) chunks.push(png.subarray(at, end));
     if (type === 'IHDR') {
       if (icc) chunks.push(pngChunk('iCCP', Buffer.concat([Buffer.from('icc\0\0', 'latin1'), deflateSync(icc)])));
       if (exif) chunks.push(pngChunk('eXIf', exif));
+      if (density) {
+        const perMetre = Math.round(density / 0.0254);
+        const phys = Buffer.alloc(9);
+        phys.writeUInt32BE(perMetre, 0);
+        phys.writeUInt32BE(perMetre, 4);
+        phys[8] = 1;
+        chunks.push(pngChunk('pHYs', phys));
+      }
+      if (xmp)
+        chunks.push(
+          pngChunk(
+            'iTXt',
+            Buffer.concat([Buffer.from(`${XMP_KEYWORD}\0\0\0\0\0`, 'latin1'), Buffer.from(xmp, 'utf8')]),
+          ),
+        );
     }
     at = end;
   }
   return Buffer.concat([PNG_SIGNATURE, ...chunks]);
+}
+
+function riffChunk(type: string, data: Buffer): Buffer {
+  const head = Buffer.alloc(8);
+  head.write(type, 0, 'latin1');
+  head.writeUInt32LE(data.length, 4);
+  return Buffer.concat([head, data, data.length % 2 ? Buffer.alloc(1) : Buffer.alloc(0)]);
+}
+
+const VP8X_ICC = 0x20;
+const VP8X_ALPHA = 0x10;
+const VP8X_EXIF = 0x08;
+const VP8X_XMP = 0x04;
+
+/**
+ * A still WebP with the metadata attached (an extended file: VP8X, ICCP, the image's own chunks,
+ * EXIF, XMP), its own ICCP/EXIF/XMP replaced. WebP has no density. No pixel is decoded; null when the
+ * file is not a still WebP this can read (the caller then encodes).
+ */
+export function webpWithMetadata(webp: Buffer, { icc, exif, xmp }: AttachedMetadata): Buffer | null {
+  if (webp.length < 30 || webp.toString('latin1', 0, 4) !== 'RIFF' || webp.toString('latin1', 8, 12) !== 'WEBP')
+    return null;
+  const image: Buffer[] = [];
+  let width = 0;
+  let height = 0;
+  let alpha = false;
+  for (let at = 12; at + 8 <= webp.length; ) {
+    const type = webp.toString('latin1', at, at + 4);
+    const size = webp.readUInt32LE(at + 4);
+    const data = webp.subarray(at + 8, at + 8 + size);
+    if (type === 'VP8X') {
+      if ((data[0] ?? 0) & 0x02) return null; // animated
+      alpha = ((data[0] ?? 0) & VP8X_ALPHA) !== 0;
+      width = data.readUIntLE(4, 3) + 1;
+      height = data.readUIntLE(7, 3) + 1;
+    } else if (type === 'VP8 ') {
+      image.push(riffChunk(type, data));
+      if (!width) {
+        width = data.readUInt16LE(6) & 0x3fff;
+        height = data.readUInt16LE(8) & 0x3fff;
+      }
+    } else if (type === 'VP8L') {
+      image.push(riffChunk(type, data));
+      if (!width) {
+        const bits = data.readUInt32LE(1);
+        width = (bits & 0x3fff) + 1;
+        height = ((bits >> 14) & 0x3fff) + 1;
+        alpha = ((bits >> 28) & 1) === 1;
+      }
+    } else if (type === 'ALPH') {
+      image.push(riffChunk(type, data));
+      alpha = true;
+    } else if (type === 'ANIM' || type === 'ANMF') {
+      return null;
+    }
+    at += 8 + size + (size % 2);
+  }
+  if (!image.length || !width || !height) return null;
+  const header = Buffer.alloc(10);
+  header[0] = (icc ? VP8X_ICC : 0) | (alpha ? VP8X_ALPHA : 0) | (exif ? VP8X_EXIF : 0) | (xmp ? VP8X_XMP : 0);
+  header.writeUIntLE(width - 1, 4, 3);
+  header.writeUIntLE(height - 1, 7, 3);
+  const chunks = [
+    riffChunk('VP8X', header),
+    ...(icc ? [riffChunk('ICCP', icc)] : []),
+    ...image,
+    ...(exif ? [riffChunk('EXIF', exif)] : []),
+    ...(xmp ? [riffChunk('XMP ', Buffer.from(xmp, 'utf8'))] : []),
+  ];
+  const body = Buffer.concat([Buffer.from('WEBP', 'latin1'), ...chunks]);
+  const riff = Buffer.alloc(8);
+  riff.write('RIFF', 0, 'latin1');
+  riff.writeUInt32LE(body.length, 4);
+  return Buffer.concat([riff, body]);
 }

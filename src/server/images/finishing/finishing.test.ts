@@ -198,6 +198,29 @@ describe('metadata: camera, copyright and DPI kept; the GPS position only on req
     expect(meta.xmpAsString).toContain('GPSLatitude');
   });
 
+  it.each(['png', 'webp'] as const)(
+    'the model’s own %s gets it all without a second encode: the same pixels',
+    async (kind) => {
+      const { image, source } = await conditionUpload(await upload(await withExif(), 'image/jpeg'));
+      const pipeline = sharp(image.bytes).resize(image.width * 2, image.height * 2);
+      const made = {
+        bytes: await (kind === 'png' ? pipeline.png() : pipeline.webp({ quality: 80 })).toBuffer(),
+        contentType: `image/${kind}` as const,
+      };
+      const out = await finishResultImage(made, {}, source);
+      const [before, after] = await Promise.all(
+        [made.bytes, out.bytes].map((bytes) => sharp(bytes, { ignoreIcc: true }).raw().toBuffer()),
+      );
+      expect(after?.equals(before as Buffer)).toBe(true);
+      const meta = await sharp(out.bytes).metadata();
+      expect(exifHasLocation(meta.exif as Buffer)).toBe(false);
+      expect(meta.exif?.includes('Jane Doe 2026')).toBe(true);
+      expect(meta.xmpAsString).toContain('Jane Doe 2026');
+      expect([undefined, 1]).toContain(meta.orientation);
+      if (kind === 'png') expect(meta.density).toBe(300);
+    },
+  );
+
   it('reads past a broken EXIF block without keeping it', () => {
     expect(exifForResult(Buffer.from('Exif\0\0garbage'), false)).toBeNull();
     expect(xmpForResult('<a exif:GPSAltitude="1"/>', false)).toBe('<a/>');

@@ -12,7 +12,13 @@ import {
 } from '../../../contract/output-files';
 import type { OutputImage } from '../image-types';
 import { finishCutOut } from './cut-out-finish';
-import { exifForResult, pngWithMetadata, xmpForResult } from './embedded-metadata';
+import {
+  type AttachedMetadata,
+  exifForResult,
+  pngWithMetadata,
+  webpWithMetadata,
+  xmpForResult,
+} from './embedded-metadata';
 import type { SourcePhoto } from './source-photo';
 
 /** What a job asked of its result's file (the request's fields, kept with the job). */
@@ -55,6 +61,17 @@ export async function finishResultImage(
   const xmp = source?.xmp ? xmpForResult(source.xmp, options.keepLocation === true) : undefined;
   const carries = Boolean(source?.icc || exif || xmp || source?.density || source?.convertedToSrgb);
   if (format === stored && !cutOut && !carries) return image;
+  if (format === stored && !cutOut) {
+    // The model's own file with the metadata written beside its pixels: no second encode.
+    const attached = await attachedMetadata(source, exif, xmp);
+    const bytes =
+      stored === 'png'
+        ? pngWithMetadata(image.bytes, attached)
+        : stored === 'webp'
+          ? webpWithMetadata(image.bytes, attached)
+          : null;
+    if (bytes) return { ...image, bytes };
+  }
 
   let pipeline = cutOut ? await finishCutOut(image.bytes, cutOut) : sharp(image.bytes);
   if (source?.icc || exif) {
@@ -69,4 +86,27 @@ export async function finishResultImage(
   if (source?.density) pipeline = pipeline.withDensity(source.density);
   const { data, info } = await encoded(pipeline, format, options.quality).toBuffer({ resolveWithObject: true });
   return { bytes: data, contentType: OUTPUT_FORMAT_TYPES[format], width: info.width, height: info.height };
+}
+
+/** sharp's own sRGB profile, for a result whose upload was converted to sRGB (read once). */
+let srgbProfile: Promise<Buffer | undefined> | null = null;
+const srgb = () =>
+  (srgbProfile ??= sharp({ create: { width: 1, height: 1, channels: 3, background: '#000' } })
+    .withIccProfile('srgb')
+    .png()
+    .toBuffer()
+    .then(async (png) => (await sharp(png).metadata()).icc));
+
+async function attachedMetadata(
+  source: SourcePhoto | null,
+  exif: Buffer | null,
+  xmp: string | undefined,
+): Promise<AttachedMetadata> {
+  const icc = source?.icc ?? (source?.convertedToSrgb ? await srgb() : undefined);
+  return {
+    ...(icc ? { icc } : {}),
+    ...(exif ? { exif } : {}),
+    ...(xmp ? { xmp } : {}),
+    ...(source?.density ? { density: source.density } : {}),
+  };
 }
