@@ -10,7 +10,6 @@ import { createHash } from 'node:crypto';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { crc32, deflateSync, inflateSync } from 'node:zlib';
 
 type Vector = [number, number, number];
 type Matrix = [Vector, Vector, Vector];
@@ -176,56 +175,6 @@ export function adobeRgbProfilePath(): string {
   // Written whole each call (tiny): a half-written file from a killed process is never trusted.
   writeFileSync(file, bytes);
   return file;
-}
-
-const PNG_SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
-
-function pngChunk(type: string, data: Buffer): Buffer {
-  const length = Buffer.alloc(4);
-  length.writeUInt32BE(data.length);
-  const body = Buffer.concat([ascii(type), data]);
-  const crc = Buffer.alloc(4);
-  crc.writeUInt32BE(crc32(body));
-  return Buffer.concat([length, body, crc]);
-}
-
-/** The chunks of a PNG file: type, data, and where the chunk starts and ends. */
-function pngChunks(png: Buffer) {
-  if (!png.subarray(0, 8).equals(PNG_SIGNATURE)) throw new Error('not a PNG file');
-  const chunks: { type: string; data: Buffer; start: number; end: number }[] = [];
-  for (let at = 8; at < png.length; ) {
-    const length = png.readUInt32BE(at);
-    const type = png.toString('latin1', at + 4, at + 8);
-    chunks.push({ type, data: png.subarray(at + 8, at + 8 + length), start: at, end: at + 12 + length });
-    at += 12 + length;
-  }
-  return chunks;
-}
-
-/**
- * The PNG with `icc` as its profile (an iCCP chunk after IHDR, any sRGB, gAMA, cHRM or iCCP chunk
- * dropped, as the PNG specification wants one colour space): its numbers untouched, now meaning the
- * profile's colours. sharp's withIccProfile would convert the numbers from sRGB instead.
- */
-export function pngWithProfile(png: Buffer, icc: Buffer, name = 'ICC profile'): Buffer {
-  const chunks = pngChunks(png).filter((chunk) => !['iCCP', 'sRGB', 'gAMA', 'cHRM'].includes(chunk.type));
-  const [header, ...rest] = chunks;
-  if (header?.type !== 'IHDR') throw new Error('a PNG file starts with IHDR');
-  const iccp = Buffer.concat([ascii(name), Buffer.from([0, 0]), deflateSync(icc)]); // name, NUL, method 0 (zlib)
-  return Buffer.concat([
-    PNG_SIGNATURE,
-    png.subarray(header.start, header.end),
-    pngChunk('iCCP', iccp),
-    ...rest.map((chunk) => png.subarray(chunk.start, chunk.end)),
-  ]);
-}
-
-/** The profile a PNG file carries in its iCCP chunk, or null. */
-export function pngProfile(png: Buffer): Buffer | null {
-  const chunk = pngChunks(png).find((c) => c.type === 'iCCP');
-  if (!chunk) return null;
-  const nameEnd = chunk.data.indexOf(0);
-  return inflateSync(chunk.data.subarray(nameEnd + 2));
 }
 
 /**
