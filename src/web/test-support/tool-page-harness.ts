@@ -33,10 +33,10 @@ export async function nowHolds(api: FakeApi, tokens: number) {
   await waitFor(() => expect(balanceText()).toContain(`${tokens} tokens`));
 }
 
-/** The body of the first call to `route`. */
-export function sent(api: FakeApi, route: string): Record<string, unknown> {
-  const call = api.callsTo(route)[0];
-  if (!call) throw new Error(`no call to ${route}`);
+/** The body of the first call to `route` (or of call `index`). */
+export function sent(api: FakeApi, route: string, index = 0): Record<string, unknown> {
+  const call = api.callsTo(route)[index];
+  if (!call) throw new Error(`no call ${index} to ${route}`);
   return call.body as Record<string, unknown>;
 }
 

@@ -5,6 +5,7 @@ import type { ImageToolId, ToolId } from '../../../contract/tools';
 import { sentImageRef } from '../../lib/creations/send-to';
 import { useSearchParams } from '../../lib/router';
 import { DESKTOP_QUERY, useMediaQuery } from '../../lib/use-media-query';
+import { resultFormats } from './download-formats';
 import { AnalysisResult } from './parts/AnalysisResult';
 import { FreePreviewNotice, LowerPriceNotice } from './parts/FreePreviewNotice';
 import { ActionButton } from './parts/fields';
@@ -205,6 +206,7 @@ export function ToolWorkspace<Id extends ToolId>({
               cutout={tool.result.compare === 'cutout'}
               // A free preview is a labelled placeholder: nothing to carry on to another tool.
               sendTargets={job.demo ? [] : sendTargetsFrom(tool.id)}
+              formats={resultFormats(tool, job.request)}
             />
           )}
         </ResultPanel>

@@ -1,5 +1,13 @@
 import { useCallback, useState } from 'react';
+import { errorMessage } from '../../lib/api';
 import { INLINE_MESSAGES } from './tool-rules';
+
+/** A download the server refused with a reason the user can act on (a transparent image asked as JPEG). */
+class DownloadRefused extends Error {
+  constructor(readonly reason: string) {
+    super(reason);
+  }
+}
 
 /**
  * Saves a stored output under `fileName`: fetched as a blob (the file is the owner's only, sent with
@@ -7,7 +15,10 @@ import { INLINE_MESSAGES } from './tool-rules';
  */
 export async function downloadFile(url: string, fileName: string): Promise<void> {
   const response = await fetch(url, { credentials: 'same-origin' });
-  if (!response.ok) throw new Error(`${url} answered ${response.status}`);
+  if (!response.ok) {
+    const reason = response.status === 400 ? errorMessage(await response.json().catch(() => null)) : null;
+    throw reason ? new DownloadRefused(reason) : new Error(`${url} answered ${response.status}`);
+  }
   saveBlob(await response.blob(), fileName);
 }
 
@@ -35,8 +46,8 @@ export function useDownloads() {
     setError(null);
     try {
       await downloadFile(url, fileName);
-    } catch {
-      setError(INLINE_MESSAGES.downloadFailed);
+    } catch (failure) {
+      setError(failure instanceof DownloadRefused ? failure.reason : INLINE_MESSAGES.downloadFailed);
     } finally {
       setPending(null);
     }

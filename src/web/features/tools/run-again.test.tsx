@@ -32,4 +32,25 @@ describe('run again', () => {
     expect(screen.getByRole('img', { name: /Your image/ }).getAttribute('src')).toBe(storedImage(1).url);
     expect((screen.getByRole('radio', { name: '4x' }) as HTMLInputElement).checked).toBe(true);
   });
+
+  it('Background Remover opens with the finish preset of the job, or the plain one for settings no preset makes', async () => {
+    const finish = () =>
+      (screen.getByRole('combobox', { name: 'Finish' }) as HTMLSelectElement).selectedOptions[0]?.text;
+    const shop = creation({ id: 'job-11', settings: { background: '#FFFFFF', size: 2000, shadow: true } });
+    // An API call's own margin matches no preset.
+    const ownMargin = creation({ id: 'job-12', settings: { crop: 7 } });
+    const { router } = await open(
+      '/creations',
+      signedIn({}, { 'GET /api/creations': creationList(shop, ownMargin) }),
+      'My Creations',
+    );
+    fireEvent.click((await screen.findAllByRole('link', { name: 'Run again' }))[0] as HTMLElement);
+    await screen.findByRole('heading', { level: 1, name: 'Background Remover' });
+    expect(finish()).toBe('Square, white, 2000 px, with shadow');
+
+    await router.navigate('/creations');
+    fireEvent.click((await screen.findAllByRole('link', { name: 'Run again' }))[1] as HTMLElement);
+    await screen.findByRole('heading', { level: 1, name: 'Background Remover' });
+    await waitFor(() => expect(finish()).toBe('Transparent, as it is'));
+  });
 });

@@ -1,7 +1,29 @@
+import { useState } from 'react';
+import { CUT_OUT_PRESETS } from '../../../../contract/output-files';
+import { SelectField } from '../parts/fields';
+import { useRunAgainSettings } from '../parts/run-again';
 import { SingleImageTool } from '../SingleImageTool';
+import { useRestoredDraft } from '../use-restored-draft';
+import { presetById, presetOf } from './finish-presets';
 import { backgroundRemover } from './tool';
 
-/** Route '/background-remover': its own lazily loaded chunk. */
+const PRESET_OPTIONS = CUT_OUT_PRESETS.map(({ id, label }) => ({ value: id, label }));
+
+/**
+ * Route '/background-remover': its own lazily loaded chunk. The "Finish" preset's fields (background,
+ * crop, size, shadow) go out with the image, a batch's images included; the plain one sends none.
+ */
 export function BackgroundRemoverPage() {
-  return <SingleImageTool tool={backgroundRemover} action="Remove Background" />;
+  const draft = useRestoredDraft(backgroundRemover.id);
+  const again = useRunAgainSettings();
+  // A draft kept on the way to /tokens first (its settings are the fields sent), else what "Run again" carries.
+  const [presetId, setPresetId] = useState(() => presetOf(draft ? draft.settings : again).id);
+  return (
+    <SingleImageTool
+      tool={backgroundRemover}
+      action="Remove Background"
+      fields={presetById(presetId).finish}
+      options={<SelectField label="Finish" value={presetId} options={PRESET_OPTIONS} onChange={setPresetId} />}
+    />
+  );
 }

@@ -1,8 +1,22 @@
-import { render, screen } from '@testing-library/react';
+import { fireEvent, render, screen, waitFor } from '@testing-library/react';
 import { ImageIcon } from 'lucide-react';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { IMAGE_DOWNLOAD_NAMES } from '../../../../contract/download-names';
+import {
+  DEFAULT_OUTPUT_FORMAT,
+  type ImageResultToolId,
+  OUTPUT_MESSAGES,
+  type OutputFormat,
+  withFormatExtension,
+} from '../../../../contract/output-files';
+import { fileUrl } from '../../../test-support/tool-fixtures';
+import { backgroundRemover } from '../background-remover/tool';
+import { colorizer } from '../colorizer/tool';
+import { resultFormats } from '../download-formats';
+import { imageAnalyzer } from '../image-analyzer/tool';
+import { textToPic } from '../text-to-pic/tool';
 import { progressText } from './progress';
-import { ResultPanel } from './ResultPanel';
+import { ImageResults, ResultPanel } from './ResultPanel';
 
 describe('a running job', () => {
   it('says where a waiting job stands in the line', () => {
@@ -93,5 +107,106 @@ describe('the elapsed time', () => {
     expect(screen.getByRole('status').textContent).toBe(
       'Queued: 1 job ahead of yours… 0:05 elapsed · about 1:40 in all',
     );
+  });
+});
+
+describe('the format beside Download (issue 41)', () => {
+  const stored = fileUrl(3);
+  const clicks: string[] = [];
+  const formatChoice = (name = 'Format') => screen.getByRole('combobox', { name }) as HTMLSelectElement;
+  const shown = (name?: string) => [...formatChoice(name).options].map((option) => option.text);
+  /** Renders `images` with a fetch that answers `status`, and records the names the browser saves. */
+  function renderResults(
+    images: string[],
+    formats: OutputFormat[],
+    status = 200,
+    fileName = (n: number) => `generated-image-${n}.webp`,
+  ) {
+    clicks.length = 0;
+    const fetch = vi.fn(async (_url: string) => ({
+      ok: status === 200,
+      status,
+      blob: async () => new Blob(['image']),
+      json: async () => ({ error: OUTPUT_MESSAGES.jpegTransparentUpload }),
+    }));
+    vi.stubGlobal('fetch', fetch);
+    vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(function (this: HTMLAnchorElement) {
+      clicks.push(this.download);
+    });
+    render(<ImageResults images={images} fileName={fileName} alt={(n) => `Result ${n}`} formats={formats} />);
+    return fetch;
+  }
+  afterEach(() => {
+    vi.unstubAllGlobals();
+    vi.restoreAllMocks();
+  });
+
+  it('lists the stored format first, then the others; a transparent cut-out has no JPEG', () => {
+    const settings = { image: 'data:image/png;base64,AA' };
+    expect(resultFormats(textToPic, { ...settings, outputFormat: 'webp' })).toEqual(['webp', 'png', 'jpeg', 'avif']);
+    expect(resultFormats(colorizer, settings)).toEqual(['webp', 'png', 'jpeg', 'avif']);
+    // An API call that asked for another format stores that one.
+    expect(resultFormats(colorizer, { ...settings, outputFormat: 'avif' })).toEqual(['avif', 'png', 'jpeg', 'webp']);
+    expect(resultFormats(backgroundRemover, settings)).toEqual(['png', 'webp', 'avif']);
+    expect(resultFormats(backgroundRemover, { ...settings, background: 'transparent', crop: 2 })).toEqual([
+      'png',
+      'webp',
+      'avif',
+    ]);
+    expect(resultFormats(backgroundRemover, { ...settings, background: '#ffffff', size: 2000 })).toEqual([
+      'png',
+      'jpeg',
+      'webp',
+      'avif',
+    ]);
+    expect(resultFormats(imageAnalyzer, settings)).toEqual([]);
+  });
+
+  it('keeps every tool’s spec name for its default format', () => {
+    for (const [tool, name] of Object.entries(IMAGE_DOWNLOAD_NAMES))
+      expect(withFormatExtension(name(1), DEFAULT_OUTPUT_FORMAT[tool as ImageResultToolId])).toBe(name(1));
+  });
+
+  it('downloads the stored file under the spec’s name, and another format converted, with its extension', async () => {
+    const fetch = renderResults([stored], ['webp', 'png', 'jpeg', 'avif']);
+    expect(shown()).toEqual(['WebP', 'PNG', 'JPEG', 'AVIF']);
+    expect(formatChoice().value).toBe('webp');
+    fireEvent.click(screen.getByRole('button', { name: 'Download' }));
+    await waitFor(() => expect(clicks).toEqual(['generated-image-1.webp']));
+    expect(fetch).toHaveBeenLastCalledWith(stored, expect.anything());
+
+    for (const [format, name] of [
+      ['jpeg', 'generated-image-1.jpg'],
+      ['png', 'generated-image-1.png'],
+      ['avif', 'generated-image-1.avif'],
+    ] as const) {
+      fireEvent.change(formatChoice(), { target: { value: format } });
+      fireEvent.click(screen.getByRole('button', { name: 'Download' }));
+      await waitFor(() => expect(clicks.at(-1)).toBe(name));
+      expect(fetch).toHaveBeenLastCalledWith(`${stored}?format=${format}`, expect.anything());
+    }
+  });
+
+  it('gives each of several images its own choice, named by its number', async () => {
+    const fetch = renderResults([fileUrl(1), fileUrl(2)], ['webp', 'png', 'jpeg', 'avif']);
+    fireEvent.change(formatChoice('Format of image 2'), { target: { value: 'png' } });
+    expect(formatChoice('Format of image 1').value).toBe('webp');
+    fireEvent.click(screen.getByRole('button', { name: 'Download image 2' }));
+    await waitFor(() => expect(clicks).toEqual(['generated-image-2.png']));
+    expect(fetch).toHaveBeenLastCalledWith(`${fileUrl(2)}?format=png`, expect.anything());
+  });
+
+  it('says the server’s reason when it refuses a conversion', async () => {
+    renderResults([stored], ['png', 'jpeg', 'webp', 'avif'], 400, () => 'upscaled-image.webp');
+    fireEvent.change(formatChoice(), { target: { value: 'jpeg' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Download' }));
+    await screen.findByText(OUTPUT_MESSAGES.jpegTransparentUpload);
+    expect(clicks).toEqual([]);
+  });
+
+  it('offers no choice for an image that is not a stored file', () => {
+    renderResults(['data:image/png;base64,AA'], ['png', 'jpeg', 'webp', 'avif']);
+    expect(screen.getByRole('button', { name: 'Download' })).toBeTruthy();
+    expect(screen.queryByRole('combobox')).toBeNull();
   });
 });

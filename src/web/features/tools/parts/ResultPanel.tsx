@@ -1,11 +1,14 @@
 import { Download, LoaderCircle, type LucideIcon } from 'lucide-react';
 import { type ReactNode, useEffect, useId, useRef } from 'react';
+import type { OutputFormat } from '../../../../contract/output-files';
 import { FormMessage } from '../../../components/FormMessage';
 import { PlaceholderPanel } from '../../../components/PlaceholderPanel';
+import { useDownloadFormat } from '../download-formats';
 import { useDownloads } from '../downloads';
 import type { SendTarget } from '../send-targets';
 import type { JobState } from '../use-tool-runner';
 import { CompareView } from './CompareView';
+import { FormatSelect } from './FormatSelect';
 import { JobProgress } from './JobProgress';
 import { SendToMenu } from './SendToMenu';
 
@@ -76,11 +79,13 @@ type ImageResultsProps = {
   cutout?: boolean;
   /** The tools a result can be sent to, as their image. */
   sendTargets?: readonly SendTarget[];
+  /** The formats a stored result downloads in, the one it is stored in first (download-formats.ts). */
+  formats?: readonly OutputFormat[];
 };
 
 /**
- * Result images, each with a one-click Download and, for a stored result, a "Send to" menu (one row at
- * a phone's width); a failed download says so under the grid.
+ * Result images, each with a one-click Download in the format chosen beside it and, for a stored
+ * result, a "Send to" menu (one row at a phone's width); a failed download says so under the grid.
  */
 export function ImageResults({
   images,
@@ -90,53 +95,103 @@ export function ImageResults({
   before = null,
   cutout = false,
   sendTargets = [],
+  formats = [],
 }: ImageResultsProps) {
-  const { download, pending, error } = useDownloads();
+  const downloads = useDownloads();
   if (images.length === 0) return <p className="pp-panel__text">The server sent no image back.</p>;
   return (
     <>
       <ul className="pp-image-grid" data-count={images.length}>
-        {images.map((url, index) => {
-          const n = index + 1;
-          const name = fileName(n);
-          const busy = pending === url;
-          return (
-            <li key={url} className="pp-image-grid__item">
-              {before ? (
-                <CompareView before={before} after={url} alt={alt(n)} cutout={cutout} />
-              ) : clickToDownload ? (
-                <button
-                  type="button"
-                  className="pp-image-grid__frame"
-                  aria-label={`Download ${name}`}
-                  onClick={() => void download(url, name)}
-                >
-                  <img src={url} alt={alt(n)} />
-                </button>
-              ) : (
-                <a className="pp-image-grid__frame" href={url} target="_blank" rel="noreferrer">
-                  <img src={url} alt={alt(n)} />
-                  <span className="pp-visually-hidden"> (opens full size in a new tab)</span>
-                </a>
-              )}
-              <div className="pp-image-grid__actions">
-                <button
-                  type="button"
-                  className="pp-button pp-button--secondary pp-button--sm"
-                  disabled={busy}
-                  aria-label={images.length > 1 ? `Download image ${n}` : 'Download'}
-                  onClick={() => void download(url, name)}
-                >
-                  <Download size={16} aria-hidden="true" />
-                  Download
-                </button>
-                <SendToMenu url={url} targets={sendTargets} imageNumber={images.length > 1 ? n : null} />
-              </div>
-            </li>
-          );
-        })}
+        {images.map((url, index) => (
+          <ResultImage
+            key={url}
+            url={url}
+            name={fileName(index + 1)}
+            alt={alt(index + 1)}
+            imageNumber={images.length > 1 ? index + 1 : null}
+            formats={formats}
+            downloads={downloads}
+            clickToDownload={clickToDownload}
+            before={before}
+            cutout={cutout}
+            sendTargets={sendTargets}
+          />
+        ))}
       </ul>
-      <FormMessage message={error ? { tone: 'error', text: error } : null} />
+      <FormMessage message={downloads.error ? { tone: 'error', text: downloads.error } : null} />
     </>
+  );
+}
+
+type ResultImageProps = Required<
+  Pick<ImageResultsProps, 'clickToDownload' | 'before' | 'cutout' | 'sendTargets' | 'formats'>
+> & {
+  url: string;
+  /** The spec's file name of this image. */
+  name: string;
+  alt: string;
+  /** Image n of several (names its controls per image); null for a single result. */
+  imageNumber: number | null;
+  downloads: ReturnType<typeof useDownloads>;
+};
+
+/** One result with its actions; its format choice decides what both the image's click and Download save. */
+function ResultImage({
+  url,
+  name,
+  alt,
+  imageNumber,
+  formats,
+  downloads: { download, pending },
+  clickToDownload,
+  before,
+  cutout,
+  sendTargets,
+}: ResultImageProps) {
+  const chosen = useDownloadFormat(url, name, formats);
+  const save = () => void download(chosen.url, chosen.fileName);
+  return (
+    <li className="pp-image-grid__item">
+      {before ? (
+        <CompareView before={before} after={url} alt={alt} cutout={cutout} />
+      ) : clickToDownload ? (
+        <button
+          type="button"
+          className="pp-image-grid__frame"
+          aria-label={`Download ${chosen.fileName}`}
+          onClick={save}
+        >
+          <img src={url} alt={alt} />
+        </button>
+      ) : (
+        <a className="pp-image-grid__frame" href={url} target="_blank" rel="noreferrer">
+          <img src={url} alt={alt} />
+          <span className="pp-visually-hidden"> (opens full size in a new tab)</span>
+        </a>
+      )}
+      <div className="pp-image-grid__actions">
+        <div className="pp-format-download">
+          <button
+            type="button"
+            className="pp-button pp-button--secondary pp-button--sm"
+            disabled={pending === chosen.url}
+            aria-label={imageNumber ? `Download image ${imageNumber}` : 'Download'}
+            onClick={save}
+          >
+            <Download size={16} aria-hidden="true" />
+            <span className="pp-format-download__text">Download</span>
+          </button>
+          {chosen.format && chosen.offered.length > 1 ? (
+            <FormatSelect
+              formats={chosen.offered}
+              value={chosen.format}
+              onChange={chosen.setFormat}
+              label={imageNumber ? `Format of image ${imageNumber}` : 'Format'}
+            />
+          ) : null}
+        </div>
+        <SendToMenu url={url} targets={sendTargets} imageNumber={imageNumber} />
+      </div>
+    </li>
   );
 }

@@ -7,14 +7,19 @@ import { useLocation } from '../../../lib/router';
 /** The router state My Creations sends with "Run again". */
 export type RunAgainState = { runAgain: CreationSettings };
 
+/** All the settings the job was run with (a page that reads several as one choice), or null. */
+export function useRunAgainSettings(): CreationSettings | null {
+  const state = useLocation().state as Partial<RunAgainState> | null;
+  return state?.runAgain ?? null;
+}
+
 /** The first of `keys` the job was run with, when it is one of `allowed`; else `fallback`. */
 export function useRunAgainSetting<T extends string | number | boolean>(
   keys: readonly string[],
   allowed: readonly T[] | null,
   fallback: T,
 ): T {
-  const state = useLocation().state as Partial<RunAgainState> | null;
-  const settings = state?.runAgain;
+  const settings = useRunAgainSettings();
   for (const key of keys) {
     const value = settings?.[key];
     if (value === undefined) continue;
