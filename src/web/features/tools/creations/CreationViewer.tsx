@@ -1,10 +1,13 @@
 import { Download, X } from 'lucide-react';
 import { useId } from 'react';
 import type { Creation } from '../../../../contract/creations';
+import type { OutputFormat } from '../../../../contract/output-files';
 import { FormMessage } from '../../../components/FormMessage';
+import { resultFormats, useDownloadFormat } from '../download-formats';
 import { useDownloads } from '../downloads';
 import { AnalysisResult } from '../parts/AnalysisResult';
 import { CompareView } from '../parts/CompareView';
+import { FormatSelect } from '../parts/FormatSelect';
 import type { WebTool } from '../web-tool';
 import { ShareToggle } from './ShareToggle';
 import { useDialogFocus } from './use-dialog-focus';
@@ -30,6 +33,7 @@ export function CreationViewer({ creation, tool, onClose, onShared }: Props) {
   const cutout = tool.result.kind === 'images' && tool.result.compare === 'cutout';
   /** One image: its Download sits with the share link; several: a Download under each. */
   const single = creation.outputs.length === 1 ? creation.outputs[0] : undefined;
+  const formats = resultFormats(tool, creation.settings);
   return (
     <div className="pp-viewer" role="dialog" aria-modal="true" aria-labelledby={titleId}>
       <div className="pp-viewer__panel pp-card">
@@ -45,10 +49,12 @@ export function CreationViewer({ creation, tool, onClose, onShared }: Props) {
         <div className="pp-viewer__bar">
           {single && tool.result.kind === 'images' ? (
             <DownloadButton
+              url={single.url}
               name={tool.result.fileName(1)}
               label="Download"
-              busy={pending === single.url}
-              onClick={(name) => void download(single.url, name)}
+              formats={formats}
+              pending={pending}
+              onDownload={(url, name) => void download(url, name)}
             />
           ) : null}
           <ShareToggle creation={creation} onChange={onShared} />
@@ -72,10 +78,13 @@ export function CreationViewer({ creation, tool, onClose, onShared }: Props) {
                 )}
                 {!single && tool.result.kind === 'images' ? (
                   <DownloadButton
+                    url={image.url}
                     name={tool.result.fileName(index + 1)}
                     label={`Download image ${index + 1}`}
-                    busy={pending === image.url}
-                    onClick={(name) => void download(image.url, name)}
+                    formats={formats}
+                    formatLabel={`Format of image ${index + 1}`}
+                    pending={pending}
+                    onDownload={(url, name) => void download(url, name)}
                   />
                 ) : null}
               </li>
@@ -87,19 +96,36 @@ export function CreationViewer({ creation, tool, onClose, onShared }: Props) {
   );
 }
 
-type DownloadProps = { name: string; label: string; busy: boolean; onClick: (name: string) => void };
+type DownloadProps = {
+  url: string;
+  name: string;
+  label: string;
+  /** The formats it can be saved in, the stored one first (download-formats.ts). */
+  formats: readonly OutputFormat[];
+  formatLabel?: string;
+  /** The address being downloaded, if any. */
+  pending: string | null;
+  onDownload: (url: string, name: string) => void;
+};
 
-function DownloadButton({ name, label, busy, onClick }: DownloadProps) {
+/** A Download with its Format beside it, as on the tool pages. */
+function DownloadButton({ url, name, label, formats, formatLabel = 'Format', pending, onDownload }: DownloadProps) {
+  const chosen = useDownloadFormat(url, name, formats);
   return (
-    <button
-      type="button"
-      className="pp-button pp-button--primary pp-button--sm pp-viewer__download"
-      disabled={busy}
-      aria-label={`Download ${name}`}
-      onClick={() => onClick(name)}
-    >
-      <Download size={14} aria-hidden="true" />
-      {label}
-    </button>
+    <div className="pp-format-download pp-viewer__download">
+      <button
+        type="button"
+        className="pp-button pp-button--primary pp-button--sm"
+        disabled={pending === chosen.url}
+        aria-label={`Download ${chosen.fileName}`}
+        onClick={() => onDownload(chosen.url, chosen.fileName)}
+      >
+        <Download size={14} aria-hidden="true" />
+        {label}
+      </button>
+      {chosen.format && chosen.offered.length > 1 ? (
+        <FormatSelect formats={chosen.offered} value={chosen.format} onChange={chosen.setFormat} label={formatLabel} />
+      ) : null}
+    </div>
   );
 }

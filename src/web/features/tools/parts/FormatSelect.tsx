@@ -1,3 +1,4 @@
+import './format-select.css';
 import { OUTPUT_FORMAT_LABELS, type OutputFormat } from '../../../../contract/output-files';
 
 type Props = {
