@@ -6,6 +6,7 @@ import { BATCH_HINT, BatchPage } from './batch/BatchPage';
 import { type PickedFile, useBatchFiles } from './batch/batch-files';
 import { useRestoredBatch } from './batch/use-restored-batch';
 import { type ImageSize, readAsDataUrl } from './parts/ImageDropZone';
+import { KeepLocationOption, useKeepLocation } from './parts/KeepLocationOption';
 import { ToolWorkspace, useUpload } from './ToolWorkspace';
 import { useRestoredDraft } from './use-restored-draft';
 import { type ToolBody, useToolRunner } from './use-tool-runner';
@@ -37,14 +38,28 @@ type Props<Id extends ToolId> = {
 export function SingleImageTool<Id extends ToolId>({
   tool: webTool,
   action,
-  fields,
-  options,
+  fields: toolFields,
+  options: toolOptions,
   hint = SINGLE_IMAGE_HINT,
   resultTitle,
   problem,
   disabledAtBalance,
 }: Props<Id>) {
   const runner = useToolRunner(webTool);
+  // A tool that makes an image keeps the photo's GPS location only when the user says so.
+  const [keepLocation, setKeepLocation] = useKeepLocation();
+  const makesImage = webTool.result.kind === 'images';
+  const fields = (
+    makesImage && keepLocation ? { ...toolFields, keepLocation: true } : toolFields
+  ) as Props<Id>['fields'];
+  const options = makesImage ? (
+    <>
+      {toolOptions}
+      <KeepLocationOption keep={keepLocation} onChange={setKeepLocation} />
+    </>
+  ) : (
+    toolOptions
+  );
   const draft = useRestoredDraft(webTool.id);
   const upload = useUpload(runner, draft?.image ?? null);
   // Several images at once (or a batch in the URL) make the batch view; one keeps this page as it is.

@@ -1,4 +1,4 @@
-import './format-select.css';
+import './file-options.css';
 import { OUTPUT_FORMAT_LABELS, type OutputFormat } from '../../../../contract/output-files';
 
 type Props = {
