@@ -249,3 +249,26 @@ export function webpWithMetadata(webp: Buffer, { icc, exif, xmp }: AttachedMetad
   riff.writeUInt32LE(body.length, 4);
   return Buffer.concat([riff, body]);
 }
+
+/**
+ * A JPEG without its ICC profile (the APP2 "ICC_PROFILE" segments), every other byte as it was: the
+ * same pixels, read as untagged. Null when the markers cannot be walked (the caller then re-encodes).
+ */
+export function jpegWithoutIcc(jpeg: Buffer): Buffer | null {
+  if (jpeg[0] !== 0xff || jpeg[1] !== 0xd8) return null;
+  const kept: Buffer[] = [jpeg.subarray(0, 2)];
+  let at = 2;
+  while (at + 4 <= jpeg.length) {
+    if (jpeg[at] !== 0xff) return null;
+    const marker = jpeg[at + 1] ?? 0;
+    // From the first scan on, the rest is image data: kept whole.
+    if (marker === 0xda) return Buffer.concat([...kept, jpeg.subarray(at)]);
+    const length = jpeg.readUInt16BE(at + 2);
+    const end = at + 2 + length;
+    if (end > jpeg.length) return null;
+    const isIcc = marker === 0xe2 && jpeg.toString('latin1', at + 4, at + 16) === 'ICC_PROFILE\0';
+    if (!isIcc) kept.push(jpeg.subarray(at, end));
+    at = end;
+  }
+  return null;
+}

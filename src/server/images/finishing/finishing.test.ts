@@ -91,6 +91,30 @@ describe('colour profiles: the result looks as the upload did', () => {
     }
   });
 
+  it.each(['jpeg', 'png', 'webp'] as const)(
+    'a tagged %s reaches the model as the same file untagged, its numbers as stored',
+    async (kind) => {
+      const icc = await p3Profile();
+      const pipeline = sharp(await tagged(icc), { ignoreIcc: true }).keepIccProfile();
+      const bytes = await (kind === 'jpeg'
+        ? pipeline.jpeg({ quality: 95 })
+        : kind === 'png'
+          ? pipeline.png()
+          : pipeline.webp({ lossless: true })
+      ).toBuffer();
+      expect((await sharp(bytes).metadata()).icc).toBeDefined();
+      const { image, source } = await conditionUpload(await upload(bytes, `image/${kind}`));
+      expect(image.mime).toBe(`image/${kind}`);
+      expect((await sharp(image.bytes).metadata()).icc).toBeUndefined();
+      expect(source.icc?.equals(icc)).toBe(true);
+      const [before, after] = await Promise.all([
+        sharp(bytes, { ignoreIcc: true }).raw().toBuffer(),
+        sharp(image.bytes).raw().toBuffer(),
+      ]);
+      expect(after.equals(before)).toBe(true);
+    },
+  );
+
   it('an sRGB-tagged upload comes back sRGB-tagged; an untagged one stays untagged, unchanged', async () => {
     const srgb = await sharp(await rawPng(halves()))
       .withIccProfile('srgb')

@@ -6,6 +6,7 @@
 // CMYK (a print file) and greyscale profiles are converted to sRGB instead, and the result tagged sRGB.
 import sharp from 'sharp';
 import type { ImageInput } from '../image-types';
+import { jpegWithoutIcc, pngWithMetadata, webpWithMetadata } from './embedded-metadata';
 
 /** What the result keeps of its upload. */
 export type SourcePhoto = {
@@ -56,6 +57,11 @@ export async function conditionUpload(image: ImageInput): Promise<{ image: Image
   const sixteenBit = meta.depth === 'ushort';
   const turned = (meta.orientation ?? 1) > 1;
   if (!meta.icc && !convert && !sixteenBit && !turned) return { image, source };
+  if (!convert && !sixteenBit && !turned) {
+    // Only the profile to take off: done on the file's bytes, so a JPEG stays the same JPEG.
+    const untagged = withoutProfile(image);
+    if (untagged) return { image: { ...image, bytes: untagged }, source };
+  }
   // ignoreIcc keeps the numbers; a conversion (CMYK, grey profile) goes through sharp's default to sRGB.
   const { data, info } = await sharp(image.bytes, { ignoreIcc: !convert })
     .autoOrient()
@@ -63,4 +69,15 @@ export async function conditionUpload(image: ImageInput): Promise<{ image: Image
     .png({ compressionLevel: 2 })
     .toBuffer({ resolveWithObject: true });
   return { image: { bytes: data, mime: 'image/png', width: info.width, height: info.height }, source };
+}
+
+/** The upload's bytes without its profile (and, for PNG and WebP, its other metadata chunks); null: re-encode. */
+function withoutProfile(image: ImageInput): Buffer | null {
+  try {
+    if (image.mime === 'image/jpeg') return jpegWithoutIcc(image.bytes);
+    if (image.mime === 'image/png') return pngWithMetadata(image.bytes, {});
+    return webpWithMetadata(image.bytes, {});
+  } catch {
+    return null;
+  }
 }
