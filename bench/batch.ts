@@ -22,6 +22,7 @@ import { type Batch, type BatchImageQueued, MAX_BATCH_IMAGES } from '../src/cont
 import { toolById } from '../src/contract/tools';
 import { ensurePgliteSeed, seedDataDir } from '../test/support/pglite-seed';
 import { arg } from './load/harness';
+import { type ServerClient, serverClient, sleep } from './server-client';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
 const TOOL = toolById('image-upscaler');
@@ -84,34 +85,7 @@ async function smallImages(count: number): Promise<Image[]> {
   return images;
 }
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-/** A signed-in client of the server: JSON requests with its session cookie and the server's origin. */
-function client(base: string, cookie: string) {
-  return async function request<T>(method: string, url: string, body?: unknown): Promise<{ status: number; body: T }> {
-    for (;;) {
-      const answer = await fetch(`${base}${url}`, {
-        method,
-        headers: { cookie, origin: base, accept: 'application/json', 'content-type': 'application/json' },
-        body: body === undefined ? undefined : JSON.stringify(body),
-      });
-      // As the page does: a 429 is waited out and the request sent again (not expected at this limit).
-      if (answer.status === 429) {
-        await sleep(1000 * Number(answer.headers.get('retry-after') ?? 1));
-        continue;
-      }
-      const text = await answer.text();
-      let parsed: unknown = text;
-      try {
-        parsed = JSON.parse(text);
-      } catch {
-        // not JSON: kept as text for the failure's message
-      }
-      return { status: answer.status, body: parsed as T };
-    }
-  };
-}
-type Request = ReturnType<typeof client>;
+type Request = ServerClient['json'];
 
 type Outcome = { ok: boolean; detail: string };
 
@@ -229,7 +203,7 @@ async function setUp(dataDir: string, holder: { server?: ServerProcess }): Promi
     body: JSON.stringify({ email, password: PASSWORD }),
   });
   if (signIn.status !== 200) throw new Error(`sign-in answered ${signIn.status}`);
-  return client(base, cookieHeaderFrom(signIn));
+  return serverClient(base, cookieHeaderFrom(signIn)).json;
 }
 
 async function main(): Promise<number> {

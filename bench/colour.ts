@@ -39,6 +39,7 @@ import { pngWithMetadata } from '../src/server/images/finishing/embedded-metadat
 import { adobeRgbProfile, profileDescription, profileToLinearSrgb } from '../test/support/icc-profiles';
 import { ensurePgliteSeed, seedDataDir } from '../test/support/pglite-seed';
 import { ciede2000, type Lab, linearSrgbToLab, srgbToLab } from './colour/ciede2000';
+import { type ServerClient, serverClient, sleep } from './server-client';
 
 const PHOTOS = path.resolve(import.meta.dirname, '../../shared/test-images');
 const PASSWORD = 'a long enough password 42';
@@ -288,51 +289,12 @@ async function lostProfileReads(photos: TestPhoto[], srgbProfile: Buffer): Promi
   return `a lost profile would read (mean / max): ${figures.join(', ')}`;
 }
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-type Client = {
-  json<T>(method: string, url: string, body?: unknown): Promise<{ status: number; body: T }>;
-  bytes(url: string): Promise<Buffer>;
-};
-
-/** A signed-in client of the server: JSON requests with its session cookie and the server's origin. */
-function client(base: string, cookie: string): Client {
-  return {
-    async json<T>(method: string, url: string, body?: unknown) {
-      for (;;) {
-        const answer = await fetch(`${base}${url}`, {
-          method,
-          headers: { cookie, origin: base, accept: 'application/json', 'content-type': 'application/json' },
-          body: body === undefined ? undefined : JSON.stringify(body),
-        });
-        if (answer.status === 429) {
-          await sleep(1000 * Number(answer.headers.get('retry-after') ?? 1));
-          continue;
-        }
-        const text = await answer.text();
-        let parsed: unknown = text;
-        try {
-          parsed = JSON.parse(text);
-        } catch {
-          // not JSON: kept as text for the failure's message
-        }
-        return { status: answer.status, body: parsed as T };
-      }
-    },
-    async bytes(url: string) {
-      const answer = await fetch(`${base}${url}`, { headers: { cookie } });
-      if (answer.status !== 200) throw new Error(`GET ${url} answered ${answer.status}`);
-      return Buffer.from(await answer.arrayBuffer());
-    },
-  };
-}
-
 type Answer = { jobId?: string; success?: boolean; demo?: boolean; output?: string | string[] | null; error?: string };
 type JobRead = { status: string; demo: boolean; output: string[] | null; error: string | null };
 
 /** One call of the tool's route, followed at GET /api/jobs/:id should it answer 202: its first output's URL. */
 async function callTool(
-  api: Client,
+  api: ServerClient,
   plan: ToolPlan,
   image: string,
 ): Promise<{ url: string; demo: boolean; seconds: number }> {
@@ -361,7 +323,7 @@ async function setUp(
   holder: { server?: ServerProcess },
   tools: ToolPlan[],
   calls: number,
-): Promise<{ api: Client; info: Map<ToolId, ToolInfo> }> {
+): Promise<{ api: ServerClient; info: Map<ToolId, ToolInfo> }> {
   await ensurePgliteSeed();
   seedDataDir(dataDir);
   holder.server = await startServerProcess({ dataDir, env: ENV });
@@ -381,7 +343,7 @@ async function setUp(
     body: JSON.stringify({ email, password: PASSWORD }),
   });
   if (signIn.status !== 200) throw new Error(`sign-in answered ${signIn.status}`);
-  return { api: client(base, cookieHeaderFrom(signIn)), info };
+  return { api: serverClient(base, cookieHeaderFrom(signIn)), info };
 }
 
 const figure = (value: number | undefined) => (value === undefined ? '-' : value.toFixed(2));

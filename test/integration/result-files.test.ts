@@ -11,7 +11,7 @@ import {
   OUTPUT_MESSAGES,
   type OutputFormat,
 } from '../../src/contract/output-files';
-import { type ToolId, toolById } from '../../src/contract/tools';
+import { TOOL_IDS, type ToolId, toolById } from '../../src/contract/tools';
 import { exifHasLocation, pngWithMetadata } from '../../src/server/images/finishing/embedded-metadata';
 import type { TestClient } from '../support/http-client';
 import { adobeRgbProfile } from '../support/icc-profiles';
@@ -64,17 +64,7 @@ async function fileOf(client: TestClient, url: string) {
 const sharpFormat = (format: OutputFormat) => (format === 'avif' ? 'heif' : format);
 
 describe('each image tool in each format', () => {
-  const tools: ToolId[] = [
-    'text-to-pic',
-    'metamorphose',
-    'image-upscaler',
-    'colorizer',
-    'background-remover',
-    'creative-upscaler',
-    'fix-a-face',
-    'text-lab',
-    'background-swap',
-  ];
+  const tools = TOOL_IDS.filter((id) => id !== 'image-analyzer');
 
   it.each(tools)('%s: the file is in the format asked for and decodes; a cut-out keeps its alpha', async (tool) => {
     const { client } = await verifiedUser(backend, 400);
