@@ -30,6 +30,12 @@ export const OUTPUT_FORMAT_TYPES = {
 export const formatOfType = (contentType: string): OutputFormat | null =>
   (Object.entries(OUTPUT_FORMAT_TYPES).find(([, type]) => type === contentType)?.[0] as OutputFormat) ?? null;
 
+/** The file extension of an image type we store (png, jpg, webp, avif); `bin` for another. */
+export function extensionOfType(contentType: string): string {
+  const format = formatOfType(contentType);
+  return format ? OUTPUT_FORMAT_EXTENSIONS[format] : 'bin';
+}
+
 /** Formats that keep transparency; JPEG does not. */
 export const keepsTransparency = (format: OutputFormat): boolean => format !== 'jpeg';
 

@@ -1,18 +1,12 @@
 // A job's images in file storage: its inputs (written before the job is charged, so that a worker
 // in another process can read them) and its outputs (written before the job is marked succeeded).
 import { randomUUID } from 'node:crypto';
+import { extensionOfType } from '../../contract/output-files';
 import type { AppDb } from '../db/client';
 import { readDimensions, sniffFormat } from '../images/image-input';
 import type { ImageInput, OutputImage } from '../images/image-types';
 import type { FileStorage } from '../storage/storage';
 import { inputFilesOf, type JobRow, type NewFile } from './queue/jobs-repository';
-
-const EXTENSIONS: Record<string, string> = {
-  'image/png': 'png',
-  'image/jpeg': 'jpg',
-  'image/webp': 'webp',
-  'image/avif': 'avif',
-};
 
 /** Writes a new job's input images; answers their file rows, to insert with the job. */
 export async function storeInputs(
@@ -22,7 +16,7 @@ export async function storeInputs(
 ): Promise<NewFile[]> {
   return Promise.all(
     images.map(async (image, index) => {
-      const storageKey = `inputs/${job.id}/${index}.${EXTENSIONS[image.mime]}`;
+      const storageKey = `inputs/${job.id}/${index}.${extensionOfType(image.mime)}`;
       await storage.put(storageKey, image.bytes, image.mime);
       return {
         userId: job.userId,
@@ -43,7 +37,7 @@ export async function storeOutputs(storage: FileStorage, job: JobRow, images: Ou
   return Promise.all(
     images.map(async (image, index) => {
       // Per attempt: a run that lost its job (handed back) must not overwrite the later run's files.
-      const storageKey = `outputs/${job.id}/${job.attempts}-${index}.${EXTENSIONS[image.contentType] ?? 'bin'}`;
+      const storageKey = `outputs/${job.id}/${job.attempts}-${index}.${extensionOfType(image.contentType)}`;
       await storage.put(storageKey, image.bytes, image.contentType);
       // From the header only: My Creations shows each output's size.
       const mime = image.width ? null : sniffFormat(image.bytes);

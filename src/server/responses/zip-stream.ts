@@ -1,14 +1,12 @@
 // A zip answered as it is written: entries are added one at a time (each image read from storage
 // just before it goes in), so memory holds one file however large the archive. Images are stored,
-// not compressed again: PNG, JPEG and WebP are compressed already.
+// not compressed again: PNG, JPEG, WebP and AVIF are compressed already.
 import { Zip, ZipPassThrough } from 'fflate';
 
 export type AddZipEntry = (name: string, bytes: Uint8Array) => void;
 
 /** The extension of a stored image's type, for an entry's name. */
-export function extensionFor(contentType: string): string {
-  return { 'image/png': 'png', 'image/jpeg': 'jpg', 'image/webp': 'webp' }[contentType] ?? 'bin';
-}
+export { extensionOfType as extensionFor } from '../../contract/output-files';
 
 /** A zip stream whose entries `fill` adds; an error in `fill` ends the stream with it. */
 export function zipStream(fill: (add: AddZipEntry) => Promise<void>): ReadableStream<Uint8Array> {

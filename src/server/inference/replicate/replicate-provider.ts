@@ -3,8 +3,10 @@
 // must never reach users). The only URLs fetched server-side are outputs on the allowed delivery hosts.
 // In webhook mode run() only creates the prediction and answers `pending`; Replicate calls back when
 // it is done and complete() copies the outputs then (check() is the backstop for a lost webhook).
+
 import { setTimeout as sleep } from 'node:timers/promises';
 import Replicate, { type Prediction } from 'replicate';
+import { extensionOfType } from '../../../contract/output-files';
 import type { ToolId } from '../../../contract/tools';
 import type { ImageInput, ImageMime, OutputImage } from '../../images/image-types';
 import { type InferenceProvider, ProviderError, type ProviderInput, type ToolResult } from '../provider';
@@ -115,7 +117,7 @@ export function createReplicateProvider(options: ReplicateProviderOptions): Infe
     if (image.bytes.length <= INLINE_IMAGE_MAX_BYTES) {
       return `data:${image.mime};base64,${image.bytes.toString('base64')}`;
     }
-    const file = new File([new Uint8Array(image.bytes)], `input.${EXTENSIONS[image.mime]}`, { type: image.mime });
+    const file = new File([new Uint8Array(image.bytes)], `input.${extensionOfType(image.mime)}`, { type: image.mime });
     try {
       const uploaded = await client.files.create(file, {}, { signal });
       uploads.push(uploaded.id);
@@ -268,8 +270,6 @@ export function isTerminalPrediction(payload: unknown): payload is Pick<Predicti
 function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
-
-const EXTENSIONS: Record<ImageMime, string> = { 'image/png': 'png', 'image/jpeg': 'jpg', 'image/webp': 'webp' };
 
 function malformed(message: string): ProviderError {
   return new ProviderError(message, { retryable: false });
