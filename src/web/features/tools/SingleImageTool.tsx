@@ -5,8 +5,10 @@ import { useSearchParams } from '../../lib/router';
 import { BATCH_HINT, BatchPage } from './batch/BatchPage';
 import { type PickedFile, useBatchFiles } from './batch/batch-files';
 import { useRestoredBatch } from './batch/use-restored-batch';
+import { carriedFileOptions } from './download-formats';
 import { type ImageSize, readAsDataUrl } from './parts/ImageDropZone';
 import { KeepLocationOption, useKeepLocation } from './parts/KeepLocationOption';
+import { useRunAgainSettings } from './parts/run-again';
 import { ToolWorkspace, useUpload } from './ToolWorkspace';
 import { useRestoredDraft } from './use-restored-draft';
 import { type ToolBody, useToolRunner } from './use-tool-runner';
@@ -46,12 +48,18 @@ export function SingleImageTool<Id extends ToolId>({
   disabledAtBalance,
 }: Props<Id>) {
   const runner = useToolRunner(webTool);
+  const again = useRunAgainSettings();
   // A tool that makes an image keeps the photo's GPS location only when the user says so.
   const [keepLocation, setKeepLocation] = useKeepLocation();
   const makesImage = webTool.result.kind === 'images';
-  const fields = (
-    makesImage && keepLocation ? { ...toolFields, keepLocation: true } : toolFields
-  ) as Props<Id>['fields'];
+  const draft = useRestoredDraft(webTool.id);
+  // The format and quality a job was run with go out again ("Run again", or a draft back from /tokens).
+  const carried = carriedFileOptions(webTool, draft ? draft.settings : again, toolFields ?? {});
+  const fields = {
+    ...toolFields,
+    ...carried,
+    ...(makesImage && keepLocation ? { keepLocation: true } : {}),
+  } as Props<Id>['fields'];
   const options = makesImage ? (
     <>
       {toolOptions}
@@ -60,7 +68,6 @@ export function SingleImageTool<Id extends ToolId>({
   ) : (
     toolOptions
   );
-  const draft = useRestoredDraft(webTool.id);
   const upload = useUpload(runner, draft?.image ?? null);
   // Several images at once (or a batch in the URL) make the batch view; one keeps this page as it is.
   const batchable = isBatchTool(webTool.id);

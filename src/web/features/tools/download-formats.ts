@@ -37,6 +37,25 @@ export function resultFormats(tool: WebTool, settings: Record<string, unknown>):
   ];
 }
 
+/**
+ * The file options a job was run with, carried by "Run again" (or a draft) into the next call: its
+ * format and quality. A JPEG is not carried to a cut-out that is transparent now (the server would
+ * refuse it).
+ */
+export function carriedFileOptions(
+  tool: WebTool,
+  settings: Record<string, unknown> | null | undefined,
+  fields: Record<string, unknown>,
+): { outputFormat?: OutputFormat; outputQuality?: number } {
+  if (tool.result.kind !== 'images' || !settings || !isFormat(settings.outputFormat)) return {};
+  const format = settings.outputFormat;
+  if (!keepsTransparency(format) && tool.result.compare === 'cutout' && !hasBackgroundColour(fields)) return {};
+  const quality = settings.outputQuality;
+  const lossy =
+    format !== 'png' && typeof quality === 'number' && Number.isInteger(quality) && quality >= 1 && quality <= 100;
+  return { outputFormat: format, ...(lossy ? { outputQuality: quality } : {}) };
+}
+
 /** A stored result's address in `format`: the file itself in the format it is stored in, else its conversion. */
 export function fileInFormat(url: string, format: OutputFormat, stored: OutputFormat): string {
   if (format === stored) return url;

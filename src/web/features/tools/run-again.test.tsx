@@ -2,7 +2,8 @@
 import { fireEvent, screen, waitFor } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { creation, creationList, storedImage } from '../../test-support/creation-fixtures';
-import { open, setUpToolPageTests, signedIn } from '../../test-support/tool-page-harness';
+import { fileUrl, imagesAnswer } from '../../test-support/tool-fixtures';
+import { action, open, sent, setUpToolPageTests, signedIn } from '../../test-support/tool-page-harness';
 
 setUpToolPageTests();
 
@@ -52,5 +53,25 @@ describe('run again', () => {
     fireEvent.click((await screen.findAllByRole('link', { name: 'Run again' }))[1] as HTMLElement);
     await screen.findByRole('heading', { level: 1, name: 'Background Remover' });
     await waitFor(() => expect(finish()).toBe('Transparent, as it is'));
+  });
+
+  it('keeps the format and quality the job asked for: the call sends them, the result offers that format first', async () => {
+    const job = creation({ id: 'job-13', tool: 'colorizer', settings: { outputFormat: 'avif', outputQuality: 70 } });
+    const { api } = await open(
+      '/creations',
+      signedIn(
+        { tokens: 20 },
+        { 'GET /api/creations': creationList(job), 'POST /api/colorize-image': imagesAnswer(fileUrl(2), 18) },
+      ),
+      'My Creations',
+    );
+    fireEvent.click(await screen.findByRole('link', { name: 'Run again' }));
+    await screen.findByRole('heading', { level: 1, name: 'Colorizer' });
+    await waitFor(() => expect(action().disabled).toBe(false));
+    fireEvent.click(action());
+    await waitFor(() => expect(api.callsTo('POST /api/colorize-image')).toHaveLength(1));
+    expect(sent(api, 'POST /api/colorize-image')).toMatchObject({ outputFormat: 'avif', outputQuality: 70 });
+    const format = (await screen.findByRole('combobox', { name: 'Format' })) as HTMLSelectElement;
+    expect(format.options[0]?.text).toBe('AVIF');
   });
 });

@@ -12,7 +12,7 @@ import {
 import { fileUrl } from '../../../test-support/tool-fixtures';
 import { backgroundRemover } from '../background-remover/tool';
 import { colorizer } from '../colorizer/tool';
-import { resultFormats } from '../download-formats';
+import { carriedFileOptions, resultFormats } from '../download-formats';
 import { imageAnalyzer } from '../image-analyzer/tool';
 import { textToPic } from '../text-to-pic/tool';
 import { progressText } from './progress';
@@ -160,6 +160,22 @@ describe('the format beside Download (issue 41)', () => {
       'avif',
     ]);
     expect(resultFormats(imageAnalyzer, settings)).toEqual([]);
+  });
+
+  it('carries a job’s format and quality into the next call, but no JPEG to a transparent cut-out', () => {
+    expect(carriedFileOptions(colorizer, { outputFormat: 'jpeg', outputQuality: 80 }, {})).toEqual({
+      outputFormat: 'jpeg',
+      outputQuality: 80,
+    });
+    expect(carriedFileOptions(colorizer, { outputFormat: 'png', outputQuality: 80 }, {})).toEqual({
+      outputFormat: 'png',
+    });
+    expect(carriedFileOptions(colorizer, { outputFormat: 'gif' }, {})).toEqual({});
+    expect(carriedFileOptions(backgroundRemover, { outputFormat: 'jpeg' }, {})).toEqual({});
+    expect(carriedFileOptions(backgroundRemover, { outputFormat: 'jpeg' }, { background: '#ffffff' })).toEqual({
+      outputFormat: 'jpeg',
+    });
+    expect(carriedFileOptions(imageAnalyzer, { outputFormat: 'png' }, {})).toEqual({});
   });
 
   it('keeps every tool’s spec name for its default format', () => {
