@@ -213,7 +213,17 @@ describe.each(['fs', 's3'] as const)('My Creations on %s storage', (kind) => {
     const { client, id: userId } = await verifiedUser(backend);
     const [queued] = await backend.database.db
       .insert(jobs)
-      .values({ userId, tool: 'image-upscaler', cost: 1, charged: 0, input: {}, provider: 'demo', requestHash: 'x' })
+      // Due in an hour: the backend's worker must not take it (and end it) before the delete is asked.
+      .values({
+        userId,
+        tool: 'image-upscaler',
+        cost: 1,
+        charged: 0,
+        input: {},
+        provider: 'demo',
+        requestHash: 'x',
+        runAfter: new Date(Date.now() + 3_600_000),
+      })
       .returning();
     const answer = await client.request<{ error: string }>('DELETE', `/api/creations/${queued?.id}`);
     expect(answer.status).toBe(409);
