@@ -91,13 +91,13 @@ describe('the benches', () => {
   }, 180_000);
 
   it('measure the colours a photo tagged Display P3 or Adobe RGB comes back with', () => {
-    // One tool, the three taggings: two server starts, the upscaler's model load and three calls
-    // (45 s, and 85 s on a busy 2-core machine).
-    const output = runBench('colour.ts', ['--tools', 'image-upscaler'], 240_000); // exits 1 should a call fail
+    // One tool, the three taggings on 256 px photos: two server starts, the upscaler's model load and
+    // three calls.
+    const output = runBench('colour.ts', ['--tools', 'image-upscaler', '--side', '256'], 240_000); // exits 1 should a call fail
     for (const tagging of ['P3', 'Adobe RGB', 'sRGB'])
       expect(output, tagging).toMatch(
         new RegExp(
-          `^image-upscaler\\s+${tagging}\\s+local\\s+\\w+ 1024x682\\s+.+?\\s+[\\d.]+\\s+[\\d.]+ \\([\\w ]+\\)\\s+[\\d.]+\\s+[\\d.]+ \\([\\w ]+\\)\\s+12/12\\s+[\\d.]+ s$`,
+          `^image-upscaler\\s+${tagging}\\s+local\\s+\\w+ \\d+x\\d+\\s+.+?\\s+[\\d.]+\\s+[\\d.]+ \\([\\w ]+\\)\\s+[\\d.]+\\s+[\\d.]+ \\([\\w ]+\\)\\s+12/12\\s+[\\d.]+ s$`,
           'm',
         ),
       );

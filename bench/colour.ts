@@ -24,7 +24,8 @@
 // The Colorizer, Background Swap and Metamorphose are printed for information, and tools the demo
 // serves here (labelled placeholders) are shown as such and left out of the verdict. A missed bar
 // prints FAIL; the exit code is 1 only when a call fails.
-//   npm run bench:colour -- [--tools image-upscaler,fix-a-face] [--save dir]
+//   npm run bench:colour -- [--tools image-upscaler,fix-a-face] [--side 512] [--save dir]
+// --side: the photos' longer side in px (the patches scale with it; the short check in benches.test uses 256).
 // --save: writes each input and output there, to look at where a patch went.
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
@@ -39,12 +40,15 @@ import { pngWithMetadata } from '../src/server/images/finishing/embedded-metadat
 import { adobeRgbProfile, profileDescription, profileToLinearSrgb } from '../test/support/icc-profiles';
 import { ensurePgliteSeed, seedDataDir } from '../test/support/pglite-seed';
 import { ciede2000, type Lab, linearSrgbToLab, srgbToLab } from './colour/ciede2000';
+import { arg } from './load/harness';
 import { type ServerClient, serverClient, sleep } from './server-client';
 
 const PHOTOS = path.resolve(import.meta.dirname, '../../shared/test-images');
 const PASSWORD = 'a long enough password 42';
 const POLL_MS = 1000;
-const LONG_SIDE = 512;
+/** The photos' longer side (`--side`, default 512); the patches scale with it. */
+const LONG_SIDE = arg('side', 512);
+const SCALE = LONG_SIDE / 512;
 const WANT = { mean: 2, max: 5 };
 const ENV = {
   INFERENCE_PROVIDER: 'local',
@@ -113,8 +117,8 @@ const PATCHES: { name: string; rgb: Rgb }[] = [
   { name: 'leaf green', rgb: [60, 180, 60] },
   { name: 'pink', rgb: [230, 130, 170] },
 ];
-const PATCH = 36;
-const GAP = 6;
+const PATCH = Math.round(36 * SCALE);
+const GAP = Math.max(2, Math.round(6 * SCALE));
 const COLUMNS = 6;
 const GRID = { width: COLUMNS * (PATCH + GAP) - GAP, height: 2 * (PATCH + GAP) - GAP };
 
@@ -122,7 +126,11 @@ type Rect = { left: number; top: number; width: number; height: number };
 type Source = { file: string; name: string; grid: (width: number, height: number) => { left: number; top: number } };
 const SOURCES: Record<Photo, Source> = {
   // On the wood at the top left, clear of the cup.
-  general: { file: 'coffee.png', name: 'coffee', grid: () => ({ left: 12, top: 12 }) },
+  general: {
+    file: 'coffee.png',
+    name: 'coffee',
+    grid: () => ({ left: Math.round(12 * SCALE), top: Math.round(12 * SCALE) }),
+  },
   // On the uniform, across the lower middle: the subject the cut-out keeps, well below the face.
   portrait: {
     file: 'grace_hopper.jpg',
@@ -134,7 +142,7 @@ const SOURCES: Record<Photo, Source> = {
 type Tagging = { label: string; icc: Buffer | null };
 type TestPhoto = { tagging: Tagging; png: Buffer; width: number; height: number; patches: Rect[] };
 
-/** The photo at 512 px with its patches painted, as PNG numbers that mean nothing yet (untagged). */
+/** The photo at LONG_SIDE px with its patches painted, as PNG numbers that mean nothing yet (untagged). */
 async function paintedPhoto(photo: Photo): Promise<{ png: Buffer; width: number; height: number; patches: Rect[] }> {
   const source = SOURCES[photo];
   const { data, info } = await sharp(readFileSync(path.join(PHOTOS, source.file)))

@@ -198,6 +198,10 @@ describe('a batch', () => {
     expect(single.status).toBe(202);
     provider.open();
     await untilEnded(client, batch.id);
+    // Its single call ends too, so that it cannot start during the next test.
+    await expect
+      .poll(async () => (await client.get<{ status: string }>(`/api/jobs/${single.body.jobId}`)).body.status)
+      .toBe('succeeded');
   });
 
   it("lets another user's call run after at most the job running when it came", async () => {
