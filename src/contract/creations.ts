@@ -2,6 +2,7 @@
 // with these types and the web reads them, so the two sides cannot drift apart.
 import type { z } from 'zod';
 import type * as schemas from './api-response-schemas';
+import type { OutputFormat } from './output-files';
 import type { JobView } from './tool-responses';
 import type { ToolId } from './tools';
 
@@ -34,7 +35,8 @@ export type ShareLink = { shareUrl: string };
 export type SharedCreation = {
   tool: ToolId;
   createdAt: string;
-  outputs: { url: string; width: number | null; height: number | null }[];
+  /** Each image with its size and the format it is stored in (its download's extension). */
+  outputs: { url: string; width: number | null; height: number | null; format: OutputFormat | null }[];
   keywords: JobView['keywords'];
   colors: JobView['colors'];
 };

@@ -58,7 +58,7 @@ describe('share links', () => {
     expect(creation).toEqual({
       tool: 'image-upscaler',
       createdAt: before?.createdAt,
-      outputs: [{ url: `/api/shared/${token}/files/0`, width: 80, height: 60 }],
+      outputs: [{ url: `/api/shared/${token}/files/0`, width: 80, height: 60, format: 'webp' }],
       keywords: null,
       colors: null,
     });

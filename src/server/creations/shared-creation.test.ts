@@ -6,7 +6,7 @@ const TOKEN = 'Zr4kP9mWq2xYt7vB3nLs8cDfZr4kP9mW';
 const colorized: SharedCreation = {
   tool: 'colorizer',
   createdAt: '2026-11-23T12:00:00.000Z',
-  outputs: [{ url: `/api/shared/${TOKEN}/files/0`, width: 800, height: 600 }],
+  outputs: [{ url: `/api/shared/${TOKEN}/files/0`, width: 800, height: 600, format: 'webp' }],
   keywords: null,
   colors: null,
 };

@@ -1,8 +1,10 @@
 // A shared creation as anyone with its link sees it: the JSON of GET /api/shared/:token, and the
 // link-preview tags (Open Graph, Twitter card) in the HTML the server answers for /shared/<token>,
 // so that a pasted link shows the picture without running the app (crawlers run no scripts).
+
 import type { SharedCreation } from '../../contract/creations';
 import { SHARED_ROUTE_PREFIX } from '../../contract/creations';
+import { formatOfType } from '../../contract/output-files';
 import { toolById } from '../../contract/tools';
 import type { AppDb } from '../db/client';
 import { viewJob } from '../jobs/views/job-view';
@@ -22,7 +24,9 @@ export async function readSharedCreation(db: AppDb, token: string): Promise<Shar
     createdAt: view.createdAt,
     outputs: (view.output ?? []).flatMap((url, index) => {
       const file = byId.get(url.replace('/api/files/', ''));
-      return file ? [{ url: sharedFileUrl(token, index), width: file.width, height: file.height }] : [];
+      if (!file) return [];
+      const format = formatOfType(file.contentType);
+      return [{ url: sharedFileUrl(token, index), width: file.width, height: file.height, format }];
     }),
     keywords: view.keywords,
     colors: view.colors,

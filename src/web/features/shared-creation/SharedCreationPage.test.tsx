@@ -12,7 +12,7 @@ const TOKEN = 'Zr4kP9mWq2xYt7vB3nLs8cDf';
 const shared: SharedCreation = {
   tool: 'colorizer',
   createdAt: '2026-11-23T12:00:00.000Z',
-  outputs: [{ url: `/api/shared/${TOKEN}/files/0`, width: 800, height: 600 }],
+  outputs: [{ url: `/api/shared/${TOKEN}/files/0`, width: 800, height: 600, format: 'webp' }],
   keywords: null,
   colors: null,
 };
@@ -43,12 +43,19 @@ describe('a shared creation', () => {
     const four: SharedCreation = {
       ...shared,
       tool: 'text-to-pic',
-      outputs: [0, 1].map((index) => ({ url: `/api/shared/${TOKEN}/files/${index}`, width: 64, height: 64 })),
+      // The second asked for as AVIF through the API: its download says so.
+      outputs: [0, 1].map((index) => ({
+        url: `/api/shared/${TOKEN}/files/${index}`,
+        width: 64,
+        height: 64,
+        format: index === 0 ? ('webp' as const) : ('avif' as const),
+      })),
     };
     installFakeApi({ ...signedOutRoutes(), [`GET /api/shared/${TOKEN}`]: { body: four } });
     renderApp(`/shared/${TOKEN}`);
     await screen.findByRole('heading', { level: 1, name: 'Made with Text to Pic' });
-    expect(screen.getByRole('link', { name: 'Download generated-image-2.webp' }).textContent).toBe('Download image 2');
+    expect(screen.getByRole('link', { name: 'Download generated-image-1.webp' }).textContent).toBe('Download image 1');
+    expect(screen.getByRole('link', { name: 'Download generated-image-2.avif' }).textContent).toBe('Download image 2');
     expect(downloadName('image-analyzer', 1)).toBeNull();
   });
 

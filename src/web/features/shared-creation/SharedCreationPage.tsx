@@ -2,6 +2,7 @@ import { Download, Link2Off } from 'lucide-react';
 import { useEffect, useState } from 'react';
 import type { SharedCreation } from '../../../contract/creations';
 import { downloadName } from '../../../contract/download-names';
+import { withFormatExtension } from '../../../contract/output-files';
 import { ROUTES } from '../../../contract/routes';
 import { toolById } from '../../../contract/tools';
 import { StandalonePage } from '../../components/StandalonePage';
@@ -64,7 +65,9 @@ function SharedView({ creation }: { creation: SharedCreation }) {
       <p className="pp-shared__meta">{formatDay(creation.createdAt)}</p>
       <ul className="pp-shared__images">
         {creation.outputs.map((image, index) => {
-          const name = downloadName(creation.tool, index + 1);
+          // The spec's name, with the extension of the format it was made in (an API call may ask another).
+          const specName = downloadName(creation.tool, index + 1);
+          const name = specName && image.format ? withFormatExtension(specName, image.format) : specName;
           return (
             <li key={image.url}>
               <img
