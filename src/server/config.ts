@@ -39,6 +39,8 @@ const EnvSchema = z.object({
   TOOL_WAIT_SECONDS: z.coerce.number().min(0).max(300).default(55),
   /** Seconds a tool job's provider call may take; a job running longer is handed back by the orphan sweep (retried or refunded). */
   TOOL_JOB_EXPIRE_SECONDS: z.coerce.number().int().min(2).max(86_400).default(900),
+  /** Seconds before a failed tool run's first retry; the second waits twice as long, each up to twice that at random. */
+  TOOL_RETRY_DELAY_SECONDS: z.coerce.number().min(0.05).max(3600).default(5),
   /** Tool calls one account may make per minute (valid or not); beyond it the API answers 429 with Retry-After. */
   TOOL_CALLS_PER_MINUTE: z.coerce.number().int().min(1).max(100_000).default(60),
   /** Seconds a worker may go without renewing its lease before its jobs are handed back to the queue. */
@@ -138,6 +140,8 @@ export type Config = {
   queuePollSeconds: number;
   toolWaitSeconds: number;
   toolJobExpireSeconds: number;
+  /** The first retry's delay of a tool run that threw (doubled for the next, each up to twice at random). */
+  toolRetryDelaySeconds: number;
   workerConcurrency: number;
   toolCallsPerMinute: number;
   /** Tool jobs one user may have queued or running at once (the fair queue's cap). */
@@ -293,6 +297,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, argv: readonly 
     queuePollSeconds: e.QUEUE_POLL_SECONDS,
     toolWaitSeconds: e.TOOL_WAIT_SECONDS,
     toolJobExpireSeconds: e.TOOL_JOB_EXPIRE_SECONDS,
+    toolRetryDelaySeconds: e.TOOL_RETRY_DELAY_SECONDS,
     workerConcurrency: e.WORKER_CONCURRENCY,
     toolCallsPerMinute: e.TOOL_CALLS_PER_MINUTE,
     maxActiveJobsPerUser: e.MAX_ACTIVE_JOBS_PER_USER,

@@ -210,6 +210,7 @@ export async function startBackend(
         logger,
         providerFor: (tool, recorded) => inference.providerForJob(tool, recorded),
         runTimeoutMs: config.toolJobExpireSeconds * 1000,
+        retryDelaySeconds: config.toolRetryDelaySeconds,
       };
       // Added after the lease, so stopped before it: the jobs in hand finish first.
       stops.add(

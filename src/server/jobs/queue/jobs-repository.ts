@@ -29,7 +29,7 @@ export type JobRun = { attempt: number } | null;
 /** Runs a job gets at most (the first and two retries, as pg-boss's retryLimit 2 gave); then it fails and is refunded. */
 export const TOOL_RUN_TRIES = 3;
 /** A retry waits this long after the first run, twice as long after the second, each up to twice that at random (pg-boss's backoff). */
-const RETRY_DELAY_SECONDS = 5;
+export const DEFAULT_RETRY_DELAY_SECONDS = 5;
 
 /** Whether a tool job waits and is due (other than `except`: a statement's snapshot still counts its own take as waiting). */
 export const toolRunsDue = (except: SQL = sql`null`): SQL =>
@@ -144,19 +144,19 @@ function takenFromRow(row: Record<string, unknown> | undefined): TakenJob | null
 /**
  * A job whose run ended without finishing it (the run threw: a busy provider, storage that failed;
  * or its worker is gone) goes back to the queue for another try: due at once (`now`) or after the
- * retry's delay (`backoff`), only while `run` still holds it and no provider has it. False: it did
- * not (finished, or handed back, meanwhile).
+ * retry's delay (`backoff`: `delaySeconds` after the first run, doubled after each next), only while
+ * `run` still holds it and no provider has it. False: it did not (finished, or handed back, meanwhile).
  */
 export async function queueAgain(
   db: AppDb,
   jobId: string,
   run: { attempt: number },
-  due: 'now' | 'backoff',
+  due: 'now' | { delaySeconds: number },
 ): Promise<boolean> {
   const runAfter =
     due === 'now'
       ? null
-      : sql`now() + make_interval(secs => ${RETRY_DELAY_SECONDS}::float8 * power(2, ${run.attempt}::int - 1) * (1 + random()))`;
+      : sql`now() + make_interval(secs => ${due.delaySeconds}::float8 * power(2, ${run.attempt}::int - 1) * (1 + random()))`;
   const rows = await db
     .update(jobs)
     .set({ status: 'queued', workerId: null, runAfter })

@@ -15,6 +15,7 @@ import type { FileStorage } from '../../storage/storage';
 import { loadInputImages, removeFiles, storeOutputs } from '../job-files';
 import type { FinishedJob, JobSignals } from '../queue/job-signals';
 import {
+  DEFAULT_RETRY_DELAY_SECONDS,
   findRunningJob,
   type JobRow,
   type JobRun,
@@ -41,6 +42,8 @@ export type ToolJobDeps = {
   providerFor(tool: ToolId, recorded: string): InferenceProvider;
   /** How long one provider call may take (the job's expiry is the backstop). */
   runTimeoutMs: number;
+  /** The first retry's delay of a run that threw (TOOL_RETRY_DELAY_SECONDS); the queue's default when not given. */
+  retryDelaySeconds?: number;
 };
 
 /**
@@ -125,15 +128,18 @@ function durablyFor(logger: Logger, jobId: string) {
  * meanwhile).
  */
 export async function tryAgainOrRefund(
-  deps: Pick<JobCompletionDeps, 'db' | 'logger' | 'signals'>,
+  deps: Pick<ToolJobDeps, 'db' | 'logger' | 'signals' | 'retryDelaySeconds'>,
   job: Pick<JobRow, 'id' | 'tool' | 'attempts'>,
   due: 'now' | 'backoff',
 ): Promise<'retried' | 'refunded' | null> {
   const run = { attempt: job.attempts };
   // The worker that ran it waits out a database outage; the sweep ('now') simply tries next round.
   const durably = due === 'backoff' ? durablyFor(deps.logger, job.id) : <T>(write: () => Promise<T>) => write();
+  const delaySeconds = deps.retryDelaySeconds ?? DEFAULT_RETRY_DELAY_SECONDS;
   if (job.attempts < TOOL_RUN_TRIES)
-    return (await durably(() => queueAgain(deps.db, job.id, run, due))) ? 'retried' : null;
+    return (await durably(() => queueAgain(deps.db, job.id, run, due === 'now' ? 'now' : { delaySeconds })))
+      ? 'retried'
+      : null;
   const message = toolById(job.tool as ToolId).failureMessage;
   const refunded = await durably(() => failAndRefund(deps.db, job.id, message, run));
   if (!refunded) return null;
