@@ -89,8 +89,8 @@ describe.runIf(inject('browserAvailable'))('progress and refusals that tell the 
   }, 300_000);
 
   it('three 2x upscales from three tabs: the ones waiting say Queued with their place, then all finish', async () => {
-    // A photo of about half a megapixel: each 2x takes seconds, so the second and third wait.
-    const photo = await sharp(CAT).resize(900).jpeg({ quality: 90 }).toBuffer();
+    // A photo of a quarter megapixel: each 2x takes seconds, so the second and third wait.
+    const photo = await sharp(CAT).resize(600).jpeg({ quality: 90 }).toBuffer();
     const { page: first } = await newAccount(browser, baseUrl, { verified: true, prefix: 'queue' });
     await expect.poll(() => balance(first)).toBe(20);
     const tabs = [first, await first.context().newPage(), await first.context().newPage()];
