@@ -45,6 +45,8 @@ const EnvSchema = z.object({
   TOOL_CALLS_PER_MINUTE: z.coerce.number().int().min(1).max(100_000).default(60),
   /** Seconds a worker may go without renewing its lease before its jobs are handed back to the queue. */
   WORKER_LEASE_SECONDS: z.coerce.number().int().min(3).max(600).default(30),
+  /** Seconds a stopping worker waits for the jobs in hand before leaving them to the next worker. */
+  WORKER_STOP_WAIT_SECONDS: z.coerce.number().min(0.1).max(600).default(10),
   /** Tool jobs one worker process runs at a time (providers mostly wait on the network; local models queue per model). */
   WORKER_CONCURRENCY: z.coerce.number().int().min(1).max(32).default(2),
   /** Tool jobs one user may have queued or running at once; beyond it a call is refused (429). */
@@ -150,6 +152,8 @@ export type Config = {
   creations: { uploadRetentionDays: number; resultRetentionDays: number; quotaBytes: number };
   /** Seconds without a heartbeat after which a worker counts as gone and its jobs are handed back. */
   workerLeaseSeconds: number;
+  /** How long a stopping worker waits for its jobs in hand (then the next worker runs them again). */
+  workerStopWaitSeconds: number;
   inference: {
     default: 'replicate' | 'local' | 'demo';
     perTool: Partial<Record<ToolId, 'replicate' | 'local' | 'demo'>>;
@@ -307,6 +311,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, argv: readonly 
       quotaBytes: e.STORAGE_QUOTA_MB * 1024 * 1024,
     },
     workerLeaseSeconds: e.WORKER_LEASE_SECONDS,
+    workerStopWaitSeconds: e.WORKER_STOP_WAIT_SECONDS,
     inference: { default: inferenceDefault, perTool },
     local: { backgroundModel: e.LOCAL_BACKGROUND_MODEL },
     replicate: e.REPLICATE_API_TOKEN

@@ -217,6 +217,7 @@ export async function startBackend(
         startToolWorkers(toolJobDeps, {
           pollingIntervalSeconds: config.queuePollSeconds,
           concurrency: config.workerConcurrency,
+          stopWaitSeconds: config.workerStopWaitSeconds,
         }),
       );
       stops.add(

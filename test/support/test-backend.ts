@@ -53,6 +53,8 @@ export function testConfig(env: Record<string, string> = {}, argv: string[] = []
       // A retried run waits 0.2-0.4 s, then 0.4-0.8 s, not 5-30 s: the retries are what the tests
       // check, not their delay (tool-queue.test.ts checks the default's delay in the row).
       TOOL_RETRY_DELAY_SECONDS: '0.2',
+      // A stop leaves a run that hangs (a test's held provider) after 2 s, not 10.
+      WORKER_STOP_WAIT_SECONDS: '2',
       TRUST_PROXY_HOPS: '1',
       // Integration tests are about money and jobs, not models: the instant demo serves every tool
       // unless a test asks for the local engine (INFERENCE_PROVIDER=local) or Replicate.

@@ -7,9 +7,6 @@ import { type TakenJob, takeNextJob } from '../queue/jobs-repository';
 import { runToolJob, type ToolJobDeps, tryAgainOrRefund } from './job-runner';
 import { Slot } from './worker-slot';
 
-/** How long a stop waits for the jobs in hand before leaving them to the next worker (the orphan sweep). */
-const STOP_WAIT_MS = 10_000;
-
 /**
  * Starts `concurrency` slots (WORKER_CONCURRENCY), each running one job at a time. A slot with
  * nothing to do looks again every `pollingIntervalSeconds`, or at once when this process queues a
@@ -18,7 +15,16 @@ const STOP_WAIT_MS = 10_000;
  */
 export function startToolWorkers(
   deps: ToolJobDeps,
-  { pollingIntervalSeconds, concurrency }: { pollingIntervalSeconds: number; concurrency: number },
+  {
+    pollingIntervalSeconds,
+    concurrency,
+    stopWaitSeconds,
+  }: {
+    pollingIntervalSeconds: number;
+    concurrency: number;
+    /** How long a stop waits for the jobs in hand before leaving them to the next worker (the orphan sweep). */
+    stopWaitSeconds: number;
+  },
 ): () => Promise<void> {
   let stopping = false;
   const pollMs = pollingIntervalSeconds * 1000;
@@ -74,7 +80,7 @@ export function startToolWorkers(
     stopTaking();
     let timer: NodeJS.Timeout | undefined;
     const gaveUp = new Promise<'gave up'>((resolve) => {
-      timer = setTimeout(() => resolve('gave up'), STOP_WAIT_MS);
+      timer = setTimeout(() => resolve('gave up'), stopWaitSeconds * 1000);
     });
     const outcome = await Promise.race([Promise.all(loops), gaveUp]);
     clearTimeout(timer);
