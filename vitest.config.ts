@@ -59,6 +59,11 @@ const integrationOn = (dialect: 'pglite' | 'postgres') => ({
     environment: 'node',
     env: { TEST_DB_DIALECT: dialect },
     globalSetup: ['test/support/global-setup.ts'],
+    // Two files at a time: an integration file spends much of its time waiting (the queue's polls, a
+    // provider's delay, a lease), so one at a time left a core idle (decision 064). Its own group,
+    // after the unit and web files, as Vitest runs projects of another maxWorkers.
+    maxWorkers: 2,
+    sequence: { groupOrder: 1 },
     testTimeout: 30_000,
     hookTimeout: 60_000,
   },
@@ -66,8 +71,8 @@ const integrationOn = (dialect: 'pglite' | 'postgres') => ({
 
 export default defineConfig({
   test: {
-    // One file at a time in each Vitest (its default on two cores); npm test runs the browser tests
-    // in a second Vitest beside this one, which fills the two cores (decision 054).
+    // One file at a time (Vitest's default on two cores) but for the integration files, two at a time
+    // (decision 064); npm test runs the browser tests in a second Vitest beside this one (decision 054).
     projects: [
       {
         plugins: [react()],
