@@ -111,6 +111,22 @@ describe('configuration', () => {
     }
   });
 
+  it('waits 10 s for the jobs of a stopping worker unless WORKER_STOP_WAIT_SECONDS says 0.1 to 600', () => {
+    expect(loadConfig({}).workerStopWaitSeconds).toBe(10);
+    expect(loadConfig({ WORKER_STOP_WAIT_SECONDS: '2' }).workerStopWaitSeconds).toBe(2);
+    for (const bad of ['0', '601', 'soon']) {
+      expect(() => loadConfig({ WORKER_STOP_WAIT_SECONDS: bad }), bad).toThrow(/WORKER_STOP_WAIT_SECONDS: /);
+    }
+  });
+
+  it('retries a failed tool run after 5 s unless TOOL_RETRY_DELAY_SECONDS says 0.05 to 3600', () => {
+    expect(loadConfig({}).toolRetryDelaySeconds).toBe(5);
+    expect(loadConfig({ TOOL_RETRY_DELAY_SECONDS: '0.2' }).toolRetryDelaySeconds).toBe(0.2);
+    for (const bad of ['0', '-1', '3601', 'soon']) {
+      expect(() => loadConfig({ TOOL_RETRY_DELAY_SECONDS: bad }), bad).toThrow(/TOOL_RETRY_DELAY_SECONDS: /);
+    }
+  });
+
   it('rejects an SMTP_URL that is not smtp', () => {
     expect(() => loadConfig({ SMTP_URL: 'http://mail' })).toThrow('SMTP_URL: must start with smtp:// or smtps://');
     expect(loadConfig({ SMTP_URL: 'smtp://127.0.0.1:2525' }).mail.smtpUrl).toBe('smtp://127.0.0.1:2525');

@@ -43,7 +43,11 @@ describe('the local engine in its own process', () => {
     if (upscaled.kind !== 'images') throw new Error(`expected images, got ${upscaled.kind}`);
     const [output] = upscaled.images;
     expect(Buffer.isBuffer(output?.bytes)).toBe(true);
-    expect(await sharp(output?.bytes).metadata()).toMatchObject({ format: 'webp', width: 640, height: photo.height * 2 });
+    expect(await sharp(output?.bytes).metadata()).toMatchObject({
+      format: 'webp',
+      width: 640,
+      height: photo.height * 2,
+    });
     expect(delay.max / 1e6).toBeLessThan(1000);
   }, 180_000);
 

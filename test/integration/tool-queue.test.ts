@@ -125,6 +125,22 @@ describe('the tool-run queue', () => {
     }
   });
 
+  it('waits the delay TOOL_RETRY_DELAY_SECONDS sets before a retry', async () => {
+    const backend = await createTestBackend({ env: { QUEUE_POLL_SECONDS: '60' } });
+    try {
+      const { id: userId } = await verifiedUser(backend, 20);
+      const { job } = await chargeTextToPicJob(backend, userId);
+      const taken = await takeNextJob(backend.database.db, randomUUID());
+      const deps = { db: backend.database.db, logger: quietLogger(), retryDelaySeconds: 40 };
+      expect(await tryAgainOrRefund(deps, taken?.job ?? job, 'backoff')).toBe('retried');
+      const wait = await secondsUntilDue(backend, job.id);
+      expect(wait).toBeGreaterThan(39);
+      expect(wait).toBeLessThanOrEqual(80);
+    } finally {
+      await backend.stop();
+    }
+  });
+
   it('takes waiting jobs in the fair queue’s order, passing over one that waits out its delay', async () => {
     const backend = await createTestBackend({ env: { QUEUE_POLL_SECONDS: '60' } });
     try {
