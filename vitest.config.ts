@@ -7,7 +7,8 @@ import { defineConfig } from 'vitest/config';
 //                unit-isolated: the few that need a module graph of their own
 //   integration  the Hono app in-process against PGlite (cloned from a migrated template), and
 //                again against PostgreSQL when TEST_DATABASE_URL is set (except PGLITE_ONLY)
-//   e2e          the real server process driven by Playwright in Debian chromium
+//   e2e          the real server process driven by Playwright in Debian chromium;
+//                e2e-processes: the real server's processes started, killed and clustered, no browser
 // Run on PGlite only: these test HTTP, policy, mail, sign-in, storage and model behaviour whose SQL is
 // the same the files run on both databases already cover (a charge, a job, a profile), or they open
 // PGlite themselves (the migration tests). Everything about money, the queue, jobs, races, signals,
@@ -37,6 +38,19 @@ const PGLITE_ONLY = [
   'stored-image-input',
   'tools-replicate',
 ].map((name) => `test/integration/${name}.test.ts`);
+
+// The real server's processes without a browser (starts, restarts, cluster mode, dev mode, the logs):
+// each starts its own servers. They run at the end of the other Vitest, beside the browser tests,
+// whose Vitest was the run's longest path (decision 064).
+const SERVER_PROCESS_TESTS = [
+  'cluster',
+  'concurrent-start',
+  'database-restart',
+  'dev-mode',
+  'restart',
+  'rolling-restart',
+  'secrets',
+].map((name) => `e2e/${name}.test.ts`);
 
 const UNIT_TESTS = ['src/{server,contract}/**/*.test.ts', 'scripts/**/*.test.ts', 'bench/**/*.test.ts'];
 // Files that need a module graph of their own: vi.mock replaces a module for one file, and the
@@ -111,6 +125,7 @@ export default defineConfig({
         test: {
           name: 'e2e',
           include: ['e2e/**/*.test.ts'],
+          exclude: SERVER_PROCESS_TESTS,
           environment: 'node',
           globalSetup: ['e2e/support/global-setup.ts'],
           // One real server and one browser at a time: the machine has two cores.
@@ -118,6 +133,17 @@ export default defineConfig({
           testTimeout: 60_000,
           // A server's first start builds the web app and creates its PGlite database: minutes on a
           // busy 2-core machine (seen: 4 minutes for the database alone at load 10).
+          hookTimeout: 600_000,
+        },
+      },
+      {
+        test: {
+          name: 'e2e-processes',
+          include: SERVER_PROCESS_TESTS,
+          environment: 'node',
+          globalSetup: ['e2e/support/seed-setup.ts'],
+          fileParallelism: false,
+          testTimeout: 60_000,
           hookTimeout: 600_000,
         },
       },

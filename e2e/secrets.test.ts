@@ -2,7 +2,7 @@
 // and every external system failing (SMTP refuses, Stripe unreachable), through sign-up, a wrong
 // password, a tool call, a purchase and a forged webhook. Nothing it prints contains a secret.
 import { rmSync } from 'node:fs';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cookieHeaderFrom, freePort, type ServerProcess, startServerProcess } from './support/server';
 
 const SECRETS = {
@@ -15,7 +15,7 @@ const SECRETS = {
   S3_SECRET_ACCESS_KEY: 's3-secret-7f3a9c1e5b8d2f4a6c0e9b7d',
 };
 
-describe.runIf(inject('browserAvailable'))('secrets in the logs', () => {
+describe('secrets in the logs', () => {
   let server: ServerProcess;
   beforeAll(async () => {
     const closed = await freePort(); // nothing listens here: every external call fails

@@ -24,6 +24,7 @@ const FACE = path.resolve(import.meta.dirname, 'fixtures/grace_hopper.jpg');
 const CAT = path.resolve(import.meta.dirname, 'fixtures/chelsea.png');
 /** For the Creative Upscaler, whose heavier network spends half a minute on a full photo. */
 const SMALL_CAT = path.resolve(import.meta.dirname, 'fixtures/chelsea-small.png');
+const SMALL_FACE = path.resolve(import.meta.dirname, 'fixtures/grace_hopper-small.jpg');
 /**
  * How long a page may wait for a local model's result: seconds on a quiet machine, but npm test keeps
  * both cores full (decision 054) and a limit here catches a hang, not slowness.
@@ -270,7 +271,10 @@ describe.runIf(inject('browserAvailable'))('tool pages in the browser', () => {
       .toBe("We couldn't find a face in this photo. Try a photo where the face is clear and faces the camera.");
     expect(await balance(page)).toBe(20);
 
-    expect(await singleImageRun(page, '/face-fixer', 'Fix a Face')).toEqual({ fileName: 'fixed-face.webp', spent: 2 });
+    expect(await singleImageRun(page, '/face-fixer', 'Fix a Face', SMALL_FACE)).toEqual({
+      fileName: 'fixed-face.webp',
+      spent: 2,
+    });
     expect(await singleImageRun(page, '/background-remover', 'Background Remover', CAT)).toEqual({
       fileName: 'background-removed.png',
       spent: 2,
