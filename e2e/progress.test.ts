@@ -89,8 +89,9 @@ describe.runIf(inject('browserAvailable'))('progress and refusals that tell the 
   }, 300_000);
 
   it('three 2x upscales from three tabs: the ones waiting say Queued with their place, then all finish', async () => {
-    // A photo of a quarter megapixel: each 2x takes seconds, so the second and third wait.
-    const photo = await sharp(CAT).resize(600).jpeg({ quality: 90 }).toBuffer();
+    // A photo of 0.15 megapixels: each 2x still takes seconds (8 on a quiet machine, far more beside
+    // the other tests), so the second and third wait while their screenshots are taken.
+    const photo = await sharp(CAT).resize(480).jpeg({ quality: 90 }).toBuffer();
     const { page: first } = await newAccount(browser, baseUrl, { verified: true, prefix: 'queue' });
     await expect.poll(() => balance(first)).toBe(20);
     const tabs = [first, await first.context().newPage(), await first.context().newPage()];
