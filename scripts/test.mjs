@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// `npm test`: typecheck and lint beside the web app's production build, then every Vitest project
+// `npm test`: lint and the web app's production build, then every Vitest project beside the typecheck
 // (web, unit, integration on PGlite and, with TEST_DATABASE_URL, on PostgreSQL, and the browser
 // tests, which serve that build). Ends with each tier's time, then one total line over all of them:
 // "N passed, N failed, N skipped". Extra arguments go to vitest (e.g. --project web).
@@ -54,13 +54,13 @@ function step(name, args) {
 
 console.log(`Node.js ${process.version} (${process.execPath})`);
 const vitestArgs = process.argv.slice(2);
+// The typecheck runs beside the tests: they wait only for the lint and the build (the build is the one
+// every browser test's server serves and build-output.test.ts weighs).
+let typecheck = Promise.resolve();
 if (vitestArgs.length === 0) {
-  // The build is the one every browser test's server serves and build-output.test.ts weighs.
   const build = path.join(root, 'scripts/build-web.mjs');
-  await Promise.all([
-    step('typecheck', [bin('typescript', 'bin/tsc'), '--noEmit', '-p', 'tsconfig.json']),
-    step('lint', [bin('@biomejs/biome', 'bin/biome'), 'ci', '.']).then(() => step('build', [build])),
-  ]);
+  typecheck = step('typecheck', [bin('typescript', 'bin/tsc'), '--noEmit', '-p', 'tsconfig.json']);
+  await step('lint', [bin('@biomejs/biome', 'bin/biome'), 'ci', '.']).then(() => step('build', [build]));
 }
 
 // The browser tests run one file at a time (one server and one browser each); Vitest runs such a
@@ -120,7 +120,7 @@ function runVitest({ name, args }) {
     });
   });
 }
-await Promise.all(runs.map(runVitest));
+await Promise.all([...runs.map(runVitest), typecheck]);
 
 // Where the time went: each tier's wall time (Vitest's projects overlap: they share the cores).
 const seconds = (ms) => `${(ms / 1000).toFixed(0).padStart(5)} s`;
