@@ -135,7 +135,8 @@ describe('a provider that stays down', () => {
         throw new ProviderError('still busy', { retryable: true });
       },
     };
-    const backend = await createTestBackend({ env: { TOOL_WAIT_SECONDS: '1' }, inference: routerWith(alwaysBusy) });
+    // The call answers at once (202): its three tries, 0.2-1.2 s apart here, may all end within a wait.
+    const backend = await createTestBackend({ env: { TOOL_WAIT_SECONDS: '0' }, inference: routerWith(alwaysBusy) });
     try {
       const { client, id } = await verifiedUser(backend, 20);
       const pending = await client.post<{ jobId: string }>('/api/generate-image', generate);
