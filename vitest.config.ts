@@ -39,12 +39,18 @@ const PGLITE_ONLY = [
   'tools-replicate',
 ].map((name) => `test/integration/${name}.test.ts`);
 
-// The real server's processes without a browser (restarts, dev mode, the logs): each starts its own
-// servers. They run at the end of the other Vitest, beside the browser tests, so that the two
-// Vitests take about as long (decision 064); cluster mode and concurrent starts stay in e2e.
-const SERVER_PROCESS_TESTS = ['database-restart', 'dev-mode', 'restart', 'rolling-restart', 'secrets'].map(
-  (name) => `e2e/${name}.test.ts`,
-);
+// The real server's processes without a browser (starts, restarts, cluster mode, dev mode, the logs):
+// each starts its own servers. They run at the end of the other Vitest, beside the browser tests,
+// so that the two Vitests take about as long (decision 064).
+const SERVER_PROCESS_TESTS = [
+  'cluster',
+  'concurrent-start',
+  'database-restart',
+  'dev-mode',
+  'restart',
+  'rolling-restart',
+  'secrets',
+].map((name) => `e2e/${name}.test.ts`);
 
 const UNIT_TESTS = ['src/{server,contract}/**/*.test.ts', 'scripts/**/*.test.ts', 'bench/**/*.test.ts'];
 // Files that need a module graph of their own: vi.mock replaces a module for one file, and the
