@@ -41,7 +41,8 @@ describe.runIf(inject('browserAvailable'))('accounts in the browser', () => {
     await expect.poll(() => page.getByTestId('token-balance').textContent()).toContain('20');
 
     await page.goto(`${baseUrl}/user-settings`);
-    await page.getByText(email).waitFor();
+    // The account card's address (the sign-in details card, loaded on its own, shows it a second time).
+    await page.getByTestId('account-email').filter({ hasText: email }).waitFor();
     await page.getByRole('button', { name: 'Verify Email' }).waitFor();
 
     // The link, followed in another tab: this tab's watcher notices without a reload.
