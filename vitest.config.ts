@@ -40,8 +40,8 @@ const PGLITE_ONLY = [
 ].map((name) => `test/integration/${name}.test.ts`);
 
 // The real server's processes without a browser (starts, restarts, cluster mode, dev mode, the logs):
-// each starts its own servers. They run at the end of the other Vitest, beside the browser tests,
-// so that the two Vitests take about as long (decision 064).
+// each starts its own servers. They run in the other Vitest, beside the browser tests, after the
+// unit and web files and before the integration files (decision 065).
 const SERVER_PROCESS_TESTS = [
   'cluster',
   'concurrent-start',
@@ -74,10 +74,10 @@ const integrationOn = (dialect: 'pglite' | 'postgres') => ({
     env: { TEST_DB_DIALECT: dialect },
     globalSetup: ['test/support/global-setup.ts'],
     // Two files at a time: an integration file spends much of its time waiting (the queue's polls, a
-    // provider's delay, a lease), so one at a time left a core idle (decision 064). Its own group,
-    // after the unit and web files, as Vitest runs projects of another maxWorkers.
+    // provider's delay, a lease), so one at a time left a core idle (decision 064). The last group:
+    // when the browser tests end first, two files at a time keep both cores busy (decision 065).
     maxWorkers: 2,
-    sequence: { groupOrder: 1 },
+    sequence: { groupOrder: 2 },
     testTimeout: 30_000,
     hookTimeout: 60_000,
   },
@@ -143,6 +143,8 @@ export default defineConfig({
           environment: 'node',
           globalSetup: ['e2e/support/seed-setup.ts'],
           fileParallelism: false,
+          // After the unit and web files, before the integration files (decision 065).
+          sequence: { groupOrder: 1 },
           testTimeout: 60_000,
           hookTimeout: 600_000,
         },

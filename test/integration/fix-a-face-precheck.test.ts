@@ -1,6 +1,9 @@
 // Fix a Face on the local engine says what it can do before it charges: a photo without a face, or
 // whose face is too small to restore, is refused (422) with the reason and what to try; nothing is
-// charged and nothing is stored. A real portrait passes the check and is charged and fixed.
+// charged and nothing is stored. A real portrait passes the check and is charged, its job queued.
+// The backend serves the web role only, so no worker runs the restoration (the check is the web's):
+// e2e/tools.test.ts runs a portrait through Fix a Face to its file and charge in the real server, and
+// fix-a-face.test.ts weighs the restoration itself.
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { eq } from 'drizzle-orm';
@@ -14,11 +17,14 @@ const fixture = (name: string) => readFileSync(path.join(import.meta.dirname, '.
 
 let backend: TestBackend;
 beforeAll(async () => {
-  backend = await createTestBackend({ env: { INFERENCE_TOOLS: 'fix-a-face=local' } });
+  backend = await createTestBackend({
+    env: { INFERENCE_TOOLS: 'fix-a-face=local', TOOL_WAIT_SECONDS: '0' },
+    role: { web: true, worker: false },
+  });
 });
 afterAll(() => backend.stop());
 
-type Answer = { success: boolean; error?: string; output?: string; balance?: number };
+type Answer = { success: boolean; error?: string; pending?: boolean; status?: string; balance?: number };
 
 async function fixFace(image: Buffer) {
   const user = await verifiedUser(backend, 20);
@@ -54,14 +60,13 @@ describe('Fix a Face on the local engine, before the charge', { timeout: 120_000
     expect(rows).toEqual({ jobs: [], files: [] });
   });
 
-  it('charges and fixes a real portrait', async () => {
-    // At 256 px wide her face is about 160 px tall, past the 96 px the engine restores: the charge
-    // and the job are what count here (fix-a-face.test.ts weighs the restoration at full size).
+  it('charges a real portrait and queues its job', async () => {
+    // At 256 px wide her face is about 160 px tall, past the 96 px the engine restores.
     const portrait = await sharp(fixture('grace_hopper.jpg')).resize(256).jpeg({ quality: 90 }).toBuffer();
     const { answer, tokens, rows } = await fixFace(portrait);
-    expect(answer.status).toBe(200);
-    expect(answer.body).toMatchObject({ success: true, output: expect.stringMatching(/^\/api\/files\//), balance: 18 });
+    expect(answer.status).toBe(202);
+    expect(answer.body).toMatchObject({ success: false, pending: true, status: 'queued', balance: 18 });
     expect(tokens).toBe(18);
-    expect(rows.jobs.map((job) => job.status)).toEqual(['succeeded']);
+    expect(rows.jobs.map((job) => job.status)).toEqual(['queued']);
   });
 });

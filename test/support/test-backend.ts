@@ -77,6 +77,12 @@ export type TestBackend = Backend & { app: NonNullable<Backend['app']>; config: 
 export async function createTestBackend(
   options: {
     env?: Record<string, string>;
+    /**
+     * `{ web: true, worker: false }`: no workers, so a call's job waits in the queue. Set past the
+     * config's check, which asks a process without both roles for PostgreSQL: this in-process PGlite
+     * backend is the only one on its database. Default: both roles.
+     */
+    role?: Config['role'];
     webDistDir?: string;
     inference?: InferenceRouter;
     /** Default: a classifier that finds every image neutral, so no test loads the real model unasked. */
@@ -84,7 +90,7 @@ export async function createTestBackend(
     storage?: FileStorage;
   } = {},
 ): Promise<TestBackend> {
-  const config = testConfig(options.env);
+  const config = { ...testConfig(options.env), ...(options.role ? { role: options.role } : {}) };
   const database = await createTestDatabase();
   const backend = await startBackend(config, quietLogger(), database, {
     webDistDir: options.webDistDir,

@@ -2,7 +2,7 @@
 // the server for the user's jobs in progress and says when each finishes; a tool page that shows its
 // own running job is left to show the end itself.
 import { act, screen, within } from '@testing-library/react';
-import { beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { RESUMED_IMAGE_NAME } from '../features/tools/ToolWorkspace';
 import { forgetWatchedJobs } from '../lib/jobs/job-watch';
 import { creation, creationList, storedImage } from '../test-support/creation-fixtures';
@@ -11,9 +11,18 @@ import { open, setUpToolPageTests, signedIn } from '../test-support/tool-page-ha
 import { WATCH_POLL_MS } from './JobToasts';
 
 setUpToolPageTests();
-beforeEach(() => forgetWatchedJobs());
+// The notices' poll runs on a fake interval, moved on by the test: its 1.5 s between looks is not
+// what these tests check. Every other timer (the page's own follow, the queries' waits) stays real.
+beforeEach(() => {
+  forgetWatchedJobs();
+  vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval'] });
+});
+afterEach(() => vi.useRealTimers());
 
-const SLOW = { timeout: 3 * WATCH_POLL_MS + 1000 };
+/** Lets the notices' poll look `times` times, each answer settled. */
+async function pollsPass(times: number) {
+  for (let look = 0; look < times; look++) await act(() => vi.advanceTimersByTimeAsync(WATCH_POLL_MS));
+}
 
 const running = (id: string, tool: 'colorizer' | 'background-remover') => ({
   ...creation({ id, tool, status: 'running', output: null, outputs: [], createdAt: new Date().toISOString() }),
@@ -39,7 +48,8 @@ describe('a page loaded while a job runs', () => {
       ),
       'My Creations',
     );
-    const toast = await screen.findByTestId('job-toast', {}, SLOW);
+    await pollsPass(2);
+    const toast = await screen.findByTestId('job-toast');
     expect(toast.textContent).toContain('Your Colorizer result is ready.');
     expect(within(toast).getByRole('link', { name: 'View it' }).getAttribute('href')).toBe('/colorizer');
     expect(api.callsTo('GET /api/jobs').map((call) => call.search)).toEqual(['?status=active']);
@@ -59,7 +69,8 @@ describe('a page loaded while a job runs', () => {
       ),
       'Tokens',
     );
-    const toast = await screen.findByTestId('job-toast', {}, SLOW);
+    await pollsPass(1);
+    const toast = await screen.findByTestId('job-toast');
     expect(toast.textContent).toContain('Your Colorizer job failed; its tokens were given back.');
     expect(within(toast).getByTestId('job-toast-reason').textContent).toBe('The model was busy.');
   });
@@ -83,8 +94,8 @@ describe('a page loaded while a job runs', () => {
     );
     await screen.findByTestId('job-progress');
     active.resolve({ body: { jobs: [job], next: null } });
-    await screen.findByRole('img', { name: `Cut-out of ${RESUMED_IMAGE_NAME}` }, SLOW);
-    await act(() => new Promise((resolve) => setTimeout(resolve, 2 * WATCH_POLL_MS)));
+    await screen.findByRole('img', { name: `Cut-out of ${RESUMED_IMAGE_NAME}` }, { timeout: 5_000 });
+    await pollsPass(2);
     expect(screen.queryByTestId('job-toast')).toBeNull();
   });
 });
