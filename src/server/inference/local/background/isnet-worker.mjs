@@ -1,7 +1,7 @@
 // The ISNet session in its own thread. onnxruntime-node's session.run is synchronous on the calling
 // thread: on the main thread one 1024x1024 run would freeze the web server for seconds. Plain
 // JavaScript on purpose: a worker does not inherit the TypeScript loader the server registers.
-// Protocol (isnet-model.ts): workerData { model: ArrayBuffer, threads }; answers { ready, inputName,
+// Protocol (isnet-model.ts): workerData { model: ArrayBuffer, sessionOptions }; answers { ready, inputName,
 // outputName } or { loadError }; then per message { input: Float32Array, side } answers
 // { scores: Float32Array, runMs } or { error }.
 import { parentPort, workerData } from 'node:worker_threads';
@@ -9,15 +9,7 @@ import * as ort from 'onnxruntime-node';
 
 let session;
 try {
-  session = await ort.InferenceSession.create(new Uint8Array(workerData.model), {
-    intraOpNumThreads: workerData.threads,
-    interOpNumThreads: 1,
-    executionMode: 'sequential',
-    graphOptimizationLevel: 'all',
-    // Without the arena, a run's ~0.7 GB of activations is returned after it instead of being kept
-    // for the life of the server (measured: 2 GB resident with the arena, 0.3-0.6 GB without).
-    enableCpuMemArena: false,
-  });
+  session = await ort.InferenceSession.create(new Uint8Array(workerData.model), workerData.sessionOptions);
   parentPort.postMessage({ ready: true, inputName: session.inputNames[0], outputName: session.outputNames[0] });
 } catch (error) {
   parentPort.postMessage({ loadError: String(error) });

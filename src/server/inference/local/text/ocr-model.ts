@@ -6,9 +6,7 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import { createModelGate, type ModelGate } from '../model-gate';
 import { type ModelThread, startModelThread } from '../model-thread';
-
-/** Threads of one run: the machine has two cores and the gate runs one image at a time. */
-const INTRA_OP_THREADS = 2;
+import { onnxSessionOptions } from '../onnx-session-options';
 
 /** Packed RGB pixels and how the network wants them normalised: (value / 255 - mean) / std. */
 export type OcrInput = { rgb: Buffer; width: number; height: number; mean: number[]; std: number[] };
@@ -37,7 +35,8 @@ async function loadOcr(onStop: () => void): Promise<OcrModel> {
       workerData: {
         detPath: path.join(dir, 'ch_PP-OCRv4_det_infer.onnx'),
         recPath: path.join(dir, 'ch_PP-OCRv4_rec_infer.onnx'),
-        threads: INTRA_OP_THREADS,
+        // Input sizes vary with every image and line: an arena would keep the largest run's memory.
+        sessionOptions: onnxSessionOptions({ enableCpuMemArena: false }),
       },
     },
     onStop,

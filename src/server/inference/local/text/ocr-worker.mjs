@@ -4,7 +4,7 @@
 // The per-pixel and per-step loops run here too (a 960 px image is 2.8 M values to normalise, a
 // line's output 6625 probabilities per step): on the main thread they held up the server for up to
 // 90 ms.
-// Protocol (ocr-model.ts): workerData { detPath, recPath, threads }; answers { ready } or
+// Protocol (ocr-model.ts): workerData { detPath, recPath, sessionOptions }; answers { ready } or
 // { loadError }; then per message { network: 'det' | 'rec', rgb: Uint8Array (packed RGB), width,
 // height, mean: number[3], std: number[3], bestPerStep: boolean } answers { output: Float32Array,
 // dims, runMs } or, with bestPerStep, { best: Int32Array, bestScore: Float32Array, dims, runMs }
@@ -12,19 +12,10 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import * as ort from 'onnxruntime-node';
 
-const options = {
-  intraOpNumThreads: workerData.threads,
-  interOpNumThreads: 1,
-  executionMode: 'sequential',
-  graphOptimizationLevel: 'all',
-  // Input sizes vary with every image and line: an arena would keep the largest run's memory.
-  enableCpuMemArena: false,
-};
-
 const sessions = {};
 try {
-  sessions.det = await ort.InferenceSession.create(workerData.detPath, options);
-  sessions.rec = await ort.InferenceSession.create(workerData.recPath, options);
+  sessions.det = await ort.InferenceSession.create(workerData.detPath, workerData.sessionOptions);
+  sessions.rec = await ort.InferenceSession.create(workerData.recPath, workerData.sessionOptions);
   parentPort.postMessage({ ready: true });
 } catch (error) {
   parentPort.postMessage({ loadError: String(error) });

@@ -4,6 +4,7 @@
 // Conv2D -> Conv (+ Relu), Concatenate -> Concat, Add -> Sum, UpSampling2D -> Resize (nearest).
 // ONNX convolutions are NCHW, so the graph transposes at its ends and keeps the NHWC interface.
 import * as ort from 'onnxruntime-node';
+import { onnxSessionOptions } from '../onnx-session-options';
 import { type EsrganFiles, type EsrganSize, type KerasLayer, readEsrganFiles, type SrScale } from './esrgan-model';
 import { type OnnxGraph, type OnnxNode, type OnnxTensor, writeOnnxModel } from './onnx-writer';
 
@@ -12,13 +13,7 @@ export const ONNX_OUTPUT = 'SR_nhwc';
 
 export async function loadEsrganOnnx(scale: SrScale, size: EsrganSize = 'slim'): Promise<ort.InferenceSession> {
   const model = writeOnnxModel(esrganOnnxGraph(await readEsrganFiles(scale, size)), `esrgan-${size}-x${scale}`);
-  return ort.InferenceSession.create(model, {
-    // Two cores on this machine; one network run at a time (model gate), so no inter-op threads.
-    intraOpNumThreads: 2,
-    interOpNumThreads: 1,
-    executionMode: 'sequential',
-    graphOptimizationLevel: 'all',
-  });
+  return ort.InferenceSession.create(model, onnxSessionOptions());
 }
 
 export function esrganOnnxGraph({ topology, weightSpecs, weights }: EsrganFiles): OnnxGraph {

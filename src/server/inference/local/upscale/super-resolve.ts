@@ -6,6 +6,7 @@ import { setImmediate } from 'node:timers/promises';
 import type { Tensor4D } from '@tensorflow/tfjs';
 import * as ort from 'onnxruntime-node';
 import { createGateCache, type ModelGate } from '../model-gate';
+import { onnxSessionOptions } from '../onnx-session-options';
 import type { RawImage } from '../raw-image';
 import { getTf } from '../tfjs-runtime';
 import { type EsrganSize, loadEsrgan, type SrScale } from './esrgan-model';
@@ -27,13 +28,7 @@ export async function loadSrNetwork(scale: SrScale, size: EsrganSize, runtime: S
 
 /** One of Real-ESRGAN's 4x networks (real-esrgan.ts) as an SrNetwork. */
 export async function loadRealEsrganNetwork(model: RealEsrganModel): Promise<SrNetwork> {
-  // As esrgan-onnx.ts: two cores, one run at a time.
-  const session = await ort.InferenceSession.create(await realEsrganOnnx(model), {
-    intraOpNumThreads: 2,
-    interOpNumThreads: 1,
-    executionMode: 'sequential',
-    graphOptimizationLevel: 'all',
-  });
+  const session = await ort.InferenceSession.create(await realEsrganOnnx(model), onnxSessionOptions());
   return onnxNetwork(session);
 }
 
