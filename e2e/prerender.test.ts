@@ -5,7 +5,7 @@ import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { ROUTES } from '../src/contract/routes';
 import { TOOLS } from '../src/contract/tools';
-import { appIsLive, DESKTOP, gotoQuiet, launchBrowser, openPage, PHONE } from './support/browser';
+import { appIsLive, CONTEXT_OPTIONS, DESKTOP, gotoQuiet, launchBrowser, openPage, PHONE } from './support/browser';
 import { newAccount } from './support/visitors';
 
 const baseUrl = inject('baseUrl');
@@ -26,7 +26,7 @@ describe.runIf(inject('browserAvailable'))('prerendered pages', () => {
       expect(html, route).toContain('<div id="root" data-prerendered data-signed-in="false"');
       expect(html, route).toMatch(/<h1[^>]*>/);
     }
-    const context = await browser.newContext({ javaScriptEnabled: false, viewport: PHONE });
+    const context = await browser.newContext({ ...CONTEXT_OPTIONS, javaScriptEnabled: false, viewport: PHONE });
     const page = await context.newPage();
     await page.goto(`${baseUrl}/background-remover`);
     await expect(page.getByRole('heading', { level: 1 }).textContent()).resolves.toBe('Background Remover');

@@ -3,7 +3,7 @@
 // and a click in the menu leaves focus on the new page's heading, with no ring.
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { appIsLive, gotoQuiet, launchBrowser, PHONE } from './support/browser';
+import { appIsLive, CONTEXT_OPTIONS, gotoQuiet, launchBrowser, PHONE } from './support/browser';
 
 const baseUrl = inject('baseUrl');
 
@@ -22,7 +22,7 @@ describe.runIf(inject('browserAvailable'))('the tool shell’s layout', () => {
   afterAll(() => browser?.close());
 
   async function open(route: string, viewport: { width: number; height: number }, colorScheme: 'light' | 'dark') {
-    const context = await browser.newContext({ viewport, colorScheme });
+    const context = await browser.newContext({ ...CONTEXT_OPTIONS, viewport, colorScheme });
     const page = await context.newPage();
     await gotoQuiet(page, `${baseUrl}${route}`);
     await appIsLive(page);

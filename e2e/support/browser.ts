@@ -38,9 +38,17 @@ export function launchBrowser(): Promise<Browser> {
 export const PHONE = { width: 390, height: 844 };
 export const DESKTOP = { width: 1280, height: 900 };
 
+/**
+ * Every test context asks for reduced motion, which the app honours (each looping animation has its
+ * prefers-reduced-motion rule): a spinner or the hero icon looping while a test waits on a model run
+ * repaints at 60 fps, and that renderer took CPU from the model being waited for. What the tests
+ * assert does not move.
+ */
+export const CONTEXT_OPTIONS = { reducedMotion: 'reduce' } as const;
+
 /** A page that records console errors and uncaught exceptions, which a test can assert are none. */
 export async function openPage(browser: Browser, viewport = DESKTOP): Promise<{ page: Page; errors: string[] }> {
-  const page = await browser.newPage({ viewport });
+  const page = await browser.newPage({ ...CONTEXT_OPTIONS, viewport });
   const errors: string[] = [];
   page.on('console', (message) => {
     if (message.type() === 'error') errors.push(message.text());
@@ -55,6 +63,7 @@ let visitors = 0;
 export function newVisitorContext(browser: Browser, viewport = DESKTOP): Promise<BrowserContext> {
   const n = ++visitors;
   return browser.newContext({
+    ...CONTEXT_OPTIONS,
     viewport,
     extraHTTPHeaders: { 'x-forwarded-for': `198.51.${(n >> 8) & 255}.${n & 255}` },
   });
