@@ -75,6 +75,8 @@ describe.runIf(inject('browserAvailable'))('landing page in the browser', () => 
 
   it('alternates the hero icon between the two ends of the brand gradient', async () => {
     const { page } = await openLanding();
+    // The tests' contexts ask for reduced motion (support/browser.ts); a visitor who does not sees it move.
+    await page.emulateMedia({ reducedMotion: 'no-preference' });
     const icon = page.getByTestId('hero-icon');
     const seen = new Set<string>();
     for (let i = 0; i < 40 && seen.size < 2; i++) {

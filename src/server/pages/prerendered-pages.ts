@@ -7,10 +7,14 @@
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
+import { promisify } from 'node:util';
+import { brotliCompress, constants, gzip } from 'node:zlib';
 import type { ToolsInfo } from '../../contract/tool-responses';
 import { escapeMarkup } from '../markup/escape-markup';
 import { ssrDirOf, ssrEntryOf } from './ssr-build';
+
+const brotliAsync = promisify(brotliCompress);
+const gzipAsync = promisify(gzip);
 
 /** The SSR build's entry (a type only: the module itself is the build's, loaded at run time). */
 type Entry = typeof import('../../web/entry-prerender');
@@ -71,13 +75,15 @@ export function prerenderedPages(options: {
         .replace(TITLE_ELEMENT, () => `<title>${escapeMarkup(rendered.title)}</title>`)
         .replace(ROOT_ELEMENT, () => `${root}${rendered.html}</div>`),
     );
-    return {
-      html,
-      br: brotliCompressSync(html, {
+    // On libuv's threads, not this one: brotli at quality 11 takes tens of ms a page, and the warm-up
+    // at start compressed every page on the thread that answers requests (0.4 s of it a start).
+    const [br, gzipped] = await Promise.all([
+      brotliAsync(html, {
         params: { [constants.BROTLI_PARAM_QUALITY]: 11, [constants.BROTLI_PARAM_SIZE_HINT]: html.length },
       }),
-      gzip: gzipSync(html, { level: 9 }),
-    };
+      gzipAsync(html, { level: 9 }),
+    ]);
+    return { html, br, gzip: gzipped };
   }
 
   /** The prerendered page at `page` for a visitor or (`signedIn`) a probably signed-in user; null: the shell. */
