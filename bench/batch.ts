@@ -15,14 +15,11 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import sharp from 'sharp';
-import { verifiedApiUser } from '../e2e/support/mail';
-import { cookieHeaderFrom, type ServerProcess, startServerProcess } from '../e2e/support/server';
-import { adminCli } from '../e2e/support/visitors';
+import type { ServerProcess } from '../e2e/support/server';
 import { type Batch, type BatchImageQueued, MAX_BATCH_IMAGES } from '../src/contract/batches';
 import { toolById } from '../src/contract/tools';
-import { ensurePgliteSeed, seedDataDir } from '../test/support/pglite-seed';
 import { arg } from './load/harness';
-import { type ServerClient, serverClient, sleep } from './server-client';
+import { type ServerClient, serverWithUser, sleep } from './server-client';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
 const TOOL = toolById('image-upscaler');
@@ -31,7 +28,6 @@ const ROUNDS = arg('rounds', 1);
 const POLL_MS = 1000;
 const SENDERS = 2; // the page sends a batch's images two at a time
 const WANT_OVERHEAD = 0.1;
-const PASSWORD = 'a long enough password 42';
 const ENV = {
   INFERENCE_PROVIDER: 'local',
   LOG_LEVEL: 'warn',
@@ -180,30 +176,17 @@ const overhead = (single: number, batched: number) => {
 
 /** The server on a fresh data dir, a verified user with the tokens both phases take, signed in. */
 async function setUp(dataDir: string, holder: { server?: ServerProcess }): Promise<Request> {
-  await ensurePgliteSeed();
-  seedDataDir(dataDir);
-  holder.server = await startServerProcess({ dataDir, env: ENV });
-  const email = `batch.${Date.now()}@example.com`;
-  await verifiedApiUser(holder.server.url, email);
-  const tools = (await (await fetch(`${holder.server.url}/api/tools`)).json()) as {
-    tools: { id: string; provider: string; price: number }[];
-  };
-  const routing = tools.tools.find((tool) => tool.id === TOOL.id);
-  if (routing?.provider !== 'local') throw new Error(`${TOOL.id} is served by ${routing?.provider}, not local`);
-  // Both phases each round, the warm-up call, and a spare image's worth.
-  const tokens = Math.max(1, routing.price * (2 * IMAGES * ROUNDS + 2));
-  // The embedded database is the server's alone: tokens are granted while it is stopped.
-  await holder.server.stop();
-  adminCli(dataDir, 'grant', email, String(tokens), 'bench:batch');
-  holder.server = await startServerProcess({ dataDir, env: ENV });
-  const base = holder.server.url;
-  const signIn = await fetch(`${base}/api/auth/sign-in/email`, {
-    method: 'POST',
-    headers: { origin: base, 'content-type': 'application/json' },
-    body: JSON.stringify({ email, password: PASSWORD }),
+  const { api } = await serverWithUser(dataDir, holder, {
+    env: ENV,
+    label: 'batch',
+    tokensFor: ({ tools }) => {
+      const routing = tools.find((tool) => tool.id === TOOL.id);
+      if (routing?.provider !== 'local') throw new Error(`${TOOL.id} is served by ${routing?.provider}, not local`);
+      // Both phases each round, the warm-up call, and a spare image's worth.
+      return routing.price * (2 * IMAGES * ROUNDS + 2);
+    },
   });
-  if (signIn.status !== 200) throw new Error(`sign-in answered ${signIn.status}`);
-  return serverClient(base, cookieHeaderFrom(signIn)).json;
+  return api.json;
 }
 
 async function main(): Promise<number> {

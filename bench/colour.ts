@@ -31,21 +31,16 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import os from 'node:os';
 import path from 'node:path';
 import sharp from 'sharp';
-import { verifiedApiUser } from '../e2e/support/mail';
-import { cookieHeaderFrom, type ServerProcess, startServerProcess } from '../e2e/support/server';
-import { adminCli } from '../e2e/support/visitors';
-import { SIGNUP_TOKENS } from '../src/contract/accounts';
-import type { ToolInfo, ToolsInfo } from '../src/contract/tool-responses';
+import type { ServerProcess } from '../e2e/support/server';
+import type { ToolInfo } from '../src/contract/tool-responses';
 import { type ImageToolId, type ToolId, toolById } from '../src/contract/tools';
 import { pngWithMetadata } from '../src/server/images/finishing/embedded-metadata';
 import { adobeRgbProfile, profileDescription, profileToLinearSrgb } from '../test/support/icc-profiles';
-import { ensurePgliteSeed, seedDataDir } from '../test/support/pglite-seed';
 import { ciede2000, type Lab, linearSrgbToLab, srgbToLab } from './colour/ciede2000';
 import { arg } from './load/harness';
-import { type ServerClient, serverClient, sleep } from './server-client';
+import { type ServerClient, serverWithUser, sleep } from './server-client';
 
 const PHOTOS = path.resolve(import.meta.dirname, '../../shared/test-images');
-const PASSWORD = 'a long enough password 42';
 const POLL_MS = 1000;
 /** The photos' longer side (`--side`, default 512); the patches scale with it. */
 const LONG_SIDE = arg('side', 512);
@@ -333,28 +328,13 @@ async function setUp(
   tools: ToolPlan[],
   calls: number,
 ): Promise<{ api: ServerClient; info: Map<ToolId, ToolInfo> }> {
-  await ensurePgliteSeed();
-  seedDataDir(dataDir);
-  holder.server = await startServerProcess({ dataDir, env: ENV });
-  const email = `colour.${Date.now()}@example.com`;
-  await verifiedApiUser(holder.server.url, email);
-  const served = (await (await fetch(`${holder.server.url}/api/tools`)).json()) as ToolsInfo;
-  const info = new Map(served.tools.map((tool) => [tool.id, tool]));
-  const tokens = tools.reduce((sum, tool) => sum + (info.get(tool.id)?.price ?? 0) * calls, 0);
-  if (tokens > SIGNUP_TOKENS) {
-    // The embedded database is the server's alone: tokens are granted while it is stopped.
-    await holder.server.stop();
-    adminCli(dataDir, 'grant', email, String(tokens + 100), 'bench:colour');
-    holder.server = await startServerProcess({ dataDir, env: ENV });
-  }
-  const base = holder.server.url;
-  const signIn = await fetch(`${base}/api/auth/sign-in/email`, {
-    method: 'POST',
-    headers: { origin: base, 'content-type': 'application/json' },
-    body: JSON.stringify({ email, password: PASSWORD }),
+  const { api, tools: served } = await serverWithUser(dataDir, holder, {
+    env: ENV,
+    label: 'colour',
+    tokensFor: ({ tools: served }) =>
+      tools.reduce((sum, tool) => sum + (served.find((info) => info.id === tool.id)?.price ?? 0) * calls, 0),
   });
-  if (signIn.status !== 200) throw new Error(`sign-in answered ${signIn.status}`);
-  return { api: serverClient(base, cookieHeaderFrom(signIn)), info };
+  return { api, info: new Map(served.tools.map((tool) => [tool.id, tool])) };
 }
 
 const figure = (value: number | undefined) => (value === undefined ? '-' : value.toFixed(2));

@@ -1,5 +1,15 @@
 // The benches' signed-in client of a real server (bench/batch.ts, bench/colour.ts): JSON requests with
-// the session cookie and the server's origin, a 429 waited out as the page does, and files as bytes.
+// the session cookie and the server's origin, a 429 waited out as the page does, and files as bytes;
+// and the server they talk to, on a fresh data dir, with a verified user who has the tokens asked for.
+
+import { verifiedApiUser } from '../e2e/support/mail';
+import { cookieHeaderFrom, type ServerProcess, startServerProcess } from '../e2e/support/server';
+import { adminCli } from '../e2e/support/visitors';
+import { SIGNUP_TOKENS } from '../src/contract/accounts';
+import type { ToolsInfo } from '../src/contract/tool-responses';
+import { ensurePgliteSeed, seedDataDir } from '../test/support/pglite-seed';
+
+const PASSWORD = 'a long enough password 42';
 
 export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -37,4 +47,37 @@ export function serverClient(base: string, cookie: string): ServerClient {
       return Buffer.from(await answer.arrayBuffer());
     },
   };
+}
+
+/**
+ * Starts the server on `dataDir` (seeded from the migrated template) with `env`, signs a verified user
+ * up and in; `tokensFor` says how many tokens the bench's calls take at the prices this server
+ * serves. Past a new account's 20, they are granted (`note` in the ledger) while the server is
+ * stopped: the embedded database is the server's alone. `holder.server` is always the running one.
+ */
+export async function serverWithUser(
+  dataDir: string,
+  holder: { server?: ServerProcess },
+  options: { env: Record<string, string>; label: string; tokensFor: (tools: ToolsInfo) => number },
+): Promise<{ api: ServerClient; tools: ToolsInfo }> {
+  await ensurePgliteSeed();
+  seedDataDir(dataDir);
+  holder.server = await startServerProcess({ dataDir, env: options.env });
+  const email = `${options.label}.${Date.now()}@example.com`;
+  await verifiedApiUser(holder.server.url, email);
+  const tools = (await (await fetch(`${holder.server.url}/api/tools`)).json()) as ToolsInfo;
+  const tokens = options.tokensFor(tools);
+  if (tokens > SIGNUP_TOKENS) {
+    await holder.server.stop();
+    adminCli(dataDir, 'grant', email, String(tokens), `bench:${options.label}`);
+    holder.server = await startServerProcess({ dataDir, env: options.env });
+  }
+  const base = holder.server.url;
+  const signIn = await fetch(`${base}/api/auth/sign-in/email`, {
+    method: 'POST',
+    headers: { origin: base, 'content-type': 'application/json' },
+    body: JSON.stringify({ email, password: PASSWORD }),
+  });
+  if (signIn.status !== 200) throw new Error(`sign-in answered ${signIn.status}`);
+  return { api: serverClient(base, cookieHeaderFrom(signIn)), tools };
 }
