@@ -41,9 +41,11 @@ const PGLITE_ONLY = [
 
 // The real server's processes without a browser (restarts, cluster mode, dev mode): each starts its
 // own servers. They run in the other Vitest, beside the browser tests, after the unit and web files
-// and before the integration files. The concurrent and rolling starts, the database restart and the
-// logs' secrets (also browserless) stay in e2e, so that the two Vitests take about as long (decision 065).
-const SERVER_PROCESS_TESTS = ['cluster', 'dev-mode', 'restart'].map((name) => `e2e/${name}.test.ts`);
+// and before the integration files. The concurrent and rolling starts and the logs' secrets (also
+// browserless) stay in e2e, so that the two Vitests take about as long (decision 065).
+const SERVER_PROCESS_TESTS = ['cluster', 'database-restart', 'dev-mode', 'restart'].map(
+  (name) => `e2e/${name}.test.ts`,
+);
 
 const UNIT_TESTS = ['src/{server,contract}/**/*.test.ts', 'scripts/**/*.test.ts', 'bench/**/*.test.ts'];
 // Files that need a module graph of their own: vi.mock replaces a module for one file, and the
