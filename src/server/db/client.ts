@@ -93,6 +93,11 @@ export async function openPostgres(url: string, options: { max?: number } = {}):
   const pool = new pg.Pool({ connectionString: url, max: options.max ?? 10, pipeline: true });
   // An idle client that loses its server must not crash the process; the next query reconnects.
   pool.on('error', () => {});
+  // Nor one in use: a dead socket fails its queries (their callers see it, and the pool drops the
+  // client when it comes back), then pg emits the error on the client too, which the pool listens to
+  // only while the client is idle. In pipeline mode a write to the closed socket (EPIPE) does that:
+  // unhandled, it ended the server during a database restart.
+  pool.on('connect', (client) => client.on('error', () => {}));
   await pool.query('select 1');
   const db = drizzlePg({ client: pool, schema }) as unknown as AppDb;
   poolOf.set(db, pool);
