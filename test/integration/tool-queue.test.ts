@@ -4,6 +4,7 @@
 import { randomUUID } from 'node:crypto';
 import { eq, sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
+import { loadConfig } from '../../src/server/config';
 import { jobs } from '../../src/server/db/schema';
 import { type InferenceProvider, ProviderError, type ToolResult } from '../../src/server/inference/provider';
 import { markSucceeded, TOOL_RUN_TRIES, takeNextJob } from '../../src/server/jobs/queue/jobs-repository';
@@ -96,12 +97,14 @@ describe('the tool-run queue', () => {
     try {
       const { id: userId, client } = await verifiedUser(backend, 20);
       const deps = { db: backend.database.db, logger: quietLogger() };
+      // The worker's delay when TOOL_RETRY_DELAY_SECONDS is not set: 5 s (config.test.ts).
+      const backoff = { delaySeconds: loadConfig({}).toolRetryDelaySeconds };
       const lease = randomUUID();
       const { job } = await chargeTextToPicJob(backend, userId);
       for (let attempt = 1; attempt < TOOL_RUN_TRIES; attempt++) {
         const taken = await takeNextJob(backend.database.db, lease);
         expect(taken?.job).toMatchObject({ id: job.id, status: 'running', attempts: attempt, workerId: lease });
-        expect(await tryAgainOrRefund(deps, taken?.job ?? job, 'backoff')).toBe('retried');
+        expect(await tryAgainOrRefund(deps, taken?.job ?? job, backoff)).toBe('retried');
         expect(await jobRow(backend, job.id)).toMatchObject({ status: 'queued', workerId: null });
         // 5 s after the first run, 10 s after the second, each up to twice that.
         const wait = await secondsUntilDue(backend, job.id);
@@ -114,8 +117,8 @@ describe('the tool-run queue', () => {
       const last = await takeNextJob(backend.database.db, lease);
       expect(last?.job.attempts).toBe(TOOL_RUN_TRIES);
       // A run that no longer holds the job changes nothing.
-      expect(await tryAgainOrRefund(deps, { ...job, attempts: 1 }, 'backoff')).toBeNull();
-      expect(await tryAgainOrRefund(deps, last?.job ?? job, 'backoff')).toBe('refunded');
+      expect(await tryAgainOrRefund(deps, { ...job, attempts: 1 }, backoff)).toBeNull();
+      expect(await tryAgainOrRefund(deps, last?.job ?? job, backoff)).toBe('refunded');
       expect(await jobRow(backend, job.id)).toMatchObject({ status: 'failed', error: 'Failed to generate image' });
       expect(await takeNextJob(backend.database.db, lease)).toBeNull();
       expect(await tokensOf(client)).toBe(20);
@@ -126,14 +129,19 @@ describe('the tool-run queue', () => {
   });
 
   it('waits the delay TOOL_RETRY_DELAY_SECONDS sets before a retry', async () => {
-    const backend = await createTestBackend({ env: { QUEUE_POLL_SECONDS: '60' } });
+    const backend = await createTestBackend({
+      env: { TOOL_RETRY_DELAY_SECONDS: '40', TOOL_WAIT_SECONDS: '0' },
+      inference: routerWith(flakyProvider(1)),
+    });
     try {
-      const { id: userId } = await verifiedUser(backend, 20);
-      const { job } = await chargeTextToPicJob(backend, userId);
-      const taken = await takeNextJob(backend.database.db, randomUUID());
-      const deps = { db: backend.database.db, logger: quietLogger(), retryDelaySeconds: 40 };
-      expect(await tryAgainOrRefund(deps, taken?.job ?? job, 'backoff')).toBe('retried');
-      const wait = await secondsUntilDue(backend, job.id);
+      const { client } = await verifiedUser(backend, 20);
+      const response = await client.post<{ jobId: string }>('/api/generate-image', generate);
+      expect(response.status).toBe(202);
+      // The worker's first run threw: the job waits out the setting's delay, up to twice it at random.
+      const wait = await eventually(async () => {
+        const row = await jobRow(backend, response.body.jobId);
+        return row?.status === 'queued' && row.attempts === 1 ? secondsUntilDue(backend, row.id) : undefined;
+      });
       expect(wait).toBeGreaterThan(39);
       expect(wait).toBeLessThanOrEqual(80);
     } finally {

@@ -28,9 +28,6 @@ export type JobRun = { attempt: number } | null;
 
 /** Runs a job gets at most (the first and two retries, as pg-boss's retryLimit 2 gave); then it fails and is refunded. */
 export const TOOL_RUN_TRIES = 3;
-/** A retry waits this long after the first run, twice as long after the second, each up to twice that at random (pg-boss's backoff). */
-export const DEFAULT_RETRY_DELAY_SECONDS = 5;
-
 /** Whether a tool job waits and is due (other than `except`: a statement's snapshot still counts its own take as waiting). */
 export const toolRunsDue = (except: SQL = sql`null`): SQL =>
   sql`exists (select 1 from jobs w where w.status = 'queued' and (w.run_after is null or w.run_after <= now()) and w.id is distinct from ${except})`;
@@ -144,7 +141,8 @@ function takenFromRow(row: Record<string, unknown> | undefined): TakenJob | null
 /**
  * A job whose run ended without finishing it (the run threw: a busy provider, storage that failed;
  * or its worker is gone) goes back to the queue for another try: due at once (`now`) or after the
- * retry's delay (`backoff`: `delaySeconds` after the first run, doubled after each next), only while
+ * retry's delay (`delaySeconds` after the first run, doubled after each next, each up to twice that at
+ * random: pg-boss's backoff), only while
  * `run` still holds it and no provider has it. False: it did not (finished, or handed back, meanwhile).
  */
 export async function queueAgain(

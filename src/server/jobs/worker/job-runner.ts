@@ -15,7 +15,6 @@ import type { FileStorage } from '../../storage/storage';
 import { loadInputImages, removeFiles, storeOutputs } from '../job-files';
 import type { FinishedJob, JobSignals } from '../queue/job-signals';
 import {
-  DEFAULT_RETRY_DELAY_SECONDS,
   findRunningJob,
   type JobRow,
   type JobRun,
@@ -42,8 +41,8 @@ export type ToolJobDeps = {
   providerFor(tool: ToolId, recorded: string): InferenceProvider;
   /** How long one provider call may take (the job's expiry is the backstop). */
   runTimeoutMs: number;
-  /** The first retry's delay of a run that threw (TOOL_RETRY_DELAY_SECONDS); the queue's default when not given. */
-  retryDelaySeconds?: number;
+  /** The first retry's delay of a run that threw (TOOL_RETRY_DELAY_SECONDS). */
+  retryDelaySeconds: number;
 };
 
 /**
@@ -128,18 +127,15 @@ function durablyFor(logger: Logger, jobId: string) {
  * meanwhile).
  */
 export async function tryAgainOrRefund(
-  deps: Pick<ToolJobDeps, 'db' | 'logger' | 'signals' | 'retryDelaySeconds'>,
+  deps: Pick<ToolJobDeps, 'db' | 'logger' | 'signals'>,
   job: Pick<JobRow, 'id' | 'tool' | 'attempts'>,
-  due: 'now' | 'backoff',
+  due: 'now' | { delaySeconds: number },
 ): Promise<'retried' | 'refunded' | null> {
   const run = { attempt: job.attempts };
   // The worker that ran it waits out a database outage; the sweep ('now') simply tries next round.
-  const durably = due === 'backoff' ? durablyFor(deps.logger, job.id) : <T>(write: () => Promise<T>) => write();
-  const delaySeconds = deps.retryDelaySeconds ?? DEFAULT_RETRY_DELAY_SECONDS;
+  const durably = due === 'now' ? <T>(write: () => Promise<T>) => write() : durablyFor(deps.logger, job.id);
   if (job.attempts < TOOL_RUN_TRIES)
-    return (await durably(() => queueAgain(deps.db, job.id, run, due === 'now' ? 'now' : { delaySeconds })))
-      ? 'retried'
-      : null;
+    return (await durably(() => queueAgain(deps.db, job.id, run, due))) ? 'retried' : null;
   const message = toolById(job.tool as ToolId).failureMessage;
   const refunded = await durably(() => failAndRefund(deps.db, job.id, message, run));
   if (!refunded) return null;

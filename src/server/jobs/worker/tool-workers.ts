@@ -109,7 +109,7 @@ async function runTaken(deps: ToolJobDeps, taken: TakenJob, lookWithFinish: () =
   } catch (error) {
     const { jobId, job } = taken;
     try {
-      const outcome = await tryAgainOrRefund(deps, job, 'backoff');
+      const outcome = await tryAgainOrRefund(deps, job, { delaySeconds: deps.retryDelaySeconds });
       deps.logger.warn('tool job run failed', { jobId, tool: job.tool, attempt: job.attempts, outcome, error });
     } catch (retryError) {
       // Left running: its expiry (the orphan sweep) hands it back.
