@@ -12,7 +12,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import sharp from 'sharp';
-import { verifiedApiUser } from '../e2e/support/mail';
+import { API_USER_PASSWORD, verifiedApiUser } from '../e2e/support/mail';
 import { freePort, type ServerProcess, startServerProcess } from '../e2e/support/server';
 import { adminCli } from '../e2e/support/visitors';
 import { TOOLS, type ToolId } from '../src/contract/tools';
@@ -193,7 +193,7 @@ async function main() {
     const signIn = await fetch(`${servers.web.url}/api/auth/sign-in/email`, {
       method: 'POST',
       headers: { origin: servers.web.url, 'content-type': 'application/json' },
-      body: JSON.stringify({ email, password: 'a long enough password 42' }),
+      body: JSON.stringify({ email, password: API_USER_PASSWORD }),
     });
     const cookie = signIn.headers
       .getSetCookie()

@@ -2,14 +2,12 @@
 // the session cookie and the server's origin, a 429 waited out as the page does, and files as bytes;
 // and the server they talk to, on a fresh data dir, with a verified user who has the tokens asked for.
 
-import { verifiedApiUser } from '../e2e/support/mail';
+import { API_USER_PASSWORD, verifiedApiUser } from '../e2e/support/mail';
 import { cookieHeaderFrom, type ServerProcess, startServerProcess } from '../e2e/support/server';
 import { adminCli } from '../e2e/support/visitors';
 import { SIGNUP_TOKENS } from '../src/contract/accounts';
 import type { ToolsInfo } from '../src/contract/tool-responses';
 import { ensurePgliteSeed, seedDataDir } from '../test/support/pglite-seed';
-
-const PASSWORD = 'a long enough password 42';
 
 export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -52,8 +50,8 @@ export function serverClient(base: string, cookie: string): ServerClient {
 /**
  * Starts the server on `dataDir` (seeded from the migrated template) with `env`, signs a verified user
  * up and in; `tokensFor` says how many tokens the bench's calls take at the prices this server
- * serves. Past a new account's 20, they are granted (`note` in the ledger) while the server is
- * stopped: the embedded database is the server's alone. `holder.server` is always the running one.
+ * serves. Past a new account's 20, support's admin tool grants them (noted `bench:<label>`) while the
+ * server is stopped: the embedded database is the server's alone. `holder.server` is always the running one.
  */
 export async function serverWithUser(
   dataDir: string,
@@ -76,7 +74,7 @@ export async function serverWithUser(
   const signIn = await fetch(`${base}/api/auth/sign-in/email`, {
     method: 'POST',
     headers: { origin: base, 'content-type': 'application/json' },
-    body: JSON.stringify({ email, password: PASSWORD }),
+    body: JSON.stringify({ email, password: API_USER_PASSWORD }),
   });
   if (signIn.status !== 200) throw new Error(`sign-in answered ${signIn.status}`);
   return { api: serverClient(base, cookieHeaderFrom(signIn)), tools };

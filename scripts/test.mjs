@@ -67,7 +67,8 @@ if (vitestArgs.length === 0) {
 // project only after all the others, so it runs in a Vitest of its own beside the rest instead.
 const otherProjects = ['web', 'unit', 'unit-isolated', 'integration-pglite'];
 if (process.env.TEST_DATABASE_URL) otherProjects.push('integration-postgres');
-// The server-process tests drive no browser: last in this Vitest, beside the browser tests (decision 064).
+// The server-process tests drive no browser: here, after the unit and web files and before the
+// integration files (vitest.config.ts, decision 065).
 otherProjects.push('e2e-processes');
 // Side by side, the two fill both cores (95% busy over a quiet run; one file at a time left a core
 // idle through every integration file: decision 054). ONE_VITEST=1 runs every project in one Vitest, one file at a time.

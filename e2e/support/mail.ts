@@ -22,6 +22,9 @@ export async function followMailLink(page: Page, baseUrl: string, to: string, su
   throw new Error(`no mail to ${to} matching ${subject}`);
 }
 
+/** The password of the accounts `verifiedApiUser` makes, for a client that signs in with them later. */
+export const API_USER_PASSWORD = 'a long enough password 42';
+
 /**
  * Signs up through the API and follows the verification link from the /dev/mail outbox, as a
  * client without a browser would; answers the session's Cookie header.
@@ -31,7 +34,7 @@ export async function verifiedApiUser(baseUrl: string, email: string): Promise<s
   const signUp = await fetch(`${baseUrl}/api/auth/sign-up/email`, {
     method: 'POST',
     headers: origin,
-    body: JSON.stringify({ email, password: 'a long enough password 42', name: 'api user' }),
+    body: JSON.stringify({ email, password: API_USER_PASSWORD, name: 'api user' }),
   });
   if (signUp.status !== 200) throw new Error(`sign-up answered ${signUp.status}`);
   const cookie = cookieHeaderFrom(signUp);

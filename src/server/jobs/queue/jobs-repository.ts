@@ -141,9 +141,9 @@ function takenFromRow(row: Record<string, unknown> | undefined): TakenJob | null
 /**
  * A job whose run ended without finishing it (the run threw: a busy provider, storage that failed;
  * or its worker is gone) goes back to the queue for another try: due at once (`now`) or after the
- * retry's delay (`delaySeconds` after the first run, doubled after each next, each up to twice that at
- * random: pg-boss's backoff), only while
- * `run` still holds it and no provider has it. False: it did not (finished, or handed back, meanwhile).
+ * retry's delay (`delaySeconds` after the first run, doubled after each next, each up to twice that
+ * at random: pg-boss's backoff), only while `run` still holds it and no provider has it. False: it
+ * did not (finished, or handed back, meanwhile).
  */
 export async function queueAgain(
   db: AppDb,
