@@ -161,21 +161,10 @@ async function workerSplit(): Promise<Servers> {
     web,
     all: [web, worker],
     async grant(email, tokens) {
-      execFileSync(
-        process.execPath,
-        [
-          path.join(ROOT, 'node_modules/tsx/dist/cli.mjs'),
-          'src/server/admin/cli.ts',
-          'grant',
-          email,
-          String(tokens),
-          'bench',
-        ],
-        {
-          cwd: ROOT,
-          env: { ...process.env, ...env, DATA_DIR: dataDir, LOG_LEVEL: 'warn' },
-        },
-      );
+      execFileSync(process.execPath, [path.join(ROOT, 'scripts/admin.mjs'), 'grant', email, String(tokens), 'bench'], {
+        cwd: ROOT,
+        env: { ...process.env, ...env, DATA_DIR: dataDir, LOG_LEVEL: 'warn' },
+      });
     },
     stopDatabase,
   };

@@ -12,7 +12,8 @@ import { cookieHeaderFrom, freePort, type ServerProcess, startServerProcess } fr
 
 const ROOT = path.resolve(import.meta.dirname, '..');
 const CLUSTER = path.join(ROOT, 'scripts/pg-cluster.sh');
-const TSX = path.join(ROOT, 'node_modules/tsx/dist/cli.mjs');
+/** `npm run admin`'s script: the admin tool from the server's build. */
+const ADMIN = path.join(ROOT, 'scripts/admin.mjs');
 const SECRET = 'restart-test-secret-of-at-least-32-characters';
 const hasPostgres = (() => {
   try {
@@ -76,7 +77,7 @@ describe.runIf(hasPostgres)('a database restart during traffic', () => {
     await admin.query('update "user" set email_verified = true where email = $1', [email]);
     await admin.end();
     // Enough tokens to keep calling through the outage and after it (support's grant, a ledger row).
-    const grant = spawnSync(process.execPath, [TSX, 'src/server/admin/cli.ts', 'grant', email, '500'], {
+    const grant = spawnSync(process.execPath, [ADMIN, 'grant', email, '500'], {
       cwd: ROOT,
       env: { ...process.env, DATABASE_URL: url, BETTER_AUTH_SECRET: SECRET, LOG_LEVEL: 'warn' },
       encoding: 'utf8',

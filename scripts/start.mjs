@@ -1,12 +1,14 @@
 #!/usr/bin/env node
-// `npm start`: builds the web app when its sources changed since the last build (web-build.mjs),
-// then runs the server in this process (TypeScript through tsx). Arguments pass through: --web, --worker.
-// `npm run dev` (--dev): no build; Vite's dev server with hot reload on DEV_PORT (5173) in front,
+// `npm start`: builds the web app and the server when their sources changed since the last build
+// (web-build.mjs, server-build.mjs), then runs the server's build in this process. Arguments pass
+// through: --web, --worker.
+// `npm run dev` (--dev): no build; the server's sources through tsx, and Vite's dev server with hot reload on DEV_PORT (5173) in front,
 // proxying the server's paths to it on PORT, and APP_URL set to Vite's address so that its pages
 // pass the Origin checks and links in mails lead there.
 import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { buildServerIfStale, serverEntry } from './server-build.mjs';
 import { ensureSupportedNode } from './supported-node.mjs';
 import { buildWebIfStale } from './web-build.mjs';
 
@@ -33,9 +35,14 @@ if (dev) {
 }
 
 // A failed build has printed its errors: the server does not start on an old or partial build.
-if (!dev && servesWeb && !buildWebIfStale()) process.exitCode = 1;
-else {
+if (dev) {
   const { register } = await import('tsx/esm/api');
   register();
   await import(path.join(root, 'src/server/main.ts'));
+} else if ((servesWeb && !buildWebIfStale()) || !(await buildServerIfStale())) {
+  process.exitCode = 1;
+} else {
+  // Stack traces in the log name the sources, not the bundle's lines.
+  process.setSourceMapsEnabled(true);
+  await import(serverEntry('main'));
 }

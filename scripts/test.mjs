@@ -54,11 +54,12 @@ function step(name, args) {
 
 console.log(`Node.js ${process.version} (${process.execPath})`);
 const vitestArgs = process.argv.slice(2);
-// The typecheck runs beside the tests: they wait only for the lint and the build (the build is the one
-// every browser test's server serves and build-output.test.ts weighs).
+// The typecheck runs beside the tests: they wait only for the lint and the build (the web app's build
+// is the one every browser test's server serves and build-output.test.ts weighs; the server's build
+// is the one every server process of the tests runs).
 let typecheck = Promise.resolve();
 if (vitestArgs.length === 0) {
-  const build = path.join(root, 'scripts/build-web.mjs');
+  const build = path.join(root, 'scripts/build.mjs');
   typecheck = step('typecheck', [bin('typescript', 'bin/tsc'), '--noEmit', '-p', 'tsconfig.json']);
   await step('lint', [bin('@biomejs/biome', 'bin/biome'), 'ci', '.']).then(() => step('build', [build]));
 }

@@ -7,7 +7,8 @@ import { DESKTOP, newVisitorContext } from './browser';
 import { followMailLink } from './mail';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
-const TSX = path.join(ROOT, 'node_modules/tsx/dist/cli.mjs');
+/** `npm run admin`'s script: the admin tool from the server's build. */
+const ADMIN = path.join(ROOT, 'scripts/admin.mjs');
 const PASSWORD = 'palette visitor 42';
 let count = 0;
 
@@ -41,7 +42,7 @@ export async function newAccount(
 
 /** Runs `npm run admin -- <args>` on a data directory whose server is stopped; throws on failure. */
 export function adminCli(dataDir: string, ...args: string[]) {
-  const run = spawnSync(process.execPath, [TSX, 'src/server/admin/cli.ts', ...args], {
+  const run = spawnSync(process.execPath, [ADMIN, ...args], {
     cwd: ROOT,
     env: { ...process.env, DATA_DIR: dataDir, LOG_LEVEL: 'warn' },
     encoding: 'utf8',

@@ -1,4 +1,5 @@
 // The process entry: `npm start` (web + worker), `npm start -- --web`, `npm start -- --worker`.
+import path from 'node:path';
 import { ConfigError, loadConfig } from './config';
 import { isDatabaseConnectionError } from './db/connection-errors';
 import { createLogger } from './log';
@@ -28,7 +29,10 @@ async function main() {
     logger.error('unhandled rejection', { error: reason });
     endProcess(1);
   });
-  const system = await startSystem(config, logger);
+  // The engine process's entry beside this one: the bundle's (dist/server/engine-main.mjs, npm start)
+  // or the source's (src/server/engine-main.ts, npm run dev).
+  const engineEntry = new URL(`./engine-main${path.extname(new URL(import.meta.url).pathname)}`, import.meta.url);
+  const system = await startSystem(config, logger, { engineEntry });
 
   let stopping = false;
   const shutdown = async (signal: string) => {

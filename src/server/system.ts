@@ -52,7 +52,7 @@ import { startWebhookDeliveries } from './webhooks/deliveries/webhook-deliveries
 export const WEB_DIST_DIR = fileURLToPath(new URL('../../dist/web', import.meta.url));
 const PACKAGE_JSON = fileURLToPath(new URL('../../package.json', import.meta.url));
 const VERSION = JSON.parse(readFileSync(PACKAGE_JSON, 'utf8')).version as string;
-/** The local engine process's entry: the engines with the same tools (engine-main.ts). */
+/** The local engine process's entry, the engines with the same tools: the source's unless told (main.ts). */
 const ENGINE_MAIN = new URL('./engine-main.ts', import.meta.url);
 
 export type Backend = {
@@ -100,6 +100,8 @@ export async function startBackend(
     nsfwClassifier?: NsfwClassifier;
     /** File storage (default: the DATA_DIR/files folder); tests put a failing one in its place. */
     storage?: FileStorage;
+    /** The local engine process's entry (default: src/server/engine-main.ts, run through tsx). */
+    engineEntry?: URL;
   } = {},
 ): Promise<Backend> {
   const startedAt = new Date();
@@ -130,7 +132,7 @@ export async function startBackend(
     // The local models run in a process of their own, started on the first local run (engine-host.ts).
     const localEngine = () => {
       const engine = createEngineProcessProvider(
-        { tools: SERVER_TOOLS, entry: ENGINE_MAIN },
+        { tools: SERVER_TOOLS, entry: options.engineEntry ?? ENGINE_MAIN },
         { ...config.local, modelDir: path.join(config.dataDir, 'models') },
       );
       stops.add(engine.close);
@@ -293,14 +295,22 @@ function logInferenceSetUp(routing: Record<ToolId, string>, logger: Logger) {
 }
 
 /** The whole process: opens the configured database, starts the back end, listens on PORT. */
-export async function startSystem(config: Config, logger: Logger): Promise<RunningSystem> {
+export async function startSystem(
+  config: Config,
+  logger: Logger,
+  options: { engineEntry?: URL } = {},
+): Promise<RunningSystem> {
   if (config.unsafeLocalCheckout) {
     logger.warn(
       'UNSAFE_LOCAL_CHECKOUT_IN_PRODUCTION is on: the built-in test checkout credits tokens without payment. Never on a public server: set the STRIPE_* variables.',
     );
   }
   const database = await openDatabase(config.database);
-  const backend = await startBackend(config, logger, database, { ownsDatabase: true, webDistDir: WEB_DIST_DIR });
+  const backend = await startBackend(config, logger, database, {
+    ownsDatabase: true,
+    webDistDir: WEB_DIST_DIR,
+    ...options,
+  });
   logger.info('database ready', { dialect: database.dialect, instanceId: backend.instance.instanceId });
   logInferenceSetUp(backend.inference.describe(), logger);
   if (!realEsrganAvailable()) {

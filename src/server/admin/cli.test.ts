@@ -15,8 +15,9 @@ beforeAll(async () => {
 }, 120_000);
 afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
 
+/** `npm run admin -- <args>`: the tool from the server's build (scripts/admin.mjs). */
 const admin = (...args: string[]) =>
-  spawnSync(process.execPath, ['--import', 'tsx', 'src/server/admin/cli.ts', ...args], {
+  spawnSync(process.execPath, ['scripts/admin.mjs', ...args], {
     cwd: root,
     env: { ...process.env, DATA_DIR: dataDir, NODE_ENV: 'development' },
     encoding: 'utf8',

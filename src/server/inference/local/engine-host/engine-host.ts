@@ -22,14 +22,17 @@ export type EngineProcessProvider = InferenceProvider & {
 type Waiter = { resolve: (result: ToolResult | undefined) => void; reject: (error: Error) => void };
 type Engine = { child: ChildProcess; ready: Promise<void> };
 
-/** tsx, by absolute URL: the child may start from any working directory. */
+/** tsx, by absolute URL (the child may start from any working directory): for an entry in TypeScript. */
 const TSX = pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href;
 
 /** What the engine process serves: the tools, and the entry that runs runEngineProcess with them. */
 export type EngineProcessSetup = {
   /** The registry's list (tools/registry.ts): which tools have an engine, which a check. */
   tools: ServedTools;
-  /** The process's main module: it calls engine-process.ts's runEngineProcess with the same tools. */
+  /**
+   * The process's main module: it calls engine-process.ts's runEngineProcess with the same tools. A
+   * `.ts` entry (the sources) runs through tsx; the server's build (dist/server) runs as it is.
+   */
   entry: URL;
 };
 
@@ -59,7 +62,7 @@ export function createEngineProcessProvider(
 
   function start(): Engine {
     const child = fork(entryPath, [JSON.stringify(options)], {
-      execArgv: ['--import', TSX],
+      execArgv: entryPath.endsWith('.ts') ? ['--import', TSX] : ['--enable-source-maps'],
       serialization: 'advanced',
       stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
     });
