@@ -125,6 +125,9 @@ export default defineConfig({
           globalSetup: ['e2e/support/global-setup.ts'],
           // One real server and one browser at a time: the machine has two cores.
           fileParallelism: false,
+          // Files share one worker's loaded modules (playwright-core, sharp, the support files): importing
+          // them again for each file was 23 s of the run's browser tests. Each file launches its own browser.
+          isolate: false,
           testTimeout: 60_000,
           // A server's first start builds the web app and creates its PGlite database: minutes on a
           // busy 2-core machine (seen: 4 minutes for the database alone at load 10).
@@ -138,6 +141,7 @@ export default defineConfig({
           environment: 'node',
           globalSetup: ['e2e/support/seed-setup.ts'],
           fileParallelism: false,
+          isolate: false,
           // After the unit and web files, before the integration files (decision 065).
           sequence: { groupOrder: 1 },
           testTimeout: 60_000,

@@ -7,7 +7,12 @@ import { expect } from 'vitest';
 export async function axeViolations(page: Page, label: string): Promise<string[]> {
   // Legacy mode runs axe.run in the page itself: the default opens a blank page per analysis to merge
   // frames' results (a renderer process each, about half of each check's CPU), and our pages have no frames.
-  const result = await new AxeBuilder({ page }).setLegacyMode().analyze();
+  // resultTypes: axe checks every rule as before, and lists every node only for the violations (passes
+  // keep one node a rule): building selectors for every passing node is work nobody reads.
+  const result = await new AxeBuilder({ page })
+    .setLegacyMode()
+    .options({ resultTypes: ['violations'] })
+    .analyze();
   expect(result.passes.length, label).toBeGreaterThan(0); // axe did run over the page
   return result.violations.flatMap((v) => v.nodes.map((n) => `${label} ${v.id}: ${n.target.join(' ')} (${v.help})`));
 }
