@@ -91,9 +91,9 @@ describe('the benches', () => {
   }, 180_000);
 
   it('measure the colours a photo tagged Display P3 or Adobe RGB comes back with', () => {
-    // One tool, the three taggings on 256 px photos: one server start (a new account's tokens pay),
-    // the upscaler's model load and three calls.
-    const output = runBench('colour.ts', ['--tools', 'image-upscaler', '--side', '256'], 240_000); // exits 1 should a call fail
+    // One tool, the three taggings on 128 px photos (each patch still a square of pixels to read): one
+    // server start (a new account's tokens pay), the upscaler's model load and three calls.
+    const output = runBench('colour.ts', ['--tools', 'image-upscaler', '--side', '128'], 240_000); // exits 1 should a call fail
     for (const tagging of ['P3', 'Adobe RGB', 'sRGB'])
       expect(output, tagging).toMatch(
         new RegExp(

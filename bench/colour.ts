@@ -25,7 +25,7 @@
 // serves here (labelled placeholders) are shown as such and left out of the verdict. A missed bar
 // prints FAIL; the exit code is 1 only when a call fails.
 //   npm run bench:colour -- [--tools image-upscaler,fix-a-face] [--side 512] [--save dir]
-// --side: the photos' longer side in px (the patches scale with it; the short check in benches.test uses 256).
+// --side: the photos' longer side in px (the patches scale with it; the short check in benches.test uses 128).
 // --save: writes each input and output there, to look at where a patch went.
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
