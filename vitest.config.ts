@@ -40,9 +40,8 @@ const PGLITE_ONLY = [
 ].map((name) => `test/integration/${name}.test.ts`);
 
 // The real server's processes without a browser (restarts, cluster mode, dev mode): each starts its
-// own servers. They run in the other Vitest, beside the browser tests, after the unit and web files
-// and before the integration files. The concurrent and rolling starts and the logs' secrets (also
-// browserless) stay in e2e, so that the two Vitests take about as long (decision 065).
+// own servers. They run in the browser tests' Vitest after the browser tests, beside the integration
+// files of the other Vitest, so that the two Vitests take about as long (decisions 065, 066).
 const SERVER_PROCESS_TESTS = ['cluster', 'database-restart', 'dev-mode', 'restart'].map(
   (name) => `e2e/${name}.test.ts`,
 );
@@ -142,7 +141,7 @@ export default defineConfig({
           globalSetup: ['e2e/support/seed-setup.ts'],
           fileParallelism: false,
           isolate: false,
-          // After the unit and web files, before the integration files (decision 065).
+          // After the browser tests (decision 066).
           sequence: { groupOrder: 1 },
           testTimeout: 60_000,
           hookTimeout: 600_000,

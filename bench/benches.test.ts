@@ -106,4 +106,13 @@ describe('the benches', () => {
     );
     expect(output).toMatch(/^ {2}image-upscaler\s+(ok {2}|FAIL)\s+P3 [\d.]+ \/ [\d.]+.*, Adobe RGB [\d.]+ \/ [\d.]+/m);
   }, 300_000);
+
+  it('measure a server start from the sources against one from the build', () => {
+    const output = runBench('server-start.ts', ['--starts', '1']);
+    for (const way of ['sources \\(tsx\\)', 'build \\(npm start\\)'])
+      expect(output, way).toMatch(
+        new RegExp(`${way}\\s+[\\d.]+ CPU-s to answer\\s+[\\d.]+ CPU-s warmed\\s+\\d+ ms to answer`),
+      );
+    expect(output).toMatch(/ratio build\/sources: [\d.]+x CPU to answer, [\d.]+x warmed, [\d.]+x wall/);
+  }, 180_000);
 });

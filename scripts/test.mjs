@@ -68,16 +68,15 @@ if (vitestArgs.length === 0) {
 // project only after all the others, so it runs in a Vitest of its own beside the rest instead.
 const otherProjects = ['web', 'unit', 'unit-isolated', 'integration-pglite'];
 if (process.env.TEST_DATABASE_URL) otherProjects.push('integration-postgres');
-// The server-process tests drive no browser: here, after the unit and web files and before the
-// integration files (vitest.config.ts, decision 065).
-otherProjects.push('e2e-processes');
 // Side by side, the two fill both cores (95% busy over a quiet run; one file at a time left a core
 // idle through every integration file: decision 054). ONE_VITEST=1 runs every project in one Vitest, one file at a time.
 const runs =
   vitestArgs.length > 0 || process.env.ONE_VITEST === '1'
     ? [{ name: 'vitest', args: vitestArgs }]
     : [
-        { name: 'browser', args: ['--project', 'e2e'] },
+        // The server-process tests (no browser) after the browser tests: the two Vitests then take about
+        // as long (vitest.config.ts, decision 066).
+        { name: 'browser', args: ['--project', 'e2e', '--project', 'e2e-processes'] },
         { name: 'others', args: otherProjects.flatMap((project) => ['--project', project]) },
       ];
 mkdirSync(path.join(root, '.tmp'), { recursive: true });
