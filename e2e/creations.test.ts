@@ -80,6 +80,10 @@ describe.runIf(inject('browserAvailable'))('My Creations in the browser', () => 
       await page.getByRole('radio', { name: 'Black' }).check();
       await page.getByRole('button', { name: 'Zoom 1:1' }).click();
       await page.getByTestId('zoom-view').waitFor();
+      // The picture at full size scrolls inside its card: the page itself never gets wider than the screen.
+      expect(await page.evaluate(() => document.documentElement.scrollWidth), `${viewport.width} px`).toBe(
+        viewport.width,
+      );
       await page.screenshot({ path: `.tmp/e2e-remover-${viewport.width}.png`, fullPage: true });
     }
   }, 180_000);

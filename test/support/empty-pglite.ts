@@ -1,6 +1,6 @@
 // An empty PGlite database without paying for its creation each time: a new PGlite runs initdb in
 // wasm (seconds, tens of seconds on a busy 2-core machine), loading a dump of a fresh one does not.
-// The dump is made once and kept in .tmp/test-db by PGlite's version.
+// The dump is made once and kept in .tmp/test-db by PGlite's version, not compressed (as the template's).
 import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
@@ -12,10 +12,10 @@ async function emptyDump(): Promise<Blob> {
   const { version } = JSON.parse(
     readFileSync(path.join(ROOT, 'node_modules/@electric-sql/pglite/package.json'), 'utf8'),
   ) as { version: string };
-  const file = path.join(ROOT, '.tmp/test-db', `pglite-empty-${version}.tar.gz`);
+  const file = path.join(ROOT, '.tmp/test-db', `pglite-empty-${version}.tar`);
   if (!existsSync(file)) {
     const fresh = await PGlite.create();
-    const dump = await fresh.dumpDataDir('gzip');
+    const dump = await fresh.dumpDataDir('none');
     await fresh.close();
     mkdirSync(path.dirname(file), { recursive: true });
     const partial = `${file}.${process.pid}.partial`;

@@ -38,9 +38,15 @@ export async function createTestDatabase(): Promise<TestDatabase> {
       },
     };
   }
-  const tarball = readFileSync(inject('pgliteTemplate'));
-  const database = await openPglite({ loadDataDir: new Blob([tarball]) });
+  const database = await openPglite({ loadDataDir: templateBlob(inject('pgliteTemplate')) });
   return { ...database, drop: () => database.close() };
+}
+
+/** The migrated template's tarball, read once per worker (a Blob is never changed by its readers). */
+let template: { file: string; blob: Blob } | undefined;
+function templateBlob(file: string): Blob {
+  if (template?.file !== file) template = { file, blob: new Blob([readFileSync(file)]) };
+  return template.blob;
 }
 
 export function testConfig(env: Record<string, string> = {}, argv: string[] = []): Config {
