@@ -59,14 +59,19 @@ export async function openPage(browser: Browser, viewport = DESKTOP): Promise<{ 
 
 let visitors = 0;
 
-/** A browser context for one visitor, with an address of its own (the server trusts one proxy hop). */
-export function newVisitorContext(browser: Browser, viewport = DESKTOP): Promise<BrowserContext> {
+/** A new visitor's client address, as one proxy in front would pass it on (the server trusts one hop). */
+export function nextVisitorAddress(): string {
   const n = ++visitors;
-  return browser.newContext({
-    ...CONTEXT_OPTIONS,
-    viewport,
-    extraHTTPHeaders: { 'x-forwarded-for': `198.51.${(n >> 8) & 255}.${n & 255}` },
-  });
+  return `198.51.${(n >> 8) & 255}.${n & 255}`;
+}
+
+/** A browser context for one visitor, with an address of its own: rate limits apply per visitor. */
+export function newVisitorContext(
+  browser: Browser,
+  viewport = DESKTOP,
+  address = nextVisitorAddress(),
+): Promise<BrowserContext> {
+  return browser.newContext({ ...CONTEXT_OPTIONS, viewport, extraHTTPHeaders: { 'x-forwarded-for': address } });
 }
 
 /**

@@ -25,19 +25,28 @@ export async function followMailLink(page: Page, baseUrl: string, to: string, su
 /** The password of the accounts `verifiedApiUser` makes, for a client that signs in with them later. */
 export const API_USER_PASSWORD = 'a long enough password 42';
 
-/**
- * Signs up through the API and follows the verification link from the /dev/mail outbox, as a
- * client without a browser would; answers the session's Cookie header.
- */
-export async function verifiedApiUser(baseUrl: string, email: string): Promise<string> {
-  const origin = { origin: baseUrl, 'content-type': 'application/json' };
+/** Signs up through the API as a client without a browser would; answers the session's Cookie header. */
+export async function apiSignUp(
+  baseUrl: string,
+  email: string,
+  options: { password?: string; headers?: Record<string, string> } = {},
+): Promise<string> {
   const signUp = await fetch(`${baseUrl}/api/auth/sign-up/email`, {
     method: 'POST',
-    headers: origin,
-    body: JSON.stringify({ email, password: API_USER_PASSWORD, name: 'api user' }),
+    headers: { origin: baseUrl, 'content-type': 'application/json', ...options.headers },
+    body: JSON.stringify({ email, password: options.password ?? API_USER_PASSWORD, name: 'api user' }),
   });
   if (signUp.status !== 200) throw new Error(`sign-up answered ${signUp.status}`);
-  const cookie = cookieHeaderFrom(signUp);
+  return cookieHeaderFrom(signUp);
+}
+
+/** Follows the verification link mailed to `email` (read from the /dev/mail outbox) with the session `cookie`. */
+export async function verifyByMail(
+  baseUrl: string,
+  email: string,
+  cookie: string,
+  headers: Record<string, string> = {},
+): Promise<void> {
   for (let attempt = 0; attempt < 50; attempt++) {
     const outbox = await (await fetch(`${baseUrl}/dev/mail`)).text();
     const id = [...outbox.matchAll(/href="[^"]*\/dev\/mail\/([0-9a-f-]{36})"[\s\S]*?<\/a>/g)].find((m) =>
@@ -47,11 +56,21 @@ export async function verifiedApiUser(baseUrl: string, email: string): Promise<s
       const text = await (await fetch(`${baseUrl}/dev/mail/${id}`)).text();
       const link = text.match(/https?:\/\/[^\s"<]*verify-email[^\s"<]*/)?.[0]?.replaceAll('&amp;', '&');
       if (!link) throw new Error(`mail ${id} to ${email} has no verification link`);
-      const verified = await fetch(link, { redirect: 'manual', headers: { cookie } });
+      const verified = await fetch(link, { redirect: 'manual', headers: { cookie, ...headers } });
       if (verified.status >= 400) throw new Error(`verification answered ${verified.status}`);
-      return cookie;
+      return;
     }
     await new Promise((r) => setTimeout(r, 200)); // the account-setup job sends it within a poll or two
   }
   throw new Error(`no verification mail to ${email}`);
+}
+
+/**
+ * Signs up through the API and follows the verification link from the /dev/mail outbox, as a
+ * client without a browser would; answers the session's Cookie header.
+ */
+export async function verifiedApiUser(baseUrl: string, email: string): Promise<string> {
+  const cookie = await apiSignUp(baseUrl, email);
+  await verifyByMail(baseUrl, email, cookie);
+  return cookie;
 }
