@@ -6,10 +6,11 @@
 // Why a bundle: started through tsx, a server spent 1.3 of its 3.3 CPU-s before it answered on
 // resolving and loading about 3,000 modules (ours, and the many small files of better-auth,
 // drizzle-orm, zod and jose). Bundled, it loads one file for those.
-import { existsSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { builtTime, newestMtime } from './sources-time.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 export const SERVER_DIST_DIR = path.join(root, 'dist/server');
@@ -81,20 +82,10 @@ const sourceImportMeta = {
   },
 };
 
-function newestMtime(target) {
-  if (!existsSync(target)) return 0;
-  const stat = statSync(target);
-  if (!stat.isDirectory()) return stat.mtimeMs;
-  let newest = stat.mtimeMs;
-  for (const entry of readdirSync(target)) newest = Math.max(newest, newestMtime(path.join(target, entry)));
-  return newest;
-}
-
 /** Builds dist/server when a source is newer than the last build; true when it is up to date after. */
 export async function buildServerIfStale() {
   const sourcesTime = Math.max(...inputs.map((p) => newestMtime(path.join(root, p))));
-  const builtTime = existsSync(stampFile) ? Number(readFileSync(stampFile, 'utf8')) : 0;
-  if (sourcesTime <= builtTime) return true;
+  if (sourcesTime <= builtTime(stampFile)) return true;
   const esbuild = await import('esbuild');
   // Built beside, then put in place: a process started meanwhile never loads half a build. One file
   // an entry (no shared chunks), so a rebuild never pulls a chunk from under a running process.

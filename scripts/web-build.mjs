@@ -2,9 +2,10 @@
 // dist/web, made only when its sources changed since the last one. `npm start` and `npm test` both
 // call it, so a test run builds once and every server it starts serves that build.
 import { spawnSync } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { builtTime, newestMtime } from './sources-time.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 export const WEB_DIST_DIR = path.join(root, 'dist/web');
@@ -19,20 +20,10 @@ const inputs = [
   'package-lock.json',
 ];
 
-function newestMtime(target) {
-  if (!existsSync(target)) return 0;
-  const stat = statSync(target);
-  if (!stat.isDirectory()) return stat.mtimeMs;
-  let newest = stat.mtimeMs;
-  for (const entry of readdirSync(target)) newest = Math.max(newest, newestMtime(path.join(target, entry)));
-  return newest;
-}
-
 /** Builds dist/web when a source is newer than the last build; true when it is up to date after. */
 export function buildWebIfStale() {
   const sourcesTime = Math.max(...inputs.map((p) => newestMtime(path.join(root, p))));
-  const builtTime = existsSync(stampFile) ? Number(readFileSync(stampFile, 'utf8')) : 0;
-  if (sourcesTime <= builtTime) return true;
+  if (sourcesTime <= builtTime(stampFile)) return true;
   console.log('Building the web app...');
   const vite = path.join(root, 'node_modules/vite/bin/vite.js');
   // Always React's production build: started from a test runner (NODE_ENV=test), Vite would bundle
