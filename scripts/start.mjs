@@ -2,9 +2,9 @@
 // `npm start`: builds the web app and the server when their sources changed since the last build
 // (web-build.mjs, server-build.mjs), then runs the server's build in this process. Arguments pass
 // through: --web, --worker.
-// `npm run dev` (--dev): no build; the server's sources through tsx, and Vite's dev server with hot reload on DEV_PORT (5173) in front,
-// proxying the server's paths to it on PORT, and APP_URL set to Vite's address so that its pages
-// pass the Origin checks and links in mails lead there.
+// `npm run dev` (--dev): no build; the server's sources through tsx, and Vite's dev server with hot
+// reload on DEV_PORT (5173) in front, proxying the server's paths to it on PORT, and APP_URL set to
+// Vite's address so that its pages pass the Origin checks and links in mails lead there.
 import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
