@@ -5,6 +5,7 @@
 //   npm run bench:web -- [--runs 1] [--all]   (--all: every page of the menu, not only these four)
 import * as chromeLauncher from 'chrome-launcher';
 import lighthouse from 'lighthouse';
+import { CHROMIUM_PATH } from '../e2e/support/browser';
 import { startServerProcess } from '../e2e/support/server';
 import { ALL_ROUTES } from '../src/contract/routes';
 import { arg } from './load/harness';
@@ -55,7 +56,8 @@ const median = (runs: Figures[]): Figures =>
 
 const server = await startServerProcess();
 const chrome = await chromeLauncher.launch({
-  chromePath: process.env.CHROME_PATH ?? '/usr/bin/chromium',
+  // The browser tests' choice (CHROME_PATH, else chromium-headless-shell, else chromium): CI installs the shell only.
+  chromePath: CHROMIUM_PATH,
   chromeFlags: CHROME_FLAGS,
 });
 try {
