@@ -1,7 +1,7 @@
 // bench/colour: whether a photo tagged with a wide-gamut ICC profile comes back from the image tools
 // looking the same (issue 41, "Files designers can use as they are"). Runs the real server (`npm
 // start`: one process, embedded database, the local engine where it serves a tool) and sends photos
-// of ../shared/test-images, reduced to 512 px on their longer side and painted with a grid of
+// of test/fixtures/images, reduced to 512 px on their longer side and painted with a grid of
 // saturated patches, through each image tool that takes an upload, by its HTTP route: a general
 // photo (coffee) for the upscalers and the Colorizer, a portrait (Grace Hopper, the patches on her
 // uniform: away from the face, inside the cut-out) for Fix a Face, the Background Remover,
@@ -40,7 +40,7 @@ import { ciede2000, type Lab, linearSrgbToLab, srgbToLab } from './colour/ciede2
 import { arg } from './load/harness';
 import { type ServerClient, serverWithUser, sleep } from './server-client';
 
-const PHOTOS = path.resolve(import.meta.dirname, '../../shared/test-images');
+const PHOTOS = path.resolve(import.meta.dirname, '../test/fixtures/images');
 const POLL_MS = 1000;
 /** The photos' longer side (`--side`, default 512); the patches scale with it. */
 const LONG_SIDE = arg('side', 512);

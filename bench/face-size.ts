@@ -1,4 +1,4 @@
-// How small a face the local Fix a Face can still restore: each portrait of ../shared/test-images
+// How small a face the local Fix a Face can still restore: each portrait of test/fixtures/images
 // is reduced until its face is `h` px tall at 2x (the truth: the original reduced, never enlarged),
 // then reduced 2x and degraded as photos arrive (clean, JPEG q40, blurred 1.2 or 2 px then JPEG
 // q75); Lanczos and Fix a Face (without its size rule) enlarge it 2x, scored against the truth on
@@ -15,7 +15,7 @@ import { fixFaces } from '../src/server/inference/local/faces/fix-a-face';
 import { fromRaw, type RawImage, resizedTo } from '../src/server/inference/local/raw-image';
 import { psnr, ssim } from '../src/server/inference/local/upscale/sharpness';
 
-const PHOTOS = path.resolve(import.meta.dirname, '../../shared/test-images');
+const PHOTOS = path.resolve(import.meta.dirname, '../test/fixtures/images');
 const SHEETS = path.resolve(import.meta.dirname, '../.tmp/face-size');
 const PORTRAITS = ['grace_hopper.jpg', 'astronaut.png', 'camera.png'];
 const FACE_HEIGHTS = (process.env.FACE_HEIGHTS ?? '32,48,64,80,96,112,128').split(',').map(Number);

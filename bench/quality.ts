@@ -1,4 +1,4 @@
-// Restoration quality: each photo of ../shared/test-images (the originals, a centre crop of at most
+// Restoration quality: each photo of test/fixtures/images (the originals, a centre crop of at most
 // 512 px) is degraded as photos arrive in the wild (reduced 4x, JPEG quality 40), then restored to
 // its size with Lanczos, the RDN network the tools used before (esrgan-slim) and Real-ESRGAN's two
 // networks; PSNR and SSIM against the original, with ratios to Lanczos. The tools' own 2x (Image
@@ -22,7 +22,7 @@ import {
 } from '../src/server/inference/local/upscale/upscale-engines';
 import { contactSheet, type Panel } from './quality/contact-sheet';
 
-const PHOTOS = path.resolve(import.meta.dirname, '../../shared/test-images');
+const PHOTOS = path.resolve(import.meta.dirname, '../test/fixtures/images');
 const SHEETS = path.resolve(import.meta.dirname, '../docs/quality');
 const CROP = 128;
 

@@ -1,7 +1,7 @@
 // Makes the landing page's twelve gallery images (src/web/public/gallery/1.webp ... 12.webp), all ours
-// to publish: seven public-domain / CC0 photographs of ../shared/test-images reworked here (crops,
+// to publish: seven public-domain / CC0 photographs of test/fixtures/images reworked here (crops,
 // duotones, colour grades) and five pictures drawn by code (SVG rendered by sharp).
-// Usage: npx tsx scripts/make-gallery.ts [SOURCE_DIR]   (default ../shared/test-images)
+// Usage: npx tsx scripts/make-gallery.ts [SOURCE_DIR]   (default test/fixtures/images)
 // The output is deterministic: the drawings use a seeded random generator.
 import { mkdirSync, statSync } from 'node:fs';
 import path from 'node:path';
@@ -9,7 +9,7 @@ import sharp, { type Sharp } from 'sharp';
 import { GALLERY_WIDTHS, galleryFile } from '../src/web/features/landing/gallery-images';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
-const SOURCE = path.resolve(process.argv[2] ?? path.join(ROOT, '../shared/test-images'));
+const SOURCE = path.resolve(process.argv[2] ?? path.join(ROOT, 'test/fixtures/images'));
 const OUT = path.join(ROOT, 'src/web/public/gallery');
 const SIZE = 640;
 /** Each file must stay small: the gallery loads twelve of them. */
