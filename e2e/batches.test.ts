@@ -5,13 +5,15 @@
 // batch before and after its run; a batch with an image that has no subject (that image refunded
 // alone, its reason shown); a batch larger than the balance (the page offers the images it covers,
 // and keeps them on the way to /tokens); My Creations grouping a batch into one card that deletes
-// with its images.
+// with its images; ten photos of the sizes phones make (megapixels, megabytes: issue 52) through the
+// Image Analyzer, each charged once, one zip back.
 import { mkdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { unzipSync } from 'fflate';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { phoneJpeg, phonePng } from '../test/support/phone-photos';
 import { axeViolations } from './support/axe';
 import { DESKTOP, launchBrowser, PHONE } from './support/browser';
 import { shownBalance as balance, newAccount } from './support/visitors';
@@ -43,6 +45,28 @@ async function blank(name: string): Promise<FilePayload> {
     .png()
     .toBuffer();
   return { name, mimeType: 'image/png', buffer };
+}
+
+/**
+ * Ten photos as a phone's camera roll holds them: 4-6 MP JPEGs of 2-4 MB (each a little larger than
+ * the last, so no two are alike), a 12 MP JPEG and a 5 MB screenshot.
+ */
+async function tenPhonePhotos(): Promise<FilePayload[]> {
+  const jpegs = Array.from({ length: 8 }, (_, n) => ({ width: 2304 + n * 96, height: 1728 + n * 72 }));
+  const files = await Promise.all([
+    ...jpegs.map(async (size, n) => ({
+      name: `IMG_${5001 + n}.jpg`,
+      mimeType: 'image/jpeg',
+      buffer: await phoneJpeg({ ...size, source: n % 2 === 0 ? 'chelsea.png' : 'grace_hopper.jpg' }),
+    })),
+    phoneJpeg({ width: 4000, height: 3000 }).then((buffer) => ({
+      name: 'IMG_5009.jpg',
+      mimeType: 'image/jpeg',
+      buffer,
+    })),
+    phonePng().then((buffer) => ({ name: 'Screenshot_5010.png', mimeType: 'image/png', buffer })),
+  ]);
+  return files;
 }
 
 const threePhotos = () =>
@@ -144,6 +168,28 @@ describe.runIf(inject('browserAvailable'))('batches in the browser', () => {
       // Each row has its keywords and its colours as hex.
       for (const row of rows.slice(1)) expect(row).toMatch(/^IMG_041\d\.jpg,"?[a-z].*,"?#[0-9a-f]{6}/i);
     }
+  }, 300_000);
+
+  // The cheapest real tool on the local engine (it sees each photo shrunk as it is decoded): the
+  // photos' size is what is tested, the server's body limits and the page's sending.
+  it('runs ten phone-sized photos as a batch, each charged once, with one zip back', async () => {
+    const photos = await tenPhonePhotos();
+    for (const file of photos) expect(file.buffer.length, file.name).toBeGreaterThan(2_000_000);
+    const page = await signedInAt(DESKTOP);
+    await openTool(page, '/image-analyzer', 'Image Analyzer');
+    await page.getByTestId('image-input').setInputFiles(photos);
+    await page.getByText('10 images x 1 token = 10 tokens').waitFor();
+    await page.getByRole('button', { name: 'Run 10 images' }).click();
+    await countsSay(page, '10 of 10 done');
+    await expect.poll(() => balance(page)).toBe(10);
+    const entries = await zipEntries(page);
+    expect(Object.keys(entries)).toEqual(['keywords.csv']);
+    const rows = Buffer.from(entries['keywords.csv'] as Uint8Array)
+      .toString()
+      .trim()
+      .split('\r\n')
+      .slice(1);
+    expect(rows.map((row) => row.split(',')[0])).toEqual(photos.map((file) => file.name));
   }, 300_000);
 
   it('refunds the image with no subject alone and says why on it', async () => {

@@ -5,7 +5,6 @@ import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { serve } from '@hono/node-server';
 import { TOOL_IDS, type ToolId } from '../contract/tools';
 import {
   type AccountSetupWorker,
@@ -25,6 +24,7 @@ import { startRetentionSweep } from './creations/retention';
 import { applyMigrations, type Database, openDatabase, SCHEMA_LOCK_KEY } from './db/client';
 import { ensureInstance, type InstanceInfo } from './db/instance';
 import { startPgliteAutovacuum } from './db/pglite-autovacuum';
+import { listen } from './http-server';
 import { createImageModeration, type NsfwClassifier } from './images/moderation/image-moderation';
 import { createDemoProvider } from './inference/demo/demo-provider';
 import { createEngineProcessProvider } from './inference/local/engine-host/engine-host';
@@ -320,10 +320,7 @@ export async function startSystem(
 
   const app = backend.app;
   try {
-    const server = await new Promise<ReturnType<typeof serve>>((resolve, reject) => {
-      const s = serve({ fetch: app.fetch, port: config.port, hostname: config.host }, () => resolve(s));
-      s.once('error', reject);
-    });
+    const server = await listen(app.fetch, { port: config.port, hostname: config.host });
     const port = (server.address() as AddressInfo).port;
     logger.info('listening', { url: `http://localhost:${port}`, appUrl: config.appUrl, node: process.version });
     const closeServer = () =>

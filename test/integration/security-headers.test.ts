@@ -135,8 +135,9 @@ describe('a body refused as too large, over a real socket', () => {
   });
 
   /**
-   * Starts a POST whose Content-Length is over the limit (the body follows slowly, as an upload on
-   * a phone would) and reads the raw answer until the server ends the connection.
+   * Starts a POST whose Content-Length is over what the server reads of a refused body (four times
+   * the limit: body-limit.ts), the body following slowly as an upload on a phone would, and reads
+   * the raw answer until the server ends the connection.
    */
   function postOversize(path: string, size: number) {
     return new Promise<{ head: string; closedAfterMs: number }>((resolve, reject) => {
@@ -159,7 +160,7 @@ describe('a body refused as too large, over a real socket', () => {
     });
   }
 
-  it('refuses a chunked body (no Content-Length) once it is counted past the limit', async () => {
+  it('refuses a chunked body (no Content-Length) counted past the limit, once it has come', async () => {
     const answer = await new Promise<string>((resolve, reject) => {
       const socket = connect(port, '127.0.0.1');
       let received = '';
@@ -171,7 +172,8 @@ describe('a body refused as too large, over a real socket', () => {
       const chunk = `{"email":"${'x'.repeat(1024 * 1024)}"}`;
       socket.write(
         `POST /api/auth/sign-in/email HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nOrigin: ${backend.config.appUrl}\r\n` +
-          `Content-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n${chunk.length.toString(16)}\r\n${chunk}\r\n`,
+          `Content-Type: application/json\r\nTransfer-Encoding: chunked\r\nConnection: close\r\n\r\n` +
+          `${chunk.length.toString(16)}\r\n${chunk}\r\n0\r\n\r\n`,
       );
       setTimeout(() => socket.destroy(), 5_000).unref();
     });
@@ -179,10 +181,10 @@ describe('a body refused as too large, over a real socket', () => {
     expect(answer).toContain('This request is too large.');
   });
 
-  it('says Connection: close, so a browser never reuses the socket the server is closing', async () => {
+  it('says Connection: close when the body is too large to read through, so a browser never reuses the socket', async () => {
     for (const [path, size] of [
-      ['/api/auth/sign-in/email', 1024 * 1024 + 10],
-      ['/api/remove-background', 15 * 1024 * 1024 + 10],
+      ['/api/auth/sign-in/email', 4 * 1024 * 1024 + 10],
+      ['/api/remove-background', 4 * 15 * 1024 * 1024 + 10],
     ] as const) {
       const answer = await postOversize(path, size);
       expect(answer.head, path).toMatch(/^HTTP\/1\.1 413/);

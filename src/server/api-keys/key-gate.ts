@@ -5,14 +5,13 @@
 // a stolen key cannot lock its owner out, buy with their card or take their data.
 import type { MiddlewareHandler } from 'hono';
 import { API_KEY_MESSAGES, RATE_LIMIT_HEADERS } from '../../contract/api-keys';
-import { TOOLS } from '../../contract/tools';
+import { replaceWithJson } from '../responses/replace-answer';
+import { isToolCallPath } from '../security/tool-call-paths';
 import { hasBearerCredential } from './keys';
 import { rateLimitValues, rateWindowRead } from './rate-window';
 
-const TOOL_PATHS = new Set(TOOLS.map((tool) => `/api${tool.apiPath}`));
-/** Batches (decision 062): made, fed an image at a time, read and downloaded with a key too. */
-const BATCH_IMAGE = /^\/api\/batches\/[^/]+\/images$/;
-const BATCH_CALLS = [/^\/api\/batches$/, BATCH_IMAGE];
+/** Batches (decision 062): made, fed an image at a time (a tool call), read and downloaded with a key too. */
+const BATCH_CREATE = '/api/batches';
 const KEY_READS = [
   /^\/api\/jobs\/[^/]+$/,
   /^\/api\/files\/[^/]+$/,
@@ -25,7 +24,7 @@ const PUBLIC_READS = new Set(['/api/tools', '/api/packages', '/api/config']);
 
 /** Whether a key may make this request (the path as the server sees it, with /api). */
 export function keyMayCall(method: string, path: string): boolean {
-  if (method === 'POST') return TOOL_PATHS.has(path) || BATCH_CALLS.some((call) => call.test(path));
+  if (method === 'POST') return isToolCallPath(path) || path === BATCH_CREATE;
   if (method === 'GET' || method === 'HEAD') return PUBLIC_READS.has(path) || KEY_READS.some((read) => read.test(path));
   return false;
 }
@@ -44,8 +43,8 @@ export function apiKeyGate(options: { callsPerMinute: number }): MiddlewareHandl
     await next();
     if (c.res.status === 401) {
       // The route's sentence asks to sign in: to a program with a key, say what is wrong instead.
-      const toolCall = TOOL_PATHS.has(c.req.path) || BATCH_IMAGE.test(c.req.path);
-      c.res = c.json({ ...(toolCall ? { success: false } : {}), error: API_KEY_MESSAGES.invalidKey }, 401);
+      const toolCall = isToolCallPath(c.req.path);
+      replaceWithJson(c, 401, { ...(toolCall ? { success: false } : {}), error: API_KEY_MESSAGES.invalidKey });
       return;
     }
     const read = rateWindowRead(headers);
