@@ -11,3 +11,15 @@ export const isStorableText = (text: string): boolean => !CONTROL_CHARACTER.test
 
 export const UNSTORABLE_TEXT_MESSAGE =
   'contains characters that cannot be stored (a control character such as NUL, or a broken Unicode character)';
+
+/** The first of `fields` whose value in `body` is text that cannot be stored (isStorableText), or null. */
+export function unstorableTextField(body: Record<string, unknown>, fields: Iterable<string>): string | null {
+  for (const field of fields) {
+    const value = body[field];
+    if (typeof value === 'string' && !isStorableText(value)) return field;
+  }
+  return null;
+}
+
+/** How the API refuses such a field (400): its name, then why. */
+export const unstorableTextError = (field: string) => `${field}: ${UNSTORABLE_TEXT_MESSAGE}`;

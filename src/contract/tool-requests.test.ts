@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { isStorableText } from './text';
-import { TOOL_REQUEST_SCHEMAS } from './tool-requests';
+import { INPUT_MESSAGES } from './input-limits';
+import { isStorableText, unstorableTextError } from './text';
+import { TOOL_REQUEST_SCHEMAS, unstorableTextRefusal } from './tool-requests';
+import { TOOL_IDS } from './tools';
 
 describe('text a prompt may hold', () => {
   it('takes any well-formed Unicode, emoji and other scripts included', () => {
@@ -32,5 +34,40 @@ describe('text a prompt may hold', () => {
     }
     const parsed = TOOL_REQUEST_SCHEMAS['text-lab'].safeParse({ prompt: 'sign \ud83d' });
     expect(parsed.success).toBe(false);
+  });
+});
+
+describe("a tool call's text fields (issue 52)", () => {
+  it('refuses a control character in any field but the images, naming the field', () => {
+    for (const tool of TOOL_IDS) {
+      expect(unstorableTextRefusal(tool, { webhook: 'https://example.com/hook\u0000' }), tool).toBe(
+        unstorableTextError('webhook'),
+      );
+      expect(unstorableTextRefusal(tool, { userId: 'u\u001b' }), tool).toBe(unstorableTextError('userId'));
+    }
+    expect(unstorableTextRefusal('text-to-pic', { aspectRatio: '1:1\u0001' })).toBe(unstorableTextError('aspectRatio'));
+    expect(unstorableTextRefusal('background-remover', { background: '#ffffff\u0000' })).toBe(
+      unstorableTextError('background'),
+    );
+  });
+
+  it("checks the fields a route reads itself (a batch image's name) when it names them", () => {
+    expect(unstorableTextRefusal('colorizer', { name: 'IMG\u0000.jpg' })).toBeNull();
+    expect(unstorableTextRefusal('colorizer', { name: 'IMG\u0000.jpg' }, ['item', 'name'])).toBe(
+      unstorableTextError('name'),
+    );
+  });
+
+  it('leaves images to the image rule and the prompt to its own sentence', () => {
+    expect(unstorableTextRefusal('colorizer', { image: 'abc\u0000' })).toBeNull();
+    expect(unstorableTextRefusal('text-lab', { prompt: 'sign\u0000' })).toBeNull();
+    const parsed = TOOL_REQUEST_SCHEMAS['text-lab'].safeParse({ prompt: 'sign\u0000' });
+    expect(parsed.error?.issues[0]?.message).toBe(INPUT_MESSAGES.promptUnstorable);
+  });
+
+  it('takes tabs, line breaks and any script', () => {
+    expect(
+      unstorableTextRefusal('background-remover', { webhook: 'https://例え.jp/フック', userId: 'a\tb\r\n' }),
+    ).toBeNull();
   });
 });

@@ -4,8 +4,8 @@
 import { z } from 'zod';
 import { INPUT_MESSAGES, isSentence, MAX_PROMPT_CHARS } from './input-limits';
 import { CUT_OUT_MARGIN, CUT_OUT_SIZE, HEX_COLOUR, OUTPUT_FORMATS } from './output-files';
-import { isStorableText } from './text';
-import { ASPECT_RATIOS, MAX_IMAGES_PER_REQUEST, QUALITIES, TEXT_ASSIST_OPTIONS } from './tools';
+import { isStorableText, unstorableTextError, unstorableTextField } from './text';
+import { ASPECT_RATIOS, MAX_IMAGES_PER_REQUEST, OUTPUT_QUALITY, QUALITIES, TEXT_ASSIST_OPTIONS } from './tools';
 import { WEBHOOK_URL } from './webhooks';
 
 export { MAX_PROMPT_CHARS };
@@ -17,8 +17,21 @@ const prompt = z
   .min(1, INPUT_MESSAGES.promptEmpty)
   .max(MAX_PROMPT_CHARS, { error: (issue) => INPUT_MESSAGES.promptTooLong(String(issue.input).length) })
   .refine(isStorableText, INPUT_MESSAGES.promptUnstorable);
-const image = z.string({ error: 'must be an image (a base64 string)' }).min(1, 'an image is required');
-const userId = z.string({ error: 'must be text' }).optional();
+/**
+ * Every image field of every tool takes the same forms: the file's bytes in base64, or a data URL
+ * carrying them in base64 (its media type is not trusted: the bytes say what the image is), or
+ * `/api/files/<id>` of one of the caller's own files (server/jobs/request/stored-images.ts). Anything
+ * else is refused with IMAGE_FIELD_MESSAGE (server/images/image-input.ts `imagePayload`).
+ */
+export const IMAGE_FIELD_MESSAGE =
+  'must be an image: its file in base64, a data URL (data:image/png;base64,...) or /api/files/<id> of one of your files';
+const image = z.string({ error: IMAGE_FIELD_MESSAGE }).min(1, 'an image is required');
+const userId = z
+  .string({ error: 'must be text' })
+  .optional()
+  .describe(
+    "The caller's own account id, as the app sends it; any other id is refused (403). Leave it out: the key or session says who calls.",
+  );
 /** Every call may name a URL that is POSTed the job when it ends (contract/webhooks.ts). */
 const webhook = WEBHOOK_URL.optional();
 const aspectRatio = z.enum(ASPECT_RATIOS, { error: `must be one of ${ASPECT_RATIOS.join(', ')}` });
@@ -72,7 +85,14 @@ export const TOOL_REQUEST_SCHEMAS = {
     quality: z.enum(QUALITIES, { error: `must be one of ${QUALITIES.join(', ')}` }).default('high'),
     goFast: literal(true).default(true),
     outputFormat: outputFormat.default('webp'),
-    outputQuality: z.union([literal(33), literal(66), literal(100)], { error: 'must be 33, 66 or 100' }).optional(),
+    outputQuality: z
+      .union([literal(33), literal(66), literal(100)], { error: 'must be 33, 66 or 100' })
+      .optional()
+      .describe(
+        `The one \`quality\` sets (${Object.entries(OUTPUT_QUALITY)
+          .map(([quality, value]) => `${quality} ${value}`)
+          .join(', ')}); another is refused (400). Leave it out to follow \`quality\`.`,
+      ),
     webhook,
   }),
   metamorphose: z.object({
@@ -121,6 +141,24 @@ export const imageFieldsOf = (tool: keyof typeof TOOL_REQUEST_SCHEMAS): string[]
   Object.entries(TOOL_REQUEST_SCHEMAS[tool].shape)
     .filter(([, schema]) => schema === image)
     .map(([field]) => field);
+
+/**
+ * Why a call's text cannot be taken, or null: a field of `tool` (or one the route reads itself, a
+ * batch image's `name`) holding a control character or a broken Unicode character (contract/text.ts),
+ * which the database fails on (NUL) or a renderer downstream breaks on. Checked as the body is read,
+ * before anything is charged or stored. Images are checked as images, and the prompt by its schema,
+ * trimmed, with the sentence its page shows.
+ */
+export function unstorableTextRefusal(
+  tool: keyof typeof TOOL_REQUEST_SCHEMAS,
+  body: Record<string, unknown>,
+  routeFields: readonly string[] = [],
+): string | null {
+  const skipped = new Set(['prompt', ...imageFieldsOf(tool)]);
+  const fields = [...Object.keys(TOOL_REQUEST_SCHEMAS[tool].shape), ...routeFields].filter((f) => !skipped.has(f));
+  const field = unstorableTextField(body, fields);
+  return field === null ? null : unstorableTextError(field);
+}
 
 export type ToolRequest<T extends keyof typeof TOOL_REQUEST_SCHEMAS> = z.input<(typeof TOOL_REQUEST_SCHEMAS)[T]>;
 

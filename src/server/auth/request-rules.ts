@@ -8,7 +8,7 @@ import {
   PASSWORD_MAX_LENGTH,
   PASSWORD_MIN_LENGTH,
 } from '../../contract/accounts';
-import { isStorableText } from '../../contract/text';
+import { isStorableText, unstorableTextError, unstorableTextField } from '../../contract/text';
 import { isUuid } from '../db/ids';
 import { changeClaims } from './email-change';
 
@@ -59,7 +59,16 @@ function settingsName(name: unknown): string {
 
 const bad = (code: string, message: string) => new APIError('BAD_REQUEST', { code, message });
 
+/** Fields never stored as they come (passwords are hashed), or refused with their own sentence (names, below). */
+const NOT_STORED_AS_TEXT = new Set(['password', 'newPassword', 'currentPassword', 'name']);
+
 export const enforceRequestRules = createAuthMiddleware(async (ctx) => {
+  // Text better-auth stores or looks up as it came (an email, a token): a NUL failed the query (a 500).
+  if (ctx.body && typeof ctx.body === 'object') {
+    const fields = Object.keys(ctx.body).filter((field) => !NOT_STORED_AS_TEXT.has(field));
+    const unstorable = unstorableTextField(ctx.body, fields);
+    if (unstorable) throw bad('TEXT_UNSTORABLE', unstorableTextError(unstorable));
+  }
   // User Settings' name: stored trimmed, refused when empty or with control characters.
   if (ctx.path === '/update-user' && ctx.body && typeof ctx.body === 'object' && 'name' in ctx.body) {
     const name = settingsName(ctx.body.name);

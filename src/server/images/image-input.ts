@@ -1,4 +1,5 @@
-// Uploaded images, checked before anything is charged: the payload form (data URL or bare base64),
+// Uploaded images, checked before anything is charged: the payload form (bare base64 or a data URL,
+// the same for every tool: contract/tool-requests.ts IMAGE_FIELD_MESSAGE),
 // the real format read from the bytes (PNG, JPEG, WEBP only: an SVG or anything else is refused
 // whatever it claims to be), the byte size, the dimensions from the header and the pixel count
 // (a 50000x50000 header is refused before any decoder sees it), the shape the tool's models can
@@ -10,6 +11,7 @@ import {
   INPUT_MESSAGES,
   isSentence,
 } from '../../contract/input-limits';
+import { IMAGE_FIELD_MESSAGE } from '../../contract/tool-requests';
 import type { ImageInput, ImageMime } from './image-types';
 import { countJpegScans, MAX_JPEG_SCANS } from './jpeg-scans';
 
@@ -26,8 +28,6 @@ export class InputError extends Error {
 }
 
 export type ImageRules = {
-  /** 'data-url': must carry the data: prefix; 'base64': the spec's prefix-less form (a prefix is tolerated). */
-  form: 'data-url' | 'base64';
   maxBytes: number;
   maxPixels: number;
   /** The message for too many bytes (the spec has its own for the 5 MB uploads). */
@@ -48,23 +48,30 @@ export const DEFAULT_MAX_PIXELS = IMAGE_MAX_PIXELS;
 
 export const TOO_MANY_SCANS = INPUT_MESSAGES.imageTooManyScans(MAX_JPEG_SCANS);
 
-const DATA_URL = /^data:([^;,]*)(;base64)?,/;
+/** Room for a data URL's prefix (`data:image/jpeg;base64,` and parameters) in the early size check. */
+const DATA_URL_ALLOWANCE = 256;
+
+const DATA_URL = /^data:[^;,]*(?:;[^;,]*)*;base64,/;
 const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
 
-export function decodeImageField(field: string, value: unknown, rules: ImageRules): ImageInput {
-  if (typeof value !== 'string' || value.length === 0) throw new InputError(field, 'an image is required');
-  let payload = value;
+/**
+ * The base64 text of an image field, the one rule of every tool: the bare base64 of the file, or a
+ * data URL in base64 whatever its media type says (the bytes are sniffed). Whitespace in the base64
+ * (line-wrapped encoders) is dropped. Null for anything else.
+ */
+export function imagePayload(value: string): string | null {
   const prefix = DATA_URL.exec(value);
-  if (prefix) {
-    if (!prefix[2]) throw new InputError(field, 'the data URL must be base64-encoded');
-    payload = value.slice(prefix[0].length);
-  } else if (rules.form === 'data-url') {
-    throw new InputError(field, 'must be a data URL (data:image/...;base64,...)');
-  }
-  // A base64 string of N characters holds about 3N/4 bytes: refuse oversize before decoding it.
-  if (Math.floor((payload.length * 3) / 4) > rules.maxBytes + 3) throw tooLarge(field, rules);
-  const compact = payload.replace(/\s+/g, '');
-  if (compact.length % 4 !== 0 || !BASE64.test(compact)) throw new InputError(field, 'is not valid base64');
+  const payload = (prefix ? value.slice(prefix[0].length) : value).replace(/\s+/g, '');
+  return payload.length % 4 === 0 && BASE64.test(payload) ? payload : null;
+}
+
+export function decodeImageField(field: string, value: unknown, rules: ImageRules): ImageInput {
+  if (value === undefined || value === '') throw new InputError(field, 'an image is required');
+  if (typeof value !== 'string') throw new InputError(field, IMAGE_FIELD_MESSAGE);
+  // A base64 string of N characters holds about 3N/4 bytes: refuse oversize before reading it.
+  if (Math.floor((value.length * 3) / 4) > rules.maxBytes + 3 + DATA_URL_ALLOWANCE) throw tooLarge(field, rules);
+  const compact = imagePayload(value);
+  if (compact === null) throw new InputError(field, IMAGE_FIELD_MESSAGE);
   const bytes = Buffer.from(compact, 'base64');
   if (bytes.length === 0) throw new InputError(field, 'an image is required');
   if (bytes.length > rules.maxBytes) throw tooLarge(field, rules);

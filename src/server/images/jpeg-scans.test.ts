@@ -26,7 +26,7 @@ describe('counting a JPEG’s scans', () => {
   });
 
   it('refuses such an upload before any decoder sees it, and takes a normal progressive photo', async () => {
-    const rules = { form: 'base64' as const, maxBytes: 10_000_000, maxPixels: 40_000_000 };
+    const rules = { maxBytes: 10_000_000, maxPixels: 40_000_000 };
     const started = performance.now();
     const refusal = (() => {
       try {

@@ -1,5 +1,5 @@
 // The pieces every tool's request check is made of: the contract's request schema with our error
-// message, and the image rules (form, bytes, pixels, shape) of the tools that take an image.
+// message, and the image rules (bytes, pixels, shape) of the tools that take an image.
 import {
   type CutOutFinish,
   DEFAULT_OUTPUT_FORMAT,
@@ -38,17 +38,13 @@ export function parseRequest<T extends ToolId>(tool: T, body: unknown) {
   return result.data as (typeof TOOL_REQUEST_SCHEMAS)[T]['_zod']['output'];
 }
 
-/** Images that must come as a data URL (Colorizer, Image Upscaler: the spec's clients send one). */
-export const DATA_URL_IMAGE: ImageRules = {
-  form: 'data-url',
+/** The images of the tools without the spec's 5 MB limit (each tool takes base64 or a data URL alike). */
+export const IMAGE: ImageRules = {
   maxBytes: DEFAULT_IMAGE_MAX_BYTES,
   maxPixels: DEFAULT_MAX_PIXELS,
 };
-/** Images as a data URL or bare base64. */
-export const ANY_FORM_IMAGE: ImageRules = { ...DATA_URL_IMAGE, form: 'base64' };
 /** Metamorphose and Background Swap: the spec's 5 MB limit and its message. */
 export const UPLOAD_5MB: ImageRules = {
-  form: 'base64',
   maxBytes: UPLOAD_LIMIT_5MB,
   maxPixels: DEFAULT_MAX_PIXELS,
   tooLargeMessage: UPLOAD_TOO_LARGE_5MB,

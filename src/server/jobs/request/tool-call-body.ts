@@ -5,7 +5,7 @@
 // as a data URL, values typed by the field's schema), so the same rules, limits, messages and price
 // apply; its text is a canonical form of that object, since every multipart body has its own
 // boundary. Anything else is a 415.
-import { imageFieldsOf, TOOL_REQUEST_SCHEMAS } from '../../../contract/tool-requests';
+import { imageFieldsOf, TOOL_REQUEST_SCHEMAS, unstorableTextRefusal } from '../../../contract/tool-requests';
 import type { ToolDefinition } from '../../../contract/tools';
 import { sniffFormat } from '../../images/image-input';
 
@@ -40,6 +40,18 @@ export async function readToolCallBody(
   tool: ToolDefinition,
   /** Fields the route reads itself besides CALL_FIELDS (a batch image's `item` and `name`). */
   routeFields: readonly string[] = [],
+): Promise<ToolCallBody | ToolCallBodyProblem> {
+  const read = await readBody(request, tool, routeFields);
+  if ('error' in read) return read;
+  // JSON's \u0000 escapes and a form's raw bytes alike: a NUL would fail the job's insert (a 500).
+  const unstorable = unstorableTextRefusal(tool.id, read.body, routeFields);
+  return unstorable ? { status: 400, error: unstorable } : read;
+}
+
+async function readBody(
+  request: RequestLike,
+  tool: ToolDefinition,
+  routeFields: readonly string[],
 ): Promise<ToolCallBody | ToolCallBodyProblem> {
   const type = mediaTypeOf(request.header('content-type'));
   // No Content-Type: JSON, as calls have always been read.

@@ -3,14 +3,14 @@
 
 import type { ImageInput } from '../../images/image-types';
 import { resized } from '../../inference/demo/demo-images';
-import { ANY_FORM_IMAGE, prepareOneImage, type ResultFileFields } from '../request-checks';
+import { IMAGE, prepareOneImage, type ResultFileFields } from '../request-checks';
 import { defineServerTool } from '../server-tool';
 
 export type BackgroundRemoverInput = { tool: 'background-remover'; image: ImageInput } & ResultFileFields;
 
 export const backgroundRemover = defineServerTool<BackgroundRemoverInput>({
   id: 'background-remover',
-  prepare: (body) => prepareOneImage('background-remover', body, ANY_FORM_IMAGE, {}),
+  prepare: (body) => prepareOneImage('background-remover', body, IMAGE, {}),
   replicate: {
     model: '851-labs/background-remover',
     // replicate.com/851-labs/background-remover/versions/a029dff3…/api (output: one PNG URI).

@@ -3,14 +3,14 @@
 
 import type { ImageInput } from '../../images/image-types';
 import { resizedUpload } from '../../inference/demo/demo-images';
-import { DATA_URL_IMAGE, prepareOneImage, type ResultFileFields } from '../request-checks';
+import { IMAGE, prepareOneImage, type ResultFileFields } from '../request-checks';
 import { defineServerTool } from '../server-tool';
 
 export type ColorizerInput = { tool: 'colorizer'; image: ImageInput } & ResultFileFields;
 
 export const colorizer = defineServerTool<ColorizerInput>({
   id: 'colorizer',
-  prepare: (body) => prepareOneImage('colorizer', body, DATA_URL_IMAGE, {}),
+  prepare: (body) => prepareOneImage('colorizer', body, IMAGE, {}),
   replicate: {
     model: 'piddnad/ddcolor',
     // replicate.com/p/pkxytzdbkuach644xwzyouk5fu (model_size "large") and public callers.

@@ -4,7 +4,7 @@
 import { toolById } from '../../../contract/tools';
 import type { ImageInput } from '../../images/image-types';
 import { resizedUpload } from '../../inference/demo/demo-images';
-import { ANY_FORM_IMAGE, prepareOneImage, type ResultFileFields, upscaleInputRules } from '../request-checks';
+import { IMAGE, prepareOneImage, type ResultFileFields, upscaleInputRules } from '../request-checks';
 import { defineServerTool } from '../server-tool';
 
 export type CreativeUpscalerInput = { tool: 'creative-upscaler'; image: ImageInput; scale: 2 } & ResultFileFields;
@@ -12,8 +12,7 @@ export type CreativeUpscalerInput = { tool: 'creative-upscaler'; image: ImageInp
 export const creativeUpscaler = defineServerTool<CreativeUpscalerInput>({
   id: 'creative-upscaler',
   // The image comes back at twice its size: the 2x input limit applies before charging.
-  prepare: (body) =>
-    prepareOneImage('creative-upscaler', body, upscaleInputRules(ANY_FORM_IMAGE, 2), { scale: 2 as const }),
+  prepare: (body) => prepareOneImage('creative-upscaler', body, upscaleInputRules(IMAGE, 2), { scale: 2 as const }),
   replicate: {
     model: 'philz1337x/clarity-upscaler',
     // replicate.com/philz1337x/clarity-upscaler/versions/dfad4170… (example reads output[0]).

@@ -3,7 +3,7 @@
 
 import type { ImageInput } from '../../images/image-types';
 import { resizedUpload } from '../../inference/demo/demo-images';
-import { ANY_FORM_IMAGE, prepareOneImage, type ResultFileFields, upscaleInputRules } from '../request-checks';
+import { IMAGE, prepareOneImage, type ResultFileFields, upscaleInputRules } from '../request-checks';
 import { defineServerTool } from '../server-tool';
 
 export type FixAFaceInput = { tool: 'fix-a-face'; image: ImageInput; scale: 2 } & ResultFileFields;
@@ -11,7 +11,7 @@ export type FixAFaceInput = { tool: 'fix-a-face'; image: ImageInput; scale: 2 } 
 export const fixAFace = defineServerTool<FixAFaceInput>({
   id: 'fix-a-face',
   // The portrait comes back at twice its size: the 2x input limit applies before charging.
-  prepare: (body) => prepareOneImage('fix-a-face', body, upscaleInputRules(ANY_FORM_IMAGE, 2), { scale: 2 as const }),
+  prepare: (body) => prepareOneImage('fix-a-face', body, upscaleInputRules(IMAGE, 2), { scale: 2 as const }),
   replicate: {
     model: 'tencentarc/gfpgan',
     // replicate.com/tencentarc/gfpgan/versions/0fbacf7a…/api (img, version default v1.4, scale).

@@ -3,14 +3,14 @@
 
 import type { ImageInput } from '../../images/image-types';
 import { analyze } from '../../inference/demo/demo-images';
-import { ANY_FORM_IMAGE, prepareOneImage } from '../request-checks';
+import { IMAGE, prepareOneImage } from '../request-checks';
 import { defineServerTool } from '../server-tool';
 
 export type ImageAnalyzerInput = { tool: 'image-analyzer'; image: ImageInput };
 
 export const imageAnalyzer = defineServerTool<ImageAnalyzerInput>({
   id: 'image-analyzer',
-  prepare: (body) => prepareOneImage('image-analyzer', body, ANY_FORM_IMAGE, {}),
+  prepare: (body) => prepareOneImage('image-analyzer', body, IMAGE, {}),
   demo: async (input) => ({ kind: 'analysis', ...(await analyze(input.image)) }),
   local: async () => (await import('../../inference/local/analyze/analyze-image')).imageAnalyzerEngine,
 });

@@ -3,7 +3,7 @@ import { decodeImageField } from '../../images/image-input';
 import type { ImageInput } from '../../images/image-types';
 import { resizedUpload } from '../../inference/demo/demo-images';
 import {
-  DATA_URL_IMAGE,
+  IMAGE,
   parseRequest,
   type ResultFileFields,
   resultFileFields,
@@ -18,7 +18,7 @@ export const imageUpscaler = defineServerTool<ImageUpscalerInput>({
   id: 'image-upscaler',
   prepare(body) {
     const b = parseRequest('image-upscaler', body);
-    const rules = withShapeLimits('image-upscaler', upscaleInputRules(DATA_URL_IMAGE, b.scale));
+    const rules = withShapeLimits('image-upscaler', upscaleInputRules(IMAGE, b.scale));
     const image = decodeImageField('image', b.image, rules);
     return {
       input: { tool: 'image-upscaler', image, scale: b.scale, ...resultFileFields('image-upscaler', b, image) },
