@@ -212,3 +212,48 @@ export const PROFILE = z
     stripeCustomerId: z.string().nullable(),
   })
   .describe('The account and its balance.');
+
+/** A refusal that says the balance too (POST /api/batches: not enough tokens for one image). */
+export const NOT_ENOUGH_TOKENS = API_ERROR.extend({
+  balance: z.number().describe('The balance the server sees.'),
+}).describe('402: not enough tokens; nothing was charged.');
+
+/** GET /api/tools: each tool's provider here and its price on it (server/jobs/request/tool-call-routes.ts). */
+export const TOOLS_INFO = z
+  .object({
+    tools: z.array(
+      z.object({
+        id: z.enum(TOOL_IDS),
+        provider: z.string().describe('What serves the tool on this server: replicate, local or demo.'),
+        demo: z.boolean().describe('The labelled demo serves it.'),
+        freePreview: z.boolean().describe('Its results here are labelled placeholders: nothing is charged.'),
+        price: z
+          .number()
+          .describe('Tokens a call takes per image or per request (its `costPer`): 0 for a free preview.'),
+      }),
+    ),
+  })
+  .describe('The tools on this server and what each costs here.');
+
+/** GET /api/packages: the token packages on sale. */
+export const PACKAGE_LIST = z
+  .object({
+    packages: z.array(
+      z.object({
+        id: z.string().describe('What a checkout takes.'),
+        name: z.string(),
+        tokens: z.number(),
+        priceCents: z.number().describe('The price in US cents.'),
+        features: z.array(z.string()),
+      }),
+    ),
+  })
+  .describe('The token packages on sale.');
+
+/** GET /api/config: what the web app needs to know of this server. */
+export const PUBLIC_CONFIG = z
+  .object({
+    googleSignIn: z.boolean().describe('Whether Google sign-in is offered.'),
+    devMailUrl: z.string().nullable().describe('Where development mail can be read, or null with a real mailer.'),
+  })
+  .describe("What the web app needs to know of this server's settings.");

@@ -19,6 +19,7 @@ import { sharedPageHead } from './creations/shared-creation';
 import type { Database } from './db/client';
 import type { InstanceInfo } from './db/instance';
 import { healthRoutes } from './health/routes';
+import { HTTP_ERROR_MESSAGES } from './http-server';
 import type { ImageModeration } from './images/moderation/image-moderation';
 import type { InferenceRouter } from './inference/routing';
 import type { JobSignals } from './jobs/queue/job-signals';
@@ -118,7 +119,8 @@ export function buildApp(deps: AppDeps) {
       }),
     )
     // The OpenAPI document: public, read by generators and other sites alike (with or without a key).
-    .route('/', apiDocsRoutes({ serverUrl: config.appUrl, version: deps.version }))
+    // Built from the routes that declare their operation (describeRoute), once all are mounted.
+    .route('/', apiDocsRoutes({ routes: () => app.routes, serverUrl: config.appUrl, version: deps.version }))
     // A request with an API key may call the tools and read jobs, files, creations and the profile:
     // anything else with one is refused here, better-auth's routes included.
     .use('*', apiKeyGate({ callsPerMinute: config.toolCallsPerMinute }))
@@ -160,7 +162,7 @@ export function buildApp(deps: AppDeps) {
   const app = new Hono();
   app.onError((error, c) => {
     deps.logger.error('unhandled error', { error, method: c.req.method, path: c.req.path });
-    return c.json({ error: 'Something went wrong on our side. Please try again.' }, 500);
+    return c.json({ error: HTTP_ERROR_MESSAGES.serverError }, 500);
   });
   app.use('*', securityHeaders({ production: config.env === 'production' }));
   app.use('*', clientIpMiddleware(config.trustProxyHops));

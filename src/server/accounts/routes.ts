@@ -14,6 +14,7 @@ import {
   VERIFICATION_RESEND_COOLDOWN_SECONDS,
 } from '../../contract/accounts';
 import { ROUTES } from '../../contract/routes';
+import { describeRoute } from '../api-docs/describe-route';
 import type { Auth } from '../auth/auth';
 import { sessionUser } from '../auth/session';
 import { deleteProviderCustomer, endOpenCheckouts } from '../billing/account-payments';
@@ -26,6 +27,7 @@ import type { Logger } from '../log';
 import type { Mailer } from '../mail/mailer';
 import type { FileStorage } from '../storage/storage';
 import { deleteAccount } from './account-deletion';
+import { GET_CONFIG_OPERATION, GET_PROFILE_OPERATION } from './api-docs';
 import { recordDeletedEmail } from './deleted-emails';
 import { readOrCreateProfile } from './profiles';
 import { confirmIdentity, signInMethods } from './reauth';
@@ -49,7 +51,7 @@ export function accountRoutes(deps: AccountRoutesDeps) {
   const { db, auth } = deps;
   const app = new Hono();
 
-  app.get('/config', (c) =>
+  app.get('/config', describeRoute(GET_CONFIG_OPERATION), (c) =>
     c.json({
       googleSignIn: deps.config.auth.google !== null,
       devMailUrl: deps.mailer.kind === 'outbox' && deps.config.env !== 'production' ? DEV_MAIL_PATH : null,
@@ -137,7 +139,7 @@ export function accountRoutes(deps: AccountRoutesDeps) {
     return c.json({ status: true });
   });
 
-  app.get('/profile', async (c) => {
+  app.get('/profile', describeRoute(GET_PROFILE_OPERATION), async (c) => {
     const current = await sessionUser(auth, c.req.raw.headers);
     if (!current) return c.json({ error: ACCOUNT_MESSAGES.signInRequired }, 401);
     c.header('Cache-Control', 'no-store');

@@ -2,15 +2,20 @@
 // /developers page. Public (no key, no session) and cacheable: it changes only with a deploy.
 import { Hono } from 'hono';
 import { OPENAPI_DOCUMENT_PATH } from '../../contract/routes';
-import { buildOpenApiDocument } from './openapi';
+import { type ApiRoutes, buildOpenApiDocument } from './openapi';
 
 /** Under the API's /api. */
 const OPENAPI_PATH = OPENAPI_DOCUMENT_PATH.replace(/^\/api/, '');
 
-export function apiDocsRoutes(options: { serverUrl: string; version: string }) {
-  // Built once per process: the document depends on the contract and these two values only.
-  const body = JSON.stringify(buildOpenApiDocument(options));
+/**
+ * `routes`: the whole server's routes (the root app's `app.routes`), read when the document is first
+ * asked for, once every route is mounted; it documents those that declare an operation.
+ */
+export function apiDocsRoutes(options: { routes: () => ApiRoutes; serverUrl: string; version: string }) {
+  let body: string | undefined;
   return new Hono().get(OPENAPI_PATH, (c) => {
+    // Built once per process: the routes and the providers serving the tools are fixed at start.
+    body ??= JSON.stringify(buildOpenApiDocument({ ...options, routes: options.routes() }));
     c.header('Cache-Control', 'public, max-age=300');
     c.header('Access-Control-Allow-Origin', '*');
     return c.body(body, 200, { 'Content-Type': 'application/json; charset=utf-8' });

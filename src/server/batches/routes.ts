@@ -15,6 +15,7 @@ import {
 import { INPUT_MESSAGES, TOOL_BODY_MAX_BYTES } from '../../contract/input-limits';
 import type { ToolRefusal } from '../../contract/tool-responses';
 import { TOOL_MESSAGES, toolById } from '../../contract/tools';
+import { describeRoute } from '../api-docs/describe-route';
 import { sessionUser } from '../auth/session';
 import { thumbnailKey } from '../creations/thumbnails';
 import { errorChain } from '../db/connection-errors';
@@ -28,6 +29,13 @@ import { callTool, standingRefusal } from '../jobs/request/tool-call-service';
 import { balanceOf } from '../ledger/ledger';
 import { PRIVATE_JSON_CACHE } from '../responses/private-cache';
 import { bodyTooLarge, limitBody } from '../security/body-limit';
+import {
+  ADD_BATCH_IMAGE_OPERATION,
+  CREATE_BATCH_OPERATION,
+  DELETE_BATCH_OPERATION,
+  DOWNLOAD_BATCH_OPERATION,
+  GET_BATCH_OPERATION,
+} from './api-docs';
 import { batchZip } from './batch-download';
 import { deleteFinishedBatch, findOwnBatch, insertBatch, jobsOfBatch } from './batch-repository';
 import { viewBatch } from './batch-view';
@@ -44,7 +52,7 @@ export function batchRoutes(deps: BatchRoutesDeps) {
   const providerFor = (tool: Parameters<typeof deps.inference.providerFor>[0]) => deps.inference.providerFor(tool).name;
   const app = new Hono();
 
-  app.post(BATCH_PATHS.create, async (c) => {
+  app.post(BATCH_PATHS.create, describeRoute(CREATE_BATCH_OPERATION), async (c) => {
     const counted = await countedCaller(c, deps);
     if (counted instanceof Response) return counted;
     const standing = standingRefusal(counted.user, counted.caller);
@@ -66,6 +74,7 @@ export function batchRoutes(deps: BatchRoutesDeps) {
 
   app.post(
     '/batches/:id/images',
+    describeRoute(ADD_BATCH_IMAGE_OPERATION),
     limitBody(TOOL_BODY_MAX_BYTES, (c) => bodyTooLarge(c, { success: false, error: INPUT_MESSAGES.requestTooLarge })),
     async (c) => {
       const counted = await countedCaller(c, deps);
@@ -111,7 +120,7 @@ export function batchRoutes(deps: BatchRoutesDeps) {
     },
   );
 
-  app.get('/batches/:id', async (c) => {
+  app.get('/batches/:id', describeRoute(GET_BATCH_OPERATION), async (c) => {
     const user = await sessionUser(auth, c.req.raw.headers);
     if (!user) return c.json({ error: TOOL_MESSAGES.signInRequired }, 401);
     const id = c.req.param('id');
@@ -121,7 +130,7 @@ export function batchRoutes(deps: BatchRoutesDeps) {
     return c.json(await viewBatch({ ...deps, providerFor }, batch));
   });
 
-  app.get('/batches/:id/download', async (c) => {
+  app.get('/batches/:id/download', describeRoute(DOWNLOAD_BATCH_OPERATION), async (c) => {
     const user = await sessionUser(auth, c.req.raw.headers);
     if (!user) return c.json({ error: TOOL_MESSAGES.signInRequired }, 401);
     const id = c.req.param('id');
@@ -138,7 +147,7 @@ export function batchRoutes(deps: BatchRoutesDeps) {
     });
   });
 
-  app.delete('/batches/:id', async (c) => {
+  app.delete('/batches/:id', describeRoute(DELETE_BATCH_OPERATION), async (c) => {
     const user = await sessionUser(auth, c.req.raw.headers);
     if (!user) return c.json({ error: TOOL_MESSAGES.signInRequired }, 401);
     const id = c.req.param('id');

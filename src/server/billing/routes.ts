@@ -7,6 +7,7 @@ import { type Context, Hono } from 'hono';
 import { formatPrice, PURCHASE_MESSAGES, type Purchase, type TokenPackage } from '../../contract/packages';
 import { TOOL_MESSAGES } from '../../contract/tools';
 import { readOrCreateProfile } from '../accounts/profiles';
+import { describeRoute } from '../api-docs/describe-route';
 import type { Auth } from '../auth/auth';
 import { sessionUser } from '../auth/session';
 import type { AppDb } from '../db/client';
@@ -17,6 +18,7 @@ import { htmlPage } from '../markup/html-page';
 import { PRIVATE_JSON_CACHE } from '../responses/private-cache';
 import { originCheck } from '../security/origin-check';
 import { inlineStylePagePolicy } from '../security/security-headers';
+import { LIST_PACKAGES_OPERATION } from './api-docs';
 import { checkoutExpiresAtOf, expireStaleCheckouts, isCheckoutExpired } from './checkout-expiry';
 import { ensureCustomer } from './customers';
 import { closePayment, fulfilPayment } from './fulfilment';
@@ -42,7 +44,7 @@ export function billingApiRoutes(deps: BillingDeps) {
   const app = new Hono();
 
   // Public: the landing page shows the packages to visitors; `id` is what the checkout accepts.
-  app.get('/packages', (c) =>
+  app.get('/packages', describeRoute(LIST_PACKAGES_OPERATION), (c) =>
     c.json({
       packages: deps.packages.map(({ id, name, tokens, priceCents, features }) => ({
         id,

@@ -3,6 +3,7 @@
 import { Hono } from 'hono';
 import type { CreationList, SharedCreation, ShareLink } from '../../contract/creations';
 import { TOOL_MESSAGES, TOOLS } from '../../contract/tools';
+import { describeRoute } from '../api-docs/describe-route';
 import type { Auth } from '../auth/auth';
 import { sessionUser } from '../auth/session';
 import type { AppDb } from '../db/client';
@@ -12,6 +13,7 @@ import { findOwnFile } from '../jobs/queue/jobs-repository';
 import { fileEtag, PRIVATE_JSON_CACHE, sendPrivateImage } from '../responses/private-cache';
 import type { FileStorage } from '../storage/storage';
 import { exportAccount } from './account-export';
+import { LIST_CREATIONS_OPERATION } from './api-docs';
 import { viewCreation } from './creation-view';
 import {
   batchImageCounts,
@@ -43,7 +45,7 @@ export function creationRoutes(deps: CreationRoutesDeps) {
   const { db, auth, storage } = deps;
   const app = new Hono();
 
-  app.get('/creations', async (c) => {
+  app.get('/creations', describeRoute(LIST_CREATIONS_OPERATION), async (c) => {
     const user = await sessionUser(auth, c.req.raw.headers);
     if (!user) return c.json({ error: TOOL_MESSAGES.signInRequired }, 401);
     const tool = c.req.query('tool') || null;

@@ -16,6 +16,7 @@ import type {
   ToolTooManyCalls,
 } from '../../../contract/tool-responses';
 import { TOOL_MESSAGES, TOOLS, type ToolDefinition } from '../../../contract/tools';
+import { describeRoute } from '../../api-docs/describe-route';
 import { rateLimitValues, setRateLimitHeaders } from '../../api-keys/rate-window';
 import type { Auth } from '../../auth/auth';
 import type { SessionUser } from '../../auth/session';
@@ -25,6 +26,7 @@ import { bodyTooLarge, limitBody } from '../../security/body-limit';
 import { isFreePreview, unitPrice } from '../free-preview';
 import type { JobProgressOf } from '../views/job-progress';
 import { type JobView, unlessGone, viewJob, waitForJob, waitMsFor } from '../views/job-view';
+import { TOOLS_INFO_OPERATION, toolOperation } from './api-docs';
 import { IMAGE_ANSWER_MESSAGES, imageAnswer, type ToolAnswerFormat, toolAnswerFormat } from './image-answer';
 import { readToolCallBody } from './tool-call-body';
 import { type CountedCall, readSessionAndCountCall } from './tool-call-limit';
@@ -59,6 +61,7 @@ export function toolRoutes(deps: ToolRoutesDeps) {
   for (const tool of TOOLS) {
     app.post(
       tool.apiPath,
+      describeRoute(() => toolOperation(tool, deps.inference)),
       // The answer depends on Accept (JSON or the image): caches must key on it, refusals included.
       async (c, next) => {
         c.header('Vary', 'Accept');
@@ -93,7 +96,7 @@ export function toolRoutes(deps: ToolRoutesDeps) {
     );
   }
 
-  app.get('/tools', (c) => c.json(toolsInfoOf(deps.inference)));
+  app.get('/tools', describeRoute(TOOLS_INFO_OPERATION), (c) => c.json(toolsInfoOf(deps.inference)));
 
   /** Waits for the job as long as the call may, then answers its result (JSON, or its image), or 202 while it still runs. */
   async function answerWithJob(

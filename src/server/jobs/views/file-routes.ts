@@ -11,6 +11,7 @@ import {
   type OutputFormat,
 } from '../../../contract/output-files';
 import { TOOL_MESSAGES } from '../../../contract/tools';
+import { describeRoute } from '../../api-docs/describe-route';
 import type { Auth } from '../../auth/auth';
 import { sessionUser } from '../../auth/session';
 import type { AppDb } from '../../db/client';
@@ -19,13 +20,14 @@ import { convertedFile, TransparentAsJpegError } from '../../images/finishing/co
 import { fileEtag, sendPrivateImage } from '../../responses/private-cache';
 import type { FileStorage } from '../../storage/storage';
 import { findOwnFile } from '../queue/jobs-repository';
+import { GET_FILE_OPERATION } from './api-docs';
 
 export type FileRoutesDeps = { db: AppDb; auth: Auth; storage: FileStorage };
 
 export function fileRoutes({ db, auth, storage }: FileRoutesDeps) {
   const app = new Hono();
 
-  app.get('/files/:id', async (c) => {
+  app.get('/files/:id', describeRoute(GET_FILE_OPERATION), async (c) => {
     const user = await sessionUser(auth, c.req.raw.headers);
     if (!user) return c.json({ error: TOOL_MESSAGES.signInRequired }, 401);
     const id = c.req.param('id');

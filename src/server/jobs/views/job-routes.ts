@@ -5,6 +5,7 @@
 import { Hono } from 'hono';
 import type { JobDetail, JobList } from '../../../contract/tool-responses';
 import { TOOL_MESSAGES } from '../../../contract/tools';
+import { describeRoute } from '../../api-docs/describe-route';
 import type { Auth } from '../../auth/auth';
 import { sessionUser } from '../../auth/session';
 import {
@@ -20,6 +21,7 @@ import { PRIVATE_JSON_CACHE } from '../../responses/private-cache';
 import { deliveryOf } from '../../webhooks/deliveries/delivery-repository';
 import type { JobSignals } from '../queue/job-signals';
 import { activeJobsOfUser, findOwnJob } from '../queue/jobs-repository';
+import { GET_JOB_OPERATION } from './api-docs';
 import type { JobProgressOf } from './job-progress';
 import { unlessGone, viewJob, waitForJob, waitMsFor } from './job-view';
 
@@ -44,7 +46,7 @@ export function jobRoutes(deps: JobRoutesDeps) {
   const { db, auth, progressOf } = deps;
   const app = new Hono();
 
-  app.get('/jobs/:id', async (c) => {
+  app.get('/jobs/:id', describeRoute(GET_JOB_OPERATION), async (c) => {
     const user = await sessionUser(auth, c.req.raw.headers);
     if (!user) return c.json({ error: TOOL_MESSAGES.signInRequired }, 401);
     const id = c.req.param('id');
