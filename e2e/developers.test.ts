@@ -54,6 +54,12 @@ describe.runIf(inject('browserAvailable'))('the /developers page in the browser'
       await expect
         .poll(() => page.getByText(/^curl /).textContent())
         .toContain(`${new URL(baseUrl).origin}/api/remove-background`);
+      // Each tool's price is this server's (the local engine's Creative Upscaler is not the list's 70 tokens).
+      const served = (await (await fetch(`${baseUrl}/api/tools`)).json()) as { tools: { id: string; price: number }[] };
+      const creative = served.tools.find((tool) => tool.id === 'creative-upscaler')?.price;
+      await expect
+        .poll(() => page.getByRole('region', { name: 'Creative Upscaler' }).textContent())
+        .toContain(`${creative} token${creative === 1 ? '' : 's'} per request`);
       const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
       expect(overflow).toBeLessThanOrEqual(0);
       // axe, as e2e/accessibility.test.ts runs it over the spec's routes (legacy mode: no frames here).

@@ -1,8 +1,13 @@
-import { screen, within } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { API_ERROR_STATUSES } from '../../../contract/api-errors';
+import { TOOL_REQUEST_SCHEMAS } from '../../../contract/tool-requests';
 import { TOOLS } from '../../../contract/tools';
+import { WEBHOOK_EVENT_TYPES } from '../../../contract/webhooks';
 import { renderApp } from '../../app/test-utils';
+import { installFakeApi, signedOutRoutes } from '../../test-support/fake-api';
+import { toolsInfoAnswer } from '../../test-support/tool-fixtures';
+import { batchExample, curlExample, fetchExample, resultFileExample, webhookExample } from './examples';
 
 async function openDevelopers() {
   const view = renderApp('/developers');
@@ -81,6 +86,71 @@ describe('DevelopersPage', () => {
     }
     expect(webhooks).toContain("import { Webhook } from 'standardwebhooks';");
     expect(webhooks).toContain('webhook.verify(body');
+  });
+});
+
+describe('the prices on /developers', () => {
+  it("says each tool's price on this server: the local engine's Creative Upscaler at 1 token, a demo's as a free preview", async () => {
+    installFakeApi({
+      ...signedOutRoutes(),
+      'GET /api/tools': {
+        body: {
+          tools: [
+            ...toolsInfoAnswer('creative-upscaler', 'local', 1).body.tools,
+            ...toolsInfoAnswer('colorizer', 'demo', 6).body.tools,
+          ],
+        },
+      },
+    });
+    await openDevelopers();
+    const creative = screen.getByRole('region', { name: 'Creative Upscaler' });
+    await waitFor(() => expect(creative.textContent).toContain('1 token per request'));
+    expect(creative.textContent).not.toContain('70 tokens');
+    expect(screen.getByRole('region', { name: 'Colorizer' }).textContent).toContain('Free preview');
+  });
+});
+
+describe('the examples and result files on /developers', () => {
+  it('shows exactly the examples that e2e/developers-examples.test.ts runs, on this origin', async () => {
+    await openDevelopers();
+    const origin = window.location.origin;
+    const shown = [...document.querySelectorAll('pre code')].map((block) => block.textContent);
+    for (const example of [
+      curlExample(origin, '/api/remove-background'),
+      fetchExample(origin, '/api/remove-background'),
+      webhookExample,
+      batchExample(origin),
+      resultFileExample(origin),
+    ]) {
+      expect(shown).toContain(example);
+    }
+  });
+
+  it('says what a webhook delivery holds: the type, the timestamp and the job under data', async () => {
+    await openDevelopers();
+    const webhooks = screen.getByRole('region', { name: 'Webhooks' }).textContent;
+    for (const type of WEBHOOK_EVENT_TYPES) expect(webhooks).toContain(type);
+    expect(webhooks).toContain('in data, the job as GET /api/jobs/{id} shows it');
+    expect(webhookExample).toContain('const job = event.data;');
+  });
+
+  it("says each tool's outputFormat and outputQuality as its schema takes them (Text to Pic: 33, 66 or 100)", async () => {
+    await openDevelopers();
+    const formats = screen.getByRole('list', { name: 'outputFormat by tool' }).textContent;
+    for (const tool of TOOLS) {
+      if ('outputFormat' in TOOL_REQUEST_SCHEMAS[tool.id].shape) expect(formats).toContain(tool.title);
+    }
+    expect(formats).not.toContain('Image Analyzer');
+    const qualities = within(screen.getByRole('list', { name: 'outputQuality by tool' }))
+      .getAllByRole('listitem')
+      .map((item) => item.textContent);
+    expect(qualities).toContain('Text to Pic: one of 33, 66, 100: the one its quality sets (low 33, med 66, high 100)');
+    expect(qualities).toContain(
+      'Metamorphose, Colorizer, Background Remover, Creative Upscaler, Fix a Face, Text Lab, Background Swap, Image Upscaler: whole number from 1 to 100',
+    );
+    expect(screen.getByRole('list', { name: 'Text to Pic inputs' }).textContent).toContain(
+      'one of 33, 66, 100: the one its quality sets',
+    );
   });
 });
 

@@ -1,13 +1,18 @@
 import './developers.css';
-import { useEffect, useState } from 'react';
+import { type ReactNode, useEffect, useState } from 'react';
 import { API_ERROR_STATUSES } from '../../../contract/api-errors';
-import { MAX_BATCH_IMAGES } from '../../../contract/batches';
+import { BATCH_TOOL_IDS, MAX_BATCH_IMAGES } from '../../../contract/batches';
 import { OPENAPI_DOCUMENT_PATH, ROUTES } from '../../../contract/routes';
+import { costInWords } from '../../../contract/tool-limits';
+import type { ToolInfo, ToolsInfo } from '../../../contract/tool-responses';
+import { type ToolDefinition, type ToolId, toolById } from '../../../contract/tools';
+import { WEBHOOK_EVENT_TYPES } from '../../../contract/webhooks';
 import { StandalonePage } from '../../components/StandalonePage';
+import { getJson } from '../../lib/api';
 import { Link } from '../../lib/router';
 import { useDocumentTitle } from '../../lib/use-document-title';
 import { batchExample, curlExample, fetchExample, resultFileExample, webhookExample } from './examples';
-import { TOOL_REFERENCES, type ToolReference } from './tool-reference';
+import { fieldAcrossTools, TOOL_REFERENCES, type ToolReference } from './tool-reference';
 
 /** Shown in the examples until the page knows the address it is served from (a prerender does not). */
 const ORIGIN_PLACEHOLDER = 'https://picture-palette.example';
@@ -18,6 +23,29 @@ function useOrigin(): string {
   useEffect(() => setOrigin(window.location.origin), []);
   return origin;
 }
+
+/**
+ * What each tool takes on this server (GET /api/tools: the local engine's price may be lower than the
+ * list's, the demo's is a free preview); empty until it answers, when the list's prices show.
+ */
+function useServerPrices(): Map<ToolId, ToolInfo> {
+  const [prices, setPrices] = useState(new Map<ToolId, ToolInfo>());
+  useEffect(() => {
+    let live = true;
+    void getJson<ToolsInfo>('/api/tools').then((result) => {
+      if (live && result.ok && result.data) setPrices(new Map(result.data.tools.map((info) => [info.id, info])));
+    });
+    return () => {
+      live = false;
+    };
+  }, []);
+  return prices;
+}
+
+/** "Background Remover, Image Upscaler, ... or Image Analyzer": the tools a batch takes. */
+const batchTools = BATCH_TOOL_IDS.map((id) => toolById(id).title)
+  .join(', ')
+  .replace(/, ([^,]+)$/, ' or $1');
 
 const firstCallTool = TOOL_REFERENCES.find((reference) => reference.tool.id === 'background-remover');
 
@@ -33,13 +61,34 @@ function Code({ label, children }: { label: string; children: string }) {
   );
 }
 
-function ToolSection({ reference }: { reference: ToolReference }) {
+const titles = (tools: ToolDefinition[]) => tools.map((tool) => tool.title).join(', ');
+
+/** Which tools take a field and what each accepts, from the contract's schemas (tool-reference.ts). */
+function FieldAcrossTools({ name, children }: { name: string; children: ReactNode }) {
+  const groups = fieldAcrossTools(name);
+  return (
+    <>
+      <p>Each of these {children}:</p>
+      <ul className="pp-dev__list" aria-label={`${name} by tool`}>
+        {groups.map((group) => (
+          <li key={group.accepts}>
+            {titles(group.tools)}: {group.accepts}
+          </li>
+        ))}
+      </ul>
+    </>
+  );
+}
+
+function ToolSection({ reference, served }: { reference: ToolReference; served: ToolInfo | undefined }) {
   const { tool } = reference;
   return (
     <section className="pp-dev__tool" aria-labelledby={`tool-${tool.id}`}>
       <div className="pp-dev__tool-head">
         <h3 id={`tool-${tool.id}`}>{tool.title}</h3>
-        <span className="pp-dev__cost pp-tabular">{reference.cost}</span>
+        <span className="pp-dev__cost pp-tabular">
+          {served?.freePreview ? 'Free preview' : costInWords({ ...tool, cost: served?.price ?? tool.cost })}
+        </span>
       </div>
       <p className="pp-dev__endpoint">
         <code>
@@ -69,6 +118,7 @@ function ToolSection({ reference }: { reference: ToolReference }) {
 export function DevelopersPage() {
   useDocumentTitle('Developers');
   const origin = useOrigin();
+  const prices = useServerPrices();
   const firstPath = firstCallTool?.path ?? '/api/remove-background';
   return (
     <StandalonePage className="pp-auth-page" mainClassName="pp-dev">
@@ -119,6 +169,10 @@ export function DevelopersPage() {
             itself with <code>Accept: image/png</code>:
           </p>
           <Code label="curl">{curlExample(origin, firstPath)}</Code>
+          <p className="pp-dev__muted">
+            <code>-f</code> keeps a refusal out of the file: curl exits with its status instead. Leave out{' '}
+            <code>-f</code> and <code>-o</code> to read the refusal's <code>error</code>.
+          </p>
           <p>
             Or send JSON, the image in base64 (or a data URL), and read the answer: the job, its outputs' URLs and your
             balance. Sending the same <code>Idempotency-Key</code> again answers the same job, charged once.
@@ -140,7 +194,7 @@ export function DevelopersPage() {
           </p>
           <div className="pp-dev__tools">
             {TOOL_REFERENCES.map((reference) => (
-              <ToolSection key={reference.tool.id} reference={reference} />
+              <ToolSection key={reference.tool.id} reference={reference} served={prices.get(reference.tool.id)} />
             ))}
           </div>
         </section>
@@ -176,8 +230,16 @@ export function DevelopersPage() {
           <h2 id="webhooks">Webhooks</h2>
           <p>
             Pass <code>webhook</code> (an https URL) with a call: when its job ends (succeeded, or failed and refunded),
-            we POST the job to it as JSON. Deliveries are retried with backoff for about a day, and the job shows the
-            last delivery's status.
+            we POST an event to it as JSON: its <code>type</code> (
+            {WEBHOOK_EVENT_TYPES.map((type, index) => (
+              <span key={type}>
+                {index > 0 ? ' or ' : ''}
+                <code>{type}</code>
+              </span>
+            ))}
+            ), its <code>timestamp</code> and, in <code>data</code>, the job as{' '}
+            <code>GET /api/jobs/&#123;id&#125;</code> shows it. Deliveries are retried with backoff for about a day, and
+            the job shows the last delivery's status.
           </p>
           <p>
             Each delivery is signed as <a href="https://www.standardwebhooks.com/">Standard Webhooks</a> specifies, with
@@ -201,31 +263,36 @@ export function DevelopersPage() {
         <section className="pp-card pp-dev__section" aria-labelledby="batches">
           <h2 id="batches">Batches</h2>
           <p>
-            Up to {MAX_BATCH_IMAGES} images through Background Remover, Image Upscaler, Creative Upscaler, Fix a Face,
-            Colorizer or Image Analyzer. <code>POST /api/batches</code> with the tool and how many images will follow
-            charges nothing; then send each image to <code>POST /api/batches/{'{id}'}/images</code> with the tool's own
-            fields, its place (<code>item</code>, from 0) and its file name (<code>name</code>). Each image is its own
-            job: charged when it is sent, refunded alone if it fails, and answered at once with 202. Sending an item
-            again answers the job it made.
+            Up to {MAX_BATCH_IMAGES} images through {batchTools}. <code>POST /api/batches</code> with the tool and how
+            many images will follow charges nothing; then send each image to{' '}
+            <code>POST /api/batches/{'{id}'}/images</code> with the tool's own fields, its place (<code>item</code>,
+            from 0) and its file name (<code>name</code>). Each image is its own job: charged when it is sent, refunded
+            alone if it fails, and answered at once with 202. Sending an item again answers the job it made.
           </p>
           <p>
-            <code>GET /api/batches/{'{id}'}</code> tells each image's state and place in the line;{' '}
-            <code>/download</code> gives a zip of the results named after the inputs (<code>IMG_0412.jpg</code> becomes{' '}
-            <code>IMG_0412-background-removed.png</code>), or for the Image Analyzer a <code>keywords.csv</code> of file
-            name, keywords and colours. Each image counts as one call against the rate limit.
+            <code>GET /api/batches/{'{id}'}</code> tells each image's state and place in the line, and how many wait,
+            run, are done or failed (<code>counts</code>); <code>/download</code> gives a zip of the results done so far
+            (409 while none is: the script below waits until no image waits or runs), named after the inputs (
+            <code>IMG_0412.jpg</code> becomes <code>IMG_0412-background-removed.png</code>), or for the Image Analyzer a{' '}
+            <code>keywords.csv</code> of file name, keywords and colours. Each image counts as one call against the rate
+            limit.
           </p>
           <Code label="shell">{batchExample(origin)}</Code>
         </section>
 
         <section className="pp-card pp-dev__section" aria-labelledby="result-files">
           <h2 id="result-files">Result files</h2>
+          <FieldAcrossTools name="outputFormat">
+            takes <code>outputFormat</code> (by default the format the app gives)
+          </FieldAcrossTools>
+          <FieldAcrossTools name="outputQuality">
+            takes <code>outputQuality</code>, the quality of a lossy format (PNG is lossless)
+          </FieldAcrossTools>
           <p>
-            Every tool that makes an image takes <code>outputFormat</code> (<code>png</code>, <code>jpeg</code>,{' '}
-            <code>webp</code> or <code>avif</code>; by default the format the app gives) and, for the lossy ones,{' '}
-            <code>outputQuality</code> from 1 to 100. A photo's colour profile (Display P3, Adobe RGB) comes back on the
-            result with its colours unchanged, and so do its DPI, camera and copyright details; its GPS position is
-            removed unless you send <code>keepLocation: true</code>. A stored result in another format:{' '}
-            <code>GET /api/files/{'{id}'}?format=avif</code>.
+            A photo's colour profile (Display P3, Adobe RGB) comes back on the result with its colours unchanged, and so
+            do its DPI, camera and copyright details; its GPS position is removed unless you send{' '}
+            <code>keepLocation: true</code> ({titles(fieldAcrossTools('keepLocation').flatMap((group) => group.tools))}
+            ). A stored result in another format: <code>GET /api/files/{'{id}'}?format=avif</code>.
           </p>
           <p>
             Background Remover also finishes the cut-out: <code>background</code> (<code>transparent</code> or a colour

@@ -1,7 +1,9 @@
-// The guide's code, as text: the first call with curl and with fetch, and a webhook's verification.
-// `origin` is this site's address (the page shows the one it is served from).
+// The guide's code, as text: the first call with curl and with fetch, a webhook's verification, a
+// batch and a result file. `origin` is this site's address (the page shows the one it is served from).
+// e2e/developers-examples.test.ts runs each of them, as the page shows it, against a running server.
 
-export const curlExample = (origin: string, path: string) => `curl ${origin}${path} \\
+/** `-f`: a refusal fails the command (its status on stderr) instead of being saved as the PNG. */
+export const curlExample = (origin: string, path: string) => `curl -fsS ${origin}${path} \\
   -H "Authorization: Bearer $PP_API_KEY" \\
   -H "Accept: image/png" \\
   -H "Prefer: wait=60" \\
@@ -35,40 +37,59 @@ export const webhookExample = `import { Webhook } from 'standardwebhooks';
 // Your secret from User Settings > Developer (it begins with "whsec_").
 const webhook = new Webhook(process.env.PP_WEBHOOK_SECRET!);
 
+// What is POSTed: how the job ended, when, and the job as GET /api/jobs/{id} shows it.
+type JobEvent = {
+  type: 'job.succeeded' | 'job.failed';
+  timestamp: string;
+  data: { id: string; tool: string; status: 'succeeded' | 'failed'; output: string[] | null; error: string | null };
+};
+
 export async function handle(request: Request): Promise<Response> {
   const body = await request.text(); // the raw body: verify before parsing
-  let job;
+  let event: JobEvent;
   try {
-    job = webhook.verify(body, {
+    event = webhook.verify(body, {
       'webhook-id': request.headers.get('webhook-id') ?? '',
       'webhook-timestamp': request.headers.get('webhook-timestamp') ?? '',
       'webhook-signature': request.headers.get('webhook-signature') ?? '',
-    }) as { id: string; status: 'succeeded' | 'failed'; output: string[] | null };
+    }) as JobEvent;
   } catch {
     return new Response('Invalid signature', { status: 400 });
   }
   // The same webhook-id may arrive twice (a retry): handle each id once.
-  console.log(job.id, job.status, job.output);
+  const job = event.data;
+  console.log(event.type, job.id, job.status, job.output ?? job.error);
   return new Response(null, { status: 204 });
 }`;
 
-/** A folder of photos as one batch: made, fed an image at a time, followed, downloaded as a zip. */
-export const batchExample = (origin: string) => `API=${origin}/api
+/**
+ * A folder of photos as one batch: made, fed an image at a time, followed until no image waits or
+ * runs, downloaded as a zip. A script for bash: `set -e` and `-f` stop it at the first refusal.
+ */
+export const batchExample = (origin: string) => `#!/usr/bin/env bash
+set -euo pipefail
+API=${origin}/api
 AUTH="Authorization: Bearer $PP_API_KEY"
-BATCH=$(curl -s $API/batches -H "$AUTH" -H "Content-Type: application/json" \\
+BATCH=$(curl -fsS $API/batches -H "$AUTH" -H "Content-Type: application/json" \\
   -d '{"tool":"background-remover","size":3}' | jq -r .id)
 i=0
 for photo in IMG_0412.jpg IMG_0413.jpg IMG_0414.jpg; do
-  curl -s $API/batches/$BATCH/images -H "$AUTH" \\
-    -F "image=@$photo" -F "item=$i" -F "name=$photo"
+  curl -fsS $API/batches/$BATCH/images -H "$AUTH" \\
+    -F "image=@$photo" -F "item=$i" -F "name=$photo" | jq -c '{item, status}'
   i=$((i + 1))
 done
-curl -s $API/batches/$BATCH -H "$AUTH" | jq .counts   # again until waiting and running are 0
-curl -s $API/batches/$BATCH/download -H "$AUTH" -o results.zip`;
+# Until no image waits or runs:
+while :; do
+  COUNTS=$(curl -fsS $API/batches/$BATCH -H "$AUTH" | jq -c .counts)
+  echo "$COUNTS"
+  [ "$(jq '.waiting + .running' <<< "$COUNTS")" = 0 ] && break
+  sleep 3
+done
+curl -fsS $API/batches/$BATCH/download -H "$AUTH" -o results.zip`;
 
 /** A shop listing's image in one call: the cut-out on white, a 2000 px square with a soft shadow, as JPEG. */
 export const resultFileExample = (origin: string) => `# A shop listing: white, 2000 px square, soft shadow, JPEG
-curl -s ${origin}/api/remove-background \\
+curl -fsS ${origin}/api/remove-background \\
   -H "Authorization: Bearer $PP_API_KEY" -H "Accept: image/jpeg" \\
   -F "image=@sneaker.jpg" -F "outputFormat=jpeg" -F "outputQuality=90" \\
   -F "background=#ffffff" -F "size=2000" -F "shadow=true" -o sneaker-listing.jpg`;

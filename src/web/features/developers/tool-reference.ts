@@ -1,11 +1,11 @@
-// Each tool's reference on /developers, read from the contract (never typed by hand): its route and
-// cost (TOOLS), its fields as the OpenAPI document describes them (the input side of
+// Each tool's reference on /developers, read from the contract (never typed by hand): its route
+// (TOOLS; its price is this server's, GET /api/tools, read by the page), its fields as the OpenAPI document describes them (the input side of
 // TOOL_REQUEST_SCHEMAS with `webhook`, through z.toJSONSchema) and its limits (tool-limits.ts).
 import { z } from 'zod';
 import { formatCount } from '../../../contract/input-limits';
-import { costInWords, toolInputLimits } from '../../../contract/tool-limits';
+import { toolInputLimits } from '../../../contract/tool-limits';
 import { imageFieldsOf, TOOL_REQUEST_SCHEMAS } from '../../../contract/tool-requests';
-import { TOOLS, type ToolDefinition } from '../../../contract/tools';
+import { OUTPUT_QUALITY, TOOLS, type ToolDefinition, type ToolId } from '../../../contract/tools';
 
 type JsonSchema = {
   type?: string;
@@ -35,13 +35,24 @@ export type ToolReference = {
   tool: ToolDefinition;
   method: 'POST';
   path: string;
-  cost: string;
   fields: FieldReference[];
   limits: string[];
 };
 
 /** Fields the guide leaves out: `userId` is the browser app's own (a call acts as the key's owner). */
 const HIDDEN_FIELDS = ['userId'];
+
+/**
+ * What a field's schema cannot say, as its tool's server checks it: Text to Pic's outputQuality is
+ * not the file's quality but the one its `quality` sets (server/tools/text-to-pic).
+ */
+const FIELD_RULES: Partial<Record<ToolId, Record<string, string>>> = {
+  'text-to-pic': {
+    outputQuality: `the one its quality sets (${Object.entries(OUTPUT_QUALITY)
+      .map(([quality, value]) => `${quality} ${value}`)
+      .join(', ')})`,
+  },
+};
 
 const listed = (values: unknown[]) => values.map((value) => String(value)).join(', ');
 
@@ -73,7 +84,7 @@ export function toolReference(tool: ToolDefinition): ToolReference {
     .filter(([name]) => !HIDDEN_FIELDS.includes(name))
     .map(([name, schema]) => ({
       name,
-      accepts: accepts(schema, images.includes(name)),
+      accepts: [accepts(schema, images.includes(name)), FIELD_RULES[tool.id]?.[name]].filter(Boolean).join(': '),
       presence: required.has(name)
         ? 'required'
         : schema.default !== undefined
@@ -85,10 +96,19 @@ export function toolReference(tool: ToolDefinition): ToolReference {
     tool,
     method: 'POST',
     path: `/api${tool.apiPath}`,
-    cost: costInWords(tool),
     fields,
     limits: toolInputLimits(tool.id),
   };
 }
 
 export const TOOL_REFERENCES: readonly ToolReference[] = TOOLS.map(toolReference);
+
+/** The tools that take field `name`, grouped by what it accepts there (in the tools' order). */
+export function fieldAcrossTools(name: string): { accepts: string; tools: ToolDefinition[] }[] {
+  const groups = new Map<string, ToolDefinition[]>();
+  for (const reference of TOOL_REFERENCES) {
+    const field = reference.fields.find((candidate) => candidate.name === name);
+    if (field) groups.set(field.accepts, [...(groups.get(field.accepts) ?? []), reference.tool]);
+  }
+  return [...groups].map(([accepts, tools]) => ({ accepts, tools }));
+}
