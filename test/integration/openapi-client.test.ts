@@ -12,7 +12,6 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { createClient } from '@hey-api/openapi-ts';
-import ts from 'typescript';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CreatedApiKey } from '../../src/contract/api-keys';
 import { TOOL_BODY_MAX_BYTES } from '../../src/contract/input-limits';
@@ -22,6 +21,7 @@ import { API_BODY_LIMIT } from '../../src/server/security/body-limit';
 import { type Exchange, type OpenApiDocument, openApiAnswers } from '../support/openapi-answers';
 import { createTestBackend, eventually, type TestBackend } from '../support/test-backend';
 import { dataUrl, pngBytes, verifiedUser } from '../support/tool-fixtures';
+import { typeErrors } from '../support/typecheck';
 
 /** A fetch that keeps a copy of every answer (read whole) in `exchanges`, for the checks. */
 function recordingFetch(exchanges: Exchange[]): typeof fetch {
@@ -268,25 +268,6 @@ function sdkName(method: string, route: string): string {
   return id;
 }
 
-/** The compiler's diagnostics of `files` beside the generated client, each prefixed with its file. */
-function diagnosticsOf(files: string[]): string[] {
-  const program = ts.createProgram(files, {
-    strict: true,
-    noEmit: true,
-    target: ts.ScriptTarget.ES2022,
-    module: ts.ModuleKind.ESNext,
-    moduleResolution: ts.ModuleResolutionKind.Bundler,
-    types: [],
-    lib: ['lib.es2022.d.ts', 'lib.dom.d.ts', 'lib.dom.iterable.d.ts'],
-  });
-  return ts
-    .getPreEmitDiagnostics(program)
-    .map(
-      (d) =>
-        `${d.file ? path.relative(dir, d.file.fileName) : ''}: ${ts.flattenDiagnosticMessageText(d.messageText, '\n')}`,
-    );
-}
-
 const requireClient = () => {
   if (!generated.ok) throw new Error(`no generated client: ${generated.error}`);
 };
@@ -314,7 +295,7 @@ export const numberAsPrompt = () => api.${sdkName('post', '/api/generate-image')
 export const noImage = () => api.${sdkName('post', '/api/remove-background')}({ body: {} });
 `,
     );
-    const diagnostics = diagnosticsOf([file, wrong]);
+    const diagnostics = typeErrors([file, wrong], dir);
     expect(diagnostics.filter((line) => !line.startsWith('wrong.ts:'))).toEqual([]);
     expect(diagnostics.filter((line) => line.startsWith('wrong.ts:'))).toEqual([
       expect.stringMatching(/number.*string/s),

@@ -12,7 +12,6 @@ import { Document, Spectral } from '@stoplight/spectral-core';
 import { Json as JsonParser } from '@stoplight/spectral-parsers';
 import { oas } from '@stoplight/spectral-rulesets';
 import openapiTS, { astToString } from 'openapi-typescript';
-import ts from 'typescript';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TOOL_BODY_MAX_BYTES } from '../../src/contract/input-limits';
 import { METAMORPHOSE_SIZES, TOOLS, toolById } from '../../src/contract/tools';
@@ -22,6 +21,7 @@ import { webhookEventOf } from '../../src/server/webhooks/deliveries/webhook-del
 import { type Exchange, openApiAnswers } from '../support/openapi-answers';
 import { createTestBackend, type TestBackend } from '../support/test-backend';
 import { dataUrl, finishedJobRow, pngBytes, verifiedUser } from '../support/tool-fixtures';
+import { typeErrors } from '../support/typecheck';
 
 // biome-ignore lint/suspicious/noExplicitAny: the parsed document, walked as JSON
 type Json = Record<string, any>;
@@ -438,21 +438,7 @@ describe('GET /api/openapi.json', () => {
     function diagnosticsOf(source: string): string[] {
       const file = path.join(dir, `call-${Math.random().toString(36).slice(2)}.ts`);
       writeFileSync(file, source);
-      const program = ts.createProgram([file], {
-        strict: true,
-        noEmit: true,
-        target: ts.ScriptTarget.ES2022,
-        module: ts.ModuleKind.ESNext,
-        moduleResolution: ts.ModuleResolutionKind.Bundler,
-        types: [],
-        lib: ['lib.es2022.d.ts', 'lib.dom.d.ts'],
-      });
-      return ts
-        .getPreEmitDiagnostics(program)
-        .map(
-          (d) =>
-            `${d.file ? path.basename(d.file.fileName) : ''}: ${ts.flattenDiagnosticMessageText(d.messageText, '\n')}`,
-        );
+      return typeErrors([file], dir);
     }
 
     /** A value of a required field, from the document's own schema. */
