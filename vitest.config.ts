@@ -27,6 +27,7 @@ const PGLITE_ONLY = [
   'job-progress',
   'local-prices',
   'mail',
+  'openapi',
   'openapi-client',
   'malformed-urls',
   'migration-*',
