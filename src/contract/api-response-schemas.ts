@@ -60,13 +60,19 @@ export const WEBHOOK_DELIVERY_STATUSES = ['pending', 'delivered', 'failed'] as c
 export const WEBHOOK_DELIVERY = z
   .object({
     url: z.string(),
-    status: z.enum(WEBHOOK_DELIVERY_STATUSES),
+    status: z
+      .enum(WEBHOOK_DELIVERY_STATUSES)
+      .describe(
+        "pending: tried (again) later; delivered: the receiver answered 2xx; failed: no more tries, after the last one or because the receiver's host failed several tries in a row (given up on: lastError says so).",
+      ),
     attempts: z.number().int().describe('Tries made so far.'),
     lastStatus: z.number().int().optional().describe("The receiver's HTTP status on the last try, when it answered."),
     lastError: z
       .string()
       .optional()
-      .describe('Why the last try failed, when it did (no answer, a timeout, an address refused).'),
+      .describe(
+        "Why the last try failed, when it did: the receiver's HTTP status, or one sentence for any try that got no HTTP answer (refused address, connection, timeout, TLS).",
+      ),
     deliveredAt: z.string().optional().describe('ISO 8601, once delivered.'),
   })
   .describe("The job's webhook delivery: its last state.");

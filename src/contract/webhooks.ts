@@ -17,7 +17,7 @@ export const WEBHOOK_MESSAGES = {
   credentials: 'The webhook URL can’t contain a user name or password.',
   httpsOnly: 'The webhook URL must start with https://.',
   privateHost: (host: string) =>
-    `The webhook URL’s host ${host} is a local or private address; use an address reachable from the internet.`,
+    `The webhook URL’s host ${host} is a local, private or reserved address; use an address reachable from the internet.`,
 } as const;
 
 /** The shape of a webhook URL, checked the same everywhere: an absolute http(s) URL of at most 2,000 characters. */
@@ -45,22 +45,23 @@ function webhookUrlShapeProblem(value: string): string | null {
 }
 
 /**
- * What production adds to a webhook URL of the right shape (WEBHOOK_URL): https only, and no host
- * that names this machine or a private network (an IP literal in those ranges, `localhost`, `.local`,
- * `.internal`). Outside production anything of the right shape is taken (http on 127.0.0.1 for
- * tests and development). Null: accepted. The delivery checks the resolved addresses again.
+ * What production adds to a webhook URL of the right shape (WEBHOOK_URL): https only, and a host
+ * that is either a globally routable address (not in a special-purpose range: specialPurposeRangeOf)
+ * or a name that does not name this machine or a private network (`localhost`, `.local`,
+ * `.internal`, a name without a dot). A name is not resolved here: the delivery judges the
+ * addresses it resolves to, at each try. Outside production anything of the right shape is taken
+ * (http on 127.0.0.1 for tests and development). Null: accepted.
  */
 export function webhookUrlRefusal(value: string, { production }: { production: boolean }): string | null {
   const shape = webhookUrlShapeProblem(value);
   if (shape || !production) return shape;
   const url = new URL(value);
   if (url.protocol !== 'https:') return WEBHOOK_MESSAGES.httpsOnly;
-  const host = url.hostname
-    .replace(/^\[|\]$/g, '')
-    .replace(/\.$/, '')
-    .toLowerCase();
-  if (isLocalName(host) || isNonPublicAddress(host)) return WEBHOOK_MESSAGES.privateHost(url.hostname);
-  return null;
+  // The URL parser has already written an IPv4 host as a dotted quad (2130706433 and 0x7f.1 too)
+  // and an IPv6 host in brackets, lower case.
+  const host = url.hostname.replace(/\.$/, '');
+  const refused = ipAddressBytes(host) ? isNonPublicAddress(host) : isLocalName(host);
+  return refused ? WEBHOOK_MESSAGES.privateHost(url.hostname) : null;
 }
 
 const LOCAL_NAME_SUFFIXES = ['.localhost', '.local', '.internal', '.home.arpa', '.lan'];
@@ -99,45 +100,130 @@ function ipv6Groups(text: string): number[] | null {
 }
 
 /**
- * True for an address a webhook must never reach in production: unspecified (0.0.0.0/8, ::), loopback
- * (127/8, ::1), private (10/8, 172.16/12, 192.168/16, 100.64/10 shared, fc00::/7), link-local
- * (169.254/16, fe80::/10), multicast and reserved (224/3, ff00::/8), and those inside IPv6's
- * IPv4-mapped, -compatible and NAT64 forms (::ffff:127.0.0.1). False for a public address or for
- * text that is not an address.
+ * An IP address as its bytes: 4 for IPv4 (a dotted quad), 16 for IPv6 (brackets and a zone index
+ * ignored); null when `text` is not an address.
  */
-export function isNonPublicAddress(address: string): boolean {
-  const text = address.replace(/^\[|\]$/g, '');
-  const v4 = ipv4Bytes(text);
-  if (v4) return isNonPublicIpv4(v4);
-  const g = ipv6Groups(text);
-  if (!g) return false;
-  const [a = 0, b = 0, c = 0, d = 0, e = 0, f = 0, g6 = 0, h = 0] = g;
-  const embedded = [g6 >> 8, g6 & 255, h >> 8, h & 255];
-  // ::ffff:a.b.c.d (mapped), ::a.b.c.d (compatible, and :: and ::1 themselves), 64:ff9b::a.b.c.d (NAT64).
-  if (a === 0 && b === 0 && c === 0 && d === 0 && e === 0 && (f === 0xffff || f === 0)) {
-    if (f === 0 && g6 === 0) return true; // :: and ::1
-    return isNonPublicIpv4(embedded);
-  }
-  if (a === 0x64 && b === 0xff9b && c === 0 && d === 0 && e === 0 && f === 0) return isNonPublicIpv4(embedded);
-  if ((a & 0xfe00) === 0xfc00) return true; // fc00::/7 unique local
-  if ((a & 0xffc0) === 0xfe80) return true; // fe80::/10 link-local
-  if ((a & 0xffc0) === 0xfec0) return true; // fec0::/10 old site-local
-  if ((a & 0xff00) === 0xff00) return true; // multicast
-  return false;
+export function ipAddressBytes(text: string): number[] | null {
+  const bare = text.replace(/^\[|\]$/g, '');
+  return ipv4Bytes(bare) ?? ipv6Groups(bare)?.flatMap((group) => [group >> 8, group & 255]) ?? null;
 }
 
-function isNonPublicIpv4([a = 0, b = 0]: number[]): boolean {
-  return (
-    a === 0 ||
-    a === 10 ||
-    a === 127 ||
-    (a === 100 && b >= 64 && b <= 127) ||
-    (a === 169 && b === 254) ||
-    (a === 172 && b >= 16 && b <= 31) ||
-    (a === 192 && b === 168) ||
-    a >= 224
-  );
+/**
+ * One spelling per address, to compare two: an IPv4-mapped IPv6 address (::ffff:a.b.c.d) is its
+ * IPv4 address, as a socket to either reaches the same host. Null when `text` is not an address.
+ */
+export function canonicalAddress(text: string): string | null {
+  const bytes = ipAddressBytes(text);
+  if (!bytes) return null;
+  const mapped = bytes.length === 16 && inRange(bytes, IPV4_MAPPED);
+  return mapped || bytes.length === 4 ? bytes.slice(-4).join('.') : bytes.map((b) => b.toString(16)).join(':');
 }
+
+/** A range of addresses (`cidr`), as the registry names it; `ipv4At`: where an IPv6 form carries an IPv4 address. */
+type AddressRange = { cidr: string; name: string; prefix: number[]; bits: number; ipv4At?: number };
+
+function range(cidr: string, name: string, ipv4At?: number): AddressRange {
+  const [address = '', bits = ''] = cidr.split('/');
+  const prefix = ipAddressBytes(address);
+  if (!prefix) throw new Error(`Not an address range: ${cidr}`);
+  return { cidr, name, prefix, bits: Number(bits), ...(ipv4At === undefined ? {} : { ipv4At }) };
+}
+
+function inRange(bytes: number[], { prefix, bits }: AddressRange): boolean {
+  if (bytes.length !== prefix.length) return false;
+  for (let i = 0; i * 8 < bits; i++) {
+    const mask = (0xff << (8 - Math.min(8, bits - i * 8))) & 0xff;
+    if (((bytes[i] ?? 0) & mask) !== ((prefix[i] ?? 0) & mask)) return false;
+  }
+  return true;
+}
+
+/**
+ * IANA's IPv4 Special-Purpose Address Registry, whole
+ * (https://www.iana.org/assignments/iana-ipv4-special-registry, RFC 6890 and its updates), and
+ * multicast (224.0.0.0/4, RFC 5771): no webhook goes to any of them. The registry's few entries
+ * marked globally reachable (AS112 and AMT anycast, 192.0.0.9 and 192.0.0.10 inside 192.0.0.0/24)
+ * are refused too: no webhook receiver lives there.
+ */
+export const IPV4_SPECIAL_PURPOSE_RANGES: readonly AddressRange[] = [
+  range('0.0.0.0/8', '"this network"'),
+  range('10.0.0.0/8', 'private use'),
+  range('100.64.0.0/10', 'shared address space (carrier-grade NAT)'),
+  range('127.0.0.0/8', 'loopback'),
+  range('169.254.0.0/16', 'link local'),
+  range('172.16.0.0/12', 'private use'),
+  range('192.0.0.0/24', 'IETF protocol assignments'),
+  range('192.0.2.0/24', 'documentation (TEST-NET-1)'),
+  range('192.31.196.0/24', 'AS112-v4'),
+  range('192.52.193.0/24', 'AMT'),
+  range('192.88.99.0/24', 'deprecated 6to4 relay anycast'),
+  range('192.168.0.0/16', 'private use'),
+  range('192.175.48.0/24', 'direct delegation AS112 service'),
+  range('198.18.0.0/15', 'benchmarking'),
+  range('198.51.100.0/24', 'documentation (TEST-NET-2)'),
+  range('203.0.113.0/24', 'documentation (TEST-NET-3)'),
+  range('224.0.0.0/4', 'multicast'),
+  range('255.255.255.255/32', 'limited broadcast'), // before 240.0.0.0/4, which holds it: the first match names it
+  range('240.0.0.0/4', 'reserved'),
+];
+
+const IPV4_MAPPED = range('::ffff:0:0/96', 'IPv4-mapped', 12);
+
+/**
+ * IANA's IPv6 Special-Purpose Address Registry, whole
+ * (https://www.iana.org/assignments/iana-ipv6-special-registry), and multicast (ff00::/8), first
+ * match counts. The forms that carry an IPv4 address (mapped, NAT64, 6to4) are judged by that
+ * address. 2001::/23 is refused whole, with the registry's few exceptions inside it; so is the
+ * local-use NAT64 prefix 64:ff9b:1::/48 (not globally reachable, its IPv4 address placed by each
+ * network). Any address outside 2000::/3 (global unicast) is refused too.
+ */
+export const IPV6_SPECIAL_PURPOSE_RANGES: readonly AddressRange[] = [
+  IPV4_MAPPED,
+  range('64:ff9b::/96', 'IPv4-IPv6 translation (NAT64)', 12),
+  range('2002::/16', '6to4', 2),
+  range('::/128', 'unspecified'),
+  range('::1/128', 'loopback'),
+  range('64:ff9b:1::/48', 'local-use IPv4-IPv6 translation'),
+  range('100::/64', 'discard-only'),
+  range('2001::/23', 'IETF protocol assignments (Teredo, benchmarking, ORCHID and others)'),
+  range('2001:db8::/32', 'documentation'),
+  range('2620:4f:8000::/48', 'direct delegation AS112 service'),
+  range('3fff::/20', 'documentation'),
+  range('5f00::/16', 'segment routing (SRv6) SIDs'),
+  range('fc00::/7', 'unique local'),
+  range('fe80::/10', 'link-local unicast'),
+  range('ff00::/8', 'multicast'),
+];
+
+const IPV6_GLOBAL_UNICAST = range('2000::/3', 'global unicast');
+
+/**
+ * Why a webhook may never reach `address` in production: the special-purpose range it is in (e.g.
+ * "198.18.0.0/15 benchmarking"; for an IPv6 form carrying an IPv4 address, both ranges), or null
+ * for a globally routable unicast address, or for text that is not an address.
+ */
+export function specialPurposeRangeOf(address: string): string | null {
+  const bytes = ipAddressBytes(address);
+  if (!bytes) return null;
+  const named = ({ cidr, name }: AddressRange) => `${cidr} ${name}`;
+  if (bytes.length === 4) {
+    const v4 = IPV4_SPECIAL_PURPOSE_RANGES.find((r) => inRange(bytes, r));
+    return v4 ? named(v4) : null;
+  }
+  const v6 = IPV6_SPECIAL_PURPOSE_RANGES.find((r) => inRange(bytes, r));
+  if (v6?.ipv4At !== undefined) {
+    const carried = specialPurposeRangeOf(bytes.slice(v6.ipv4At, v6.ipv4At + 4).join('.'));
+    return carried && `${named(v6)} carrying ${carried}`;
+  }
+  if (v6) return named(v6);
+  return inRange(bytes, IPV6_GLOBAL_UNICAST) ? null : `outside ${named(IPV6_GLOBAL_UNICAST)}`;
+}
+
+/**
+ * True for an address a webhook must never reach in production: any not globally routable unicast
+ * (specialPurposeRangeOf). False for a public address, or for text that is not an address.
+ */
+export const isNonPublicAddress = (address: string): boolean => specialPurposeRangeOf(address) !== null;
 
 /** GET /api/webhook-secret and POST /api/webhook-secret/rotate: the account's signing secret (`whsec_` + base64). */
 export const WEBHOOK_SECRET = z.object({ secret: z.string() });

@@ -397,21 +397,21 @@ describe('the delivery queue', () => {
       await db.update(jobs).set({ status: 'succeeded', finishedAt: new Date() }).where(eq(jobs.id, job.id));
 
       const claims = await Promise.all([claimNextDelivery(db), claimNextDelivery(db), claimNextDelivery(db)]);
-      expect(claims.filter(Boolean)).toEqual([{ jobId: job.id, attempt: 1 }]);
+      expect(claims.filter(Boolean)).toEqual([{ jobId: job.id, attempt: 1, userId }]);
       // Held by its claim until the try is recorded (or the claim lapses).
       expect(await claimNextDelivery(db)).toBeNull();
 
       // Every try fails: due again at once (a base of 0), until the last, then failed.
       const failure = { delivered: false as const, error: 'No answer within 10 s.' };
       for (let attempt = 1; attempt <= WEBHOOK_TRIES; attempt++) {
-        const claim = attempt === 1 ? { jobId: job.id, attempt } : await claimNextDelivery(db);
-        expect(claim).toEqual({ jobId: job.id, attempt });
+        const claim = attempt === 1 ? { jobId: job.id, attempt, userId } : await claimNextDelivery(db);
+        expect(claim).toEqual({ jobId: job.id, attempt, userId });
         if (!claim) break;
         const left = await recordTry(db, claim, failure, 0);
         expect(left).toBe(attempt === WEBHOOK_TRIES ? 'failed' : 'pending');
         // A stale claim records nothing.
         expect(
-          await recordTry(db, { jobId: job.id, attempt: attempt - 1 }, { delivered: true, status: 200 }, 0),
+          await recordTry(db, { jobId: job.id, attempt: attempt - 1, userId }, { delivered: true, status: 200 }, 0),
         ).toBeNull();
       }
       expect(await claimNextDelivery(db)).toBeNull();

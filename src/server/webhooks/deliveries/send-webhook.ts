@@ -2,18 +2,34 @@
 // specifies (webhook-id, webhook-timestamp, webhook-signature: v1,<base64 HMAC-SHA256> of
 // id.timestamp.body, with the account's whsec_ secret through the standardwebhooks package), within
 // 10 s. In production the host's addresses are resolved here and the connection goes only to them,
-// and only if none is loopback, private, link-local or unspecified (contract/webhooks.ts): a name
-// that resolves elsewhere at the call (or later, DNS rebinding) is refused at the delivery.
+// and only if every one is globally routable unicast (contract/webhooks.ts: IANA's special-purpose
+// registries) and none is this server's own: a name that resolves elsewhere at the call (or later,
+// DNS rebinding) is refused at the delivery. Whatever keeps a try from a receiver's HTTP answer
+// (a refused address, a refused or timed-out connection, TLS or garbage instead of HTTP) shows its
+// owner one sentence, so a delivery's error cannot tell an open port from a closed one; the detail
+// goes to the log only.
 import dns from 'node:dns';
 import http from 'node:http';
 import https from 'node:https';
 import net from 'node:net';
+import os from 'node:os';
 import { Webhook } from 'standardwebhooks';
-import { isNonPublicAddress } from '../../../contract/webhooks';
+import { canonicalAddress, specialPurposeRangeOf } from '../../../contract/webhooks';
 import type { TryOutcome } from './delivery-repository';
 
 /** How long a try may take, connection to answer. */
 export const WEBHOOK_TRY_TIMEOUT_MS = 10_000;
+/**
+ * How long the connection may take (the name's lookup and the TCP connect): a host that takes longer
+ * is failed at once, not held for the whole try (issue 53: one account's receivers hold no slot long).
+ */
+export const WEBHOOK_CONNECT_TIMEOUT_MS = 3_000;
+
+/** What a delivery's owner reads (webhook.lastError) after any try that got no HTTP answer. */
+export const WEBHOOK_TRY_FAILED = 'The receiver did not answer with 2xx.';
+
+/** A try's outcome; `detail` says what went wrong, for the log only (never shown to the owner). */
+export type SentOutcome = TryOutcome & { detail?: string };
 
 export type WebhookMessage = { id: string; body: string; secret: string };
 
@@ -33,8 +49,25 @@ class RefusedAddressError extends Error {
   override name = 'RefusedAddressError';
 }
 
-const refusedAddress = (host: string, address: string) =>
-  new RefusedAddressError(`Not sent: ${host} resolves to ${address}, a local or private address.`);
+class ConnectTimeoutError extends Error {
+  override name = 'ConnectTimeoutError';
+}
+
+/** Is `address` one of this machine's (any interface's, read now: they change)? */
+function isOwnAddress(address: string): boolean {
+  const wanted = canonicalAddress(address);
+  return Object.values(os.networkInterfaces()).some((list) =>
+    list?.some((own) => canonicalAddress(own.address) === wanted),
+  );
+}
+
+/** Why production never sends to `address` (a special-purpose range, or this server), or null. */
+export function addressRefusal(address: string): string | null {
+  return specialPurposeRangeOf(address) ?? (isOwnAddress(address) ? "this server's own address" : null);
+}
+
+const refusedAddress = (host: string, address: string, why: string) =>
+  new RefusedAddressError(`Not sent to ${address} (the address of ${host}): ${why}.`);
 
 /**
  * A lookup for the request's connection: every address the name resolves to, refused (in
@@ -44,8 +77,10 @@ export function checkedLookup({ production }: { production: boolean }): net.Look
   return (hostname, options, callback) => {
     dns.lookup(hostname, { ...options, all: true }, (error, addresses) => {
       if (error) return callback(error, '', 0);
-      const refused = production ? addresses.find((a) => isNonPublicAddress(a.address)) : undefined;
-      if (refused) return callback(refusedAddress(hostname, refused.address), '', 0);
+      for (const { address } of production ? addresses : []) {
+        const why = addressRefusal(address);
+        if (why) return callback(refusedAddress(hostname, address, why), '', 0);
+      }
       const first = addresses[0];
       if (!first) return callback(new Error(`${hostname} has no address`), '', 0);
       if (options.all) return callback(null, addresses);
@@ -58,18 +93,20 @@ export function checkedLookup({ production }: { production: boolean }): net.Look
 export async function sendWebhook(
   url: string,
   message: WebhookMessage,
-  options: { production: boolean; timeoutMs?: number },
-): Promise<TryOutcome> {
+  options: { production: boolean; timeoutMs?: number; connectTimeoutMs?: number },
+): Promise<SentOutcome> {
   const target = new URL(url);
   const host = target.hostname.replace(/^\[|\]$/g, '');
   // An IP literal is connected to without a lookup: judged here.
-  if (options.production && net.isIP(host) && isNonPublicAddress(host)) {
-    return { delivered: false, error: refusedAddress(host, host).message };
+  const literalRefusal = options.production && net.isIP(host) ? addressRefusal(host) : null;
+  if (literalRefusal) {
+    return { delivered: false, error: WEBHOOK_TRY_FAILED, detail: refusedAddress(host, host, literalRefusal).message };
   }
   const timeoutMs = options.timeoutMs ?? WEBHOOK_TRY_TIMEOUT_MS;
+  const connectTimeoutMs = options.connectTimeoutMs ?? WEBHOOK_CONNECT_TIMEOUT_MS;
   const client = target.protocol === 'https:' ? https : http;
   const body = Buffer.from(message.body);
-  return new Promise<TryOutcome>((resolve) => {
+  return new Promise<SentOutcome>((resolve) => {
     const request = client.request(
       target,
       {
@@ -88,13 +125,22 @@ export async function sendWebhook(
         else resolve({ delivered: false, status, error: `The receiver answered HTTP ${status}.` });
       },
     );
+    request.on('socket', (socket) => {
+      if (!socket.connecting) return;
+      const timer = setTimeout(() => request.destroy(new ConnectTimeoutError()), connectTimeoutMs);
+      const clear = () => clearTimeout(timer);
+      socket.once('connect', clear);
+      socket.once('close', clear);
+    });
     request.on('error', (error) => {
-      if (error instanceof RefusedAddressError) return resolve({ delivered: false, error: error.message });
+      const failed = (detail: string) => resolve({ delivered: false, error: WEBHOOK_TRY_FAILED, detail });
+      if (error instanceof RefusedAddressError) return failed(error.message);
+      if (error instanceof ConnectTimeoutError) return failed(`Could not connect within ${connectTimeoutMs / 1000} s.`);
       if (error.name === 'AbortError' || error.name === 'TimeoutError') {
-        return resolve({ delivered: false, error: `No answer within ${timeoutMs / 1000} s.` });
+        return failed(`No answer within ${timeoutMs / 1000} s.`);
       }
       const code = (error as NodeJS.ErrnoException).code;
-      resolve({ delivered: false, error: `Could not reach the receiver (${code ?? error.message}).` });
+      failed(`Could not reach the receiver (${code ? `${code}: ` : ''}${error.message}).`);
     });
     request.end(body);
   });

@@ -1,7 +1,10 @@
 // The worker's loop over webhook deliveries (decision 059): claims a due one (its job has ended),
 // builds the event from the job as its owner reads it, signs it with the account's secret and POSTs
 // it; records the outcome. A few tries run at once, so one slow receiver (10 s a try) holds up no
-// other. All its state is in rows: a restart, or another worker, carries on where it stopped.
+// other; an account holds at most ACCOUNT_SHARE of them, and a receiver host that fails is backed
+// off and then given up on (host-health.ts), so one account's receivers that never answer delay no
+// other account's webhooks (issue 53). The deliveries' state is in rows: a restart, or another
+// worker, carries on where it stopped.
 import type { JobDetail } from '../../../contract/tool-responses';
 import type { WebhookEvent } from '../../../contract/webhooks';
 import type { AppDb } from '../../db/client';
@@ -10,24 +13,37 @@ import { viewJob } from '../../jobs/views/job-view';
 import type { Logger } from '../../log';
 import { waitAtMost, wakeableSleep } from '../../loops/loop-timing';
 import { webhookSecretOf } from '../signing-secrets';
-import { type ClaimedDelivery, claimNextDelivery, recordTry, type TryOutcome } from './delivery-repository';
-import { sendWebhook } from './send-webhook';
+import {
+  type ClaimedDelivery,
+  claimNextDelivery,
+  deferDelivery,
+  givenUpError,
+  giveUpDelivery,
+  recordTry,
+} from './delivery-repository';
+import { HOST_FAILURES_TO_GIVE_UP, type HostHealth, hostHealth, receiverHostOf } from './host-health';
+import { type SentOutcome, sendWebhook, WEBHOOK_CONNECT_TIMEOUT_MS, WEBHOOK_TRY_TIMEOUT_MS } from './send-webhook';
 
-export type WebhookDeliveryDeps = { db: AppDb; logger: Logger };
+/** How long a try may take: to connect, and in all (send-webhook.ts). Tests make them short. */
+export type WebhookTimeouts = { connectMs: number; tryMs: number };
+
+export type WebhookDeliveryDeps = { db: AppDb; logger: Logger; timeouts?: WebhookTimeouts };
 
 export type WebhookDeliverySettings = {
   /** Seconds between looks for due deliveries (QUEUE_POLL_SECONDS). */
   pollingIntervalSeconds: number;
   /** The first retry's delay; each next is three times the one before (WEBHOOK_RETRY_BASE_SECONDS). */
   retryBaseSeconds: number;
-  /** Production: https only, and never to a local or private address (checked at each try). */
+  /** Production: https only, and only to globally routable addresses, never this server's (checked at each try). */
   production: boolean;
 };
 
 /** Tries one process runs at once. */
 const CONCURRENT_TRIES = 4;
-/** How long a stop waits for the tries in hand (each ends within 10 s) before leaving them to a retry. */
-const STOP_WAIT_MS = 11_000;
+/** Tries one account's deliveries may hold of those at once: the others stay free for other accounts. */
+export const ACCOUNT_SHARE = 2;
+/** How much longer than a try a stop waits for the tries in hand before leaving them to a retry. */
+const STOP_GRACE_MS = 1_000;
 
 /** The id a receiver de-duplicates on: one per job ending, the same on every try. */
 export const webhookIdOf = (job: Pick<JobRow, 'id' | 'status'>) => `job_${job.id}_${job.status}`;
@@ -49,19 +65,50 @@ export function webhookEventOf(job: JobRow): WebhookEvent {
   };
 }
 
-/** One claimed try: the job read, signed, sent, and its outcome recorded. */
-async function deliver(deps: WebhookDeliveryDeps, settings: WebhookDeliverySettings, claim: ClaimedDelivery) {
+/**
+ * One claimed try: the job read, signed, sent, and its outcome recorded. Unless its host is backing
+ * off (the delivery waits until it ends, untried) or given up on (the delivery fails, untried).
+ */
+async function deliver(
+  deps: WebhookDeliveryDeps,
+  settings: WebhookDeliverySettings,
+  hosts: HostHealth,
+  claim: ClaimedDelivery,
+) {
   const { db, logger } = deps;
   const job = await findJob(db, claim.jobId);
   // Deleted with its account since the claim: its delivery went with it.
   if (!job?.webhookUrl) return;
+  const host = receiverHostOf(job.webhookUrl);
+  // Judged per account and host: one account's failing path on a shared host (a relay service) backs
+  // off and gives up that account's deliveries only, never another account's to the same host.
+  const receiver = `${job.userId} ${host}`;
+  const verdict = hosts.verdict(receiver);
+  if (verdict.kind === 'wait') return deferDelivery(db, claim, verdict.until);
+  if (verdict.kind === 'give-up') {
+    return giveUpDelivery(db, claim, { error: givenUpError(host, verdict.failures), tried: false });
+  }
   const secret = await webhookSecretOf(db, job.userId);
   const body = JSON.stringify(webhookEventOf(job));
-  const outcome: TryOutcome = await sendWebhook(
+  const timeouts = deps.timeouts ?? { connectMs: WEBHOOK_CONNECT_TIMEOUT_MS, tryMs: WEBHOOK_TRY_TIMEOUT_MS };
+  const outcome: SentOutcome = await sendWebhook(
     job.webhookUrl,
     { id: webhookIdOf(job), body, secret },
-    { production: settings.production },
+    { production: settings.production, timeoutMs: timeouts.tryMs, connectTimeoutMs: timeouts.connectMs },
   );
+  if (outcome.delivered) hosts.succeeded(receiver);
+  else {
+    const failures = hosts.failed(receiver);
+    if (failures >= HOST_FAILURES_TO_GIVE_UP) {
+      logger.warn('webhook host failed too many tries in a row; its deliveries are given up', {
+        jobId: job.id,
+        host,
+        failures,
+        outcome,
+      });
+      return giveUpDelivery(db, claim, { error: givenUpError(host, failures), tried: true, status: outcome.status });
+    }
+  }
   const left = await recordTry(db, claim, outcome, settings.retryBaseSeconds);
   if (left === 'failed') {
     logger.warn('webhook delivery failed on its last try', { jobId: job.id, attempts: claim.attempt, outcome });
@@ -72,7 +119,7 @@ async function deliver(deps: WebhookDeliveryDeps, settings: WebhookDeliverySetti
 
 export type WebhookDeliveryLoop = { stop(): Promise<void> };
 
-/** Starts the loop; `stop` ends it, waiting (up to 11 s) for the tries in hand. */
+/** Starts the loop; `stop` ends it, waiting (up to a try's timeout and a second) for the tries in hand. */
 export function startWebhookDeliveries(
   deps: WebhookDeliveryDeps,
   settings: WebhookDeliverySettings,
@@ -80,6 +127,9 @@ export function startWebhookDeliveries(
   let stopping = false;
   const pause = wakeableSleep();
   const inHand = new Set<Promise<void>>();
+  // Tries in hand by account: an account at its share is skipped by the claim.
+  const triesOf = new Map<string, number>();
+  const hosts = hostHealth({ backoffBaseMs: settings.retryBaseSeconds * 1000 });
   const loop = (async () => {
     while (!stopping) {
       if (inHand.size >= CONCURRENT_TRIES) {
@@ -88,7 +138,8 @@ export function startWebhookDeliveries(
       }
       let claim: ClaimedDelivery | null = null;
       try {
-        claim = await claimNextDelivery(deps.db);
+        const skipAccounts = [...triesOf].filter(([, tries]) => tries >= ACCOUNT_SHARE).map(([userId]) => userId);
+        claim = await claimNextDelivery(deps.db, { skipAccounts });
       } catch (error) {
         deps.logger.error('could not take the next webhook delivery', { error });
       }
@@ -96,14 +147,18 @@ export function startWebhookDeliveries(
         await pause.sleep(settings.pollingIntervalSeconds * 1000);
         continue;
       }
-      const jobId = claim.jobId;
-      const run = deliver(deps, settings, claim)
+      const { jobId, userId } = claim;
+      triesOf.set(userId, (triesOf.get(userId) ?? 0) + 1);
+      const run = deliver(deps, settings, hosts, claim)
         .catch((error) => {
           // Left claimed: due again once its claim lapses.
           deps.logger.error('a webhook delivery try could not be made or recorded', { jobId, error });
         })
         .finally(() => {
           inHand.delete(run);
+          const left = (triesOf.get(userId) ?? 1) - 1;
+          if (left > 0) triesOf.set(userId, left);
+          else triesOf.delete(userId);
           pause.wake();
         });
       inHand.add(run);
@@ -113,7 +168,8 @@ export function startWebhookDeliveries(
     async stop() {
       stopping = true;
       pause.wake();
-      if (!(await waitAtMost(Promise.all([loop, ...inHand]), STOP_WAIT_MS)))
+      const tryMs = deps.timeouts?.tryMs ?? WEBHOOK_TRY_TIMEOUT_MS;
+      if (!(await waitAtMost(Promise.all([loop, ...inHand]), tryMs + STOP_GRACE_MS)))
         deps.logger.warn('stopped with webhook deliveries in hand; they are retried', {});
     },
   };
