@@ -3,7 +3,7 @@ import { Hono } from 'hono';
 import type Stripe from 'stripe';
 import { accountRoutes, DEV_MAIL_PATH } from './accounts/routes';
 import { apiDocsRoutes } from './api-docs/routes';
-import { apiKeyGate } from './api-keys/key-gate';
+import { apiKeyGate, apiKeyGateOutsideApi } from './api-keys/key-gate';
 import { apiKeyRoutes } from './api-keys/routes';
 import type { Auth } from './auth/auth';
 import { clientIpMiddleware } from './auth/client-ip';
@@ -166,6 +166,8 @@ export function buildApp(deps: AppDeps) {
   });
   app.use('*', securityHeaders({ production: config.env === 'production' }));
   app.use('*', clientIpMiddleware(config.trustProxyHops));
+  // A key may act only where /api's gate lets it: everywhere else (the local checkout) it is refused.
+  app.use('*', apiKeyGateOutsideApi());
   app.route('/api', api);
   if (deps.payments.kind === 'local') app.route(LOCAL_CHECKOUT_PATH, localCheckoutRoutes(billing));
   // With Stripe the test checkout is off: a 404, not the web app's fallback page.

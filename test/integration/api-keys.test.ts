@@ -15,7 +15,7 @@ import {
 import type { CreationList } from '../../src/contract/creations';
 import { TOOL_MESSAGES } from '../../src/contract/tools';
 import { setFlag } from '../../src/server/admin/commands';
-import { apiKeys, jobs, ledger, user } from '../../src/server/db/schema';
+import { apiKeys, jobs, ledger, user, webhookSecrets } from '../../src/server/db/schema';
 import { findLedgerMismatches } from '../../src/server/ledger/ledger';
 import { sendRequest, TestClient } from '../support/http-client';
 import { createTestBackend, type TestBackend } from '../support/test-backend';
@@ -295,11 +295,43 @@ describe('calls with a key', () => {
     expect((await client.get<Profile>('/api/profile')).body.tokens).toBe(100);
   });
 
-  it('stops working when its owner deletes the account (the key goes with it)', async () => {
+  it('stops working when its owner deletes the account: the keys and the webhook secret go with it (issue 53)', async () => {
     const { client, id } = await verifiedUser(backend, 100);
     const { key } = await createKey(client);
-    await backend.database.db.delete(user).where(eq(user.id, id));
-    expect((await withKey(key, 'GET', '/api/profile')).status).toBe(401);
+    expect((await client.get('/api/webhook-secret')).status).toBe(200);
+    expect((await client.request('DELETE', '/api/account')).status).toBe(204);
+    for (const [method, path, body] of [
+      ['GET', '/api/profile'],
+      ['GET', '/api/creations'],
+      ['POST', '/api/generate-image', generate],
+    ] as const) {
+      const answer = await withKey<{ error: string }>(key, method, path, { body });
+      expect([answer.status, answer.body.error], `${method} ${path}`).toEqual([401, API_KEY_MESSAGES.invalidKey]);
+    }
+    expect(await keyRowsOf(id)).toEqual([]);
+    expect(await backend.database.db.select().from(webhookSecrets).where(eq(webhookSecrets.userId, id))).toEqual([]);
+  });
+
+  it('cannot view, pay or cancel a local checkout: 403 with a sentence, nothing credited (issue 53)', async () => {
+    const { client, id } = await verifiedUser(backend, 100);
+    const { key } = await createKey(client);
+    const checkout = await client.post<{ url: string }>('/api/create-checkout-session', { priceId: 'price_local_500' });
+    expect(checkout.status).toBe(200);
+    for (const [method, path] of [
+      ['GET', checkout.body.url],
+      ['POST', `${checkout.body.url}/pay`],
+      ['POST', `${checkout.body.url}/cancel`],
+    ] as const) {
+      const answer = await withKey<{ error: string }>(key, method, path);
+      expect([answer.status, answer.body.error], `${method} ${path}`).toEqual([403, API_KEY_MESSAGES.sessionRequired]);
+    }
+    expect(await backend.database.db.select().from(ledger).where(eq(ledger.userId, id))).not.toContainEqual(
+      expect.objectContaining({ reason: 'purchase' }),
+    );
+    expect((await client.get<Profile>('/api/profile')).body.tokens).toBe(100);
+    // Still open: the owner's own browser pays it.
+    expect((await client.post(`${checkout.body.url}/pay`)).status).toBe(303);
+    expect((await client.get<Profile>('/api/profile')).body.tokens).toBe(600);
   });
 
   it('writes its last use at most once a minute', async () => {

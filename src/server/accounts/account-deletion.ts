@@ -1,10 +1,21 @@
 // DELETE /api/account (issue 17, decision 022): the user's files, jobs (with their webhook deliveries),
-// sign-in methods, sessions, webhook signing secret and personal data go; the user row stays, anonymised, so the ledger keeps its rows (the accounts'
+// sign-in methods, sessions, API keys, webhook signing secret and personal data go; the user row stays, anonymised, so the ledger keeps its rows (the accounts'
 // history must still add up) without naming anyone. With no account row left, nobody can sign in.
 import { and, eq, isNull, or } from 'drizzle-orm';
 import { thumbnailKey } from '../creations/thumbnails';
 import type { AppDb } from '../db/client';
-import { account, files, jobs, mailOutbox, profiles, session, user, verification, webhookSecrets } from '../db/schema';
+import {
+  account,
+  apiKeys,
+  files,
+  jobs,
+  mailOutbox,
+  profiles,
+  session,
+  user,
+  verification,
+  webhookSecrets,
+} from '../db/schema';
 import { removeFiles } from '../jobs/job-files';
 import type { FileStorage } from '../storage/storage';
 
@@ -26,6 +37,8 @@ export async function deleteAccount(db: AppDb, storage: FileStorage, userId: str
       .returning({ id: jobs.id, status: jobs.status });
     await tx.delete(files).where(and(eq(files.userId, userId), isNull(files.jobId)));
     await tx.delete(session).where(eq(session.userId, userId));
+    // A key signs in as much as a session does (issue 53: one kept reading the anonymised profile).
+    await tx.delete(apiKeys).where(eq(apiKeys.userId, userId));
     await tx.delete(account).where(eq(account.userId, userId));
     await tx.delete(verification).where(or(eq(verification.identifier, current.email), eq(verification.value, userId)));
     await tx.delete(mailOutbox).where(eq(mailOutbox.to, current.email));

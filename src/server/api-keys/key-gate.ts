@@ -57,3 +57,21 @@ export function apiKeyGate(options: { callsPerMinute: number }): MiddlewareHandl
     }
   };
 }
+
+/** Whether `path` is the API's (/api and under it), where apiKeyGate decides. */
+const isApiPath = (path: string) => path === '/api' || path.startsWith('/api/');
+
+/**
+ * Outside /api nothing is a key's to do (the local checkout's pay, cancel and view, the pages, the
+ * dev mailbox): a request with a key is refused there as apiKeyGate refuses it (403, the same
+ * sentence), whatever is mounted, since those routes read the key as a session too (issue 53).
+ * Mounted at the root before every route; under /api, apiKeyGate decides (webhooks and health come
+ * before it there).
+ */
+export function apiKeyGateOutsideApi(): MiddlewareHandler {
+  return async (c, next) => {
+    if (isApiPath(c.req.path) || !hasBearerCredential(c.req.raw.headers) || keyMayCall(c.req.method, c.req.path))
+      return next();
+    return c.json({ error: API_KEY_MESSAGES.sessionRequired }, 403);
+  };
+}
