@@ -107,6 +107,16 @@ describe('the benches', () => {
     expect(output).toMatch(/^ {2}image-upscaler\s+(ok {2}|FAIL)\s+P3 [\d.]+ \/ [\d.]+.*, Adobe RGB [\d.]+ \/ [\d.]+/m);
   }, 300_000);
 
+  it("measure another user's file reads while one account converts results", () => {
+    const output = runBench('conversion-storm.ts', ['--results', '1', '--megapixels', '0.5', '--reads', '3']);
+    for (const phase of ['no storm', 'during storm'])
+      expect(output, phase).toMatch(
+        new RegExp(`${phase}\\s+reads\\s+\\d+\\s+median\\s+[\\d.]+ ms\\s+max\\s+[\\d.]+ ms`),
+      );
+    expect(output).toMatch(/ratio storm\/quiet: median [\d.]+x, max [\d.]+x/);
+    expect(output).toMatch(/storm: 2 conversions in [\d.]+ s, answered 200 x2/);
+  }, 180_000);
+
   it('measure a server start from the sources against one from the build', () => {
     const output = runBench('server-start.ts', ['--starts', '1']);
     for (const way of ['sources \\(tsx\\)', 'build \\(npm start\\)'])

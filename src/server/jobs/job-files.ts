@@ -3,6 +3,7 @@
 import { randomUUID } from 'node:crypto';
 import { extensionOfType } from '../../contract/output-files';
 import type { AppDb } from '../db/client';
+import { convertedKeys } from '../images/finishing/stored-conversions';
 import { readDimensions, sniffFormat } from '../images/image-input';
 import type { ImageInput, OutputImage } from '../images/image-types';
 import type { FileStorage } from '../storage/storage';
@@ -62,9 +63,13 @@ export async function storeOutputs(storage: FileStorage, job: JobRow, images: Ou
   );
 }
 
-/** Removes files written for a job that was not charged, or outputs of a run that lost its job. */
+/**
+ * Removes files (of a job that was not charged, outputs of a run that lost its job, deleted
+ * creations and accounts), each with the conversions kept beside it (stored-conversions.ts).
+ */
 export async function removeFiles(storage: FileStorage, rows: { storageKey: string }[]): Promise<void> {
-  await Promise.all(rows.map((row) => storage.delete(row.storageKey).catch(() => {})));
+  const keys = rows.flatMap((row) => [row.storageKey, ...convertedKeys(row.storageKey)]);
+  await Promise.all(keys.map((key) => storage.delete(key).catch(() => {})));
 }
 
 /** A job's input images, read back from storage in input order. */

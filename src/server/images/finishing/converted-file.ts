@@ -1,5 +1,6 @@
 // A stored result in another format, for the page's "Format" choice beside the download
 // (GET /api/files/:id?format=, issue 41): the numbers, colour profile and metadata kept as stored.
+// Made within bounds and kept by stored-conversions.ts (issue 53).
 import sharp from 'sharp';
 import { DEFAULT_OUTPUT_QUALITY, type OutputFormat } from '../../../contract/output-files';
 
@@ -8,13 +9,19 @@ export class TransparentAsJpegError extends Error {
   override name = 'TransparentAsJpegError';
 }
 
-export async function convertedFile(bytes: Buffer, format: OutputFormat): Promise<Buffer> {
+/** `timeoutSeconds`: sharp stops the work past it (stored-conversions.ts bounds every conversion). */
+export async function convertedFile(
+  bytes: Buffer,
+  format: OutputFormat,
+  { timeoutSeconds }: { timeoutSeconds: number },
+): Promise<Buffer> {
+  const limit = { seconds: timeoutSeconds };
   if (format === 'jpeg') {
     const meta = await sharp(bytes).metadata();
-    if (meta.hasAlpha && !(await sharp(bytes).stats()).isOpaque) throw new TransparentAsJpegError();
+    if (meta.hasAlpha && !(await sharp(bytes).timeout(limit).stats()).isOpaque) throw new TransparentAsJpegError();
   }
   // ignoreIcc with keepMetadata: the numbers are not converted, the profile goes along as it is.
-  const pipeline = sharp(bytes, { ignoreIcc: true }).keepMetadata();
+  const pipeline = sharp(bytes, { ignoreIcc: true }).keepMetadata().timeout(limit);
   if (format === 'png') return pipeline.png({ compressionLevel: 6 }).toBuffer();
   if (format === 'jpeg')
     return pipeline

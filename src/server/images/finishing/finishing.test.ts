@@ -287,13 +287,13 @@ describe('formats', () => {
   it('converts a stored file for the download, keeping its profile, and refuses a transparent one as JPEG', async () => {
     const icc = await p3Profile();
     const stored = (await throughTool(await tagged(icc), { format: 'png' })).bytes;
-    const asAvif = await convertedFile(stored, 'avif');
+    const asAvif = await convertedFile(stored, 'avif', { timeoutSeconds: 30 });
     expect((await sharp(asAvif).metadata()).icc?.equals(icc)).toBe(true);
     near(await pixel(asAvif, 4, 4), [255, 0, 0], 6);
     const cutOut = await rawPng(halves(4, 0), 4);
-    await expect(convertedFile(cutOut, 'jpeg')).rejects.toBeInstanceOf(TransparentAsJpegError);
+    await expect(convertedFile(cutOut, 'jpeg', { timeoutSeconds: 30 })).rejects.toBeInstanceOf(TransparentAsJpegError);
     const opaque = await rawPng(halves(4, 255), 4);
-    expect((await sharp(await convertedFile(opaque, 'jpeg')).metadata()).format).toBe('jpeg');
+    expect((await sharp(await convertedFile(opaque, 'jpeg', { timeoutSeconds: 30 })).metadata()).format).toBe('jpeg');
   });
 });
 

@@ -7,6 +7,7 @@ import {
   json,
   preferParameter,
   RATE_LIMIT_HEADERS,
+  RETRY_AFTER,
   refusal,
 } from '../../api-docs/components';
 import type { OperationDoc } from '../../api-docs/describe-route';
@@ -31,7 +32,11 @@ export const GET_FILE_OPERATION: OperationDoc = {
   operationId: 'getFile',
   tag: 'Jobs',
   summary: 'Download a file',
-  description: 'An image of the account (an output or an upload): its bytes.',
+  description:
+    'An image of the account (an output or an upload): its bytes. An `Accept` that takes only other image types ' +
+    '(`image/png`, `image/jpeg`, `image/webp`, `image/avif`) than the stored one gets the image converted, as ' +
+    'with `?format=`; `*/*`, `image/*` or the stored type get it as stored. A conversion is kept once made; ' +
+    'making one counts against a per-account limit a minute and is stopped when it takes too long.',
   access: 'key-or-session',
   parameters: [
     idParameter('The file id of an output URL (/api/files/<id>).'),
@@ -62,5 +67,16 @@ export const GET_FILE_OPERATION: OperationDoc = {
       '`format` is not one of png, jpeg, webp, avif; a transparent image asked for as JPEG; or a broken percent-encoded address.',
     ),
     '404': refusal('No such file of this account.'),
+    '406': refusal('Accept takes none of the image types this file can be given in (or JPEG for a transparent image).'),
+    '429': {
+      ...refusal('Too many images converted to another format this minute: wait Retry-After seconds.'),
+      headers: RETRY_AFTER,
+    },
+    '503': {
+      ...refusal(
+        'The conversion took too long and was stopped; nothing was kept. Try again after Retry-After seconds.',
+      ),
+      headers: RETRY_AFTER,
+    },
   },
 };
