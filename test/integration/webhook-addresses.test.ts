@@ -12,13 +12,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { JobDetail } from '../../src/contract/tool-responses';
 import { toolById } from '../../src/contract/tools';
 import { WEBHOOK_MESSAGES } from '../../src/contract/webhooks';
-import { readOrCreateProfileWithStorage } from '../../src/server/accounts/profiles';
 import { jobs, ledger } from '../../src/server/db/schema';
-import { createImageModeration } from '../../src/server/images/moderation/image-moderation';
-import { callTool } from '../../src/server/jobs/request/tool-call-service';
-import { quietLogger } from '../../src/server/log';
 import { WEBHOOK_TRY_FAILED } from '../../src/server/webhooks/deliveries/send-webhook';
-import { createTestBackend, eventually, NEUTRAL_CLASSIFIER, type TestBackend } from '../support/test-backend';
+import { productionWebhookCall } from '../support/production-webhook-call';
+import { createTestBackend, eventually, type TestBackend } from '../support/test-backend';
 import { instantProvider, routerWith, tokensOf, verifiedUser } from '../support/tool-fixtures';
 
 const TEXT_TO_PIC = toolById('text-to-pic');
@@ -44,27 +41,7 @@ describe('in production, a webhook to an address that is not globally routable',
   it('is refused at the call with a sentence: no job made, nothing charged', async () => {
     const { client, id } = await verifiedUser(backend, 20);
     const ledgerBefore = await backend.database.db.select().from(ledger).where(eq(ledger.userId, id));
-    // The web process's dependencies as production sets them (webhooks: { production: true }).
-    const production = {
-      db: backend.database.db,
-      storage: backend.storage,
-      inference: backend.inference,
-      moderation: createImageModeration({ policy: 'block', threshold: 0.7 }, NEUTRAL_CLASSIFIER),
-      logger: quietLogger(),
-      maxActiveJobsPerUser: 10,
-      storageQuotaBytes: 1024 ** 3,
-      webhooks: { production: true },
-    };
-    const call = async (webhook: string) => {
-      const body = { prompt: 'a fox', webhook };
-      return callTool(production, {
-        user: { id, emailVerified: true },
-        caller: await readOrCreateProfileWithStorage(backend.database.db, id),
-        tool: TEXT_TO_PIC,
-        body,
-        rawBody: JSON.stringify(body),
-      });
-    };
+    const call = productionWebhookCall(backend, id);
     // Accepted before issue 53: reserved, documentation and benchmarking ranges, and IPv6 forms of them.
     for (const host of [
       '192.0.0.8',

@@ -14,12 +14,10 @@ import type { JobDetail } from '../../src/contract/tool-responses';
 import { toolById } from '../../src/contract/tools';
 import { WEBHOOK_EVENT, WEBHOOK_MESSAGES, type WebhookEvent } from '../../src/contract/webhooks';
 import { deleteAccount } from '../../src/server/accounts/account-deletion';
-import { ensureProfile, readOrCreateProfileWithStorage } from '../../src/server/accounts/profiles';
+import { ensureProfile } from '../../src/server/accounts/profiles';
 import { jobs, ledger, user, webhookDeliveries, webhookSecrets } from '../../src/server/db/schema';
-import { createImageModeration } from '../../src/server/images/moderation/image-moderation';
 import type { InferenceProvider } from '../../src/server/inference/provider';
 import { insertChargedJob } from '../../src/server/jobs/request/charge';
-import { callTool } from '../../src/server/jobs/request/tool-call-service';
 import { findLedgerMismatches } from '../../src/server/ledger/ledger';
 import { quietLogger } from '../../src/server/log';
 import { startBackend } from '../../src/server/system';
@@ -31,6 +29,7 @@ import {
 } from '../../src/server/webhooks/deliveries/delivery-repository';
 import { webhookSecretOf } from '../../src/server/webhooks/signing-secrets';
 import type { TestClient } from '../support/http-client';
+import { productionWebhookCall } from '../support/production-webhook-call';
 import {
   createTestBackend,
   createTestDatabase,
@@ -268,26 +267,7 @@ describe('a tool call with a webhook', () => {
 
   it('in production, refuses http and local or private hosts at the call, charging nothing', async () => {
     const { id } = await verifiedUser(backend, 20);
-    const production = {
-      db: backend.database.db,
-      storage: backend.storage,
-      inference: backend.inference,
-      moderation: createImageModeration({ policy: 'block', threshold: 0.7 }, NEUTRAL_CLASSIFIER),
-      logger: quietLogger(),
-      maxActiveJobsPerUser: 10,
-      storageQuotaBytes: 1024 ** 3,
-      webhooks: { production: true },
-    };
-    const call = async (webhook: string) => {
-      const body = { prompt: 'a fox', webhook };
-      return callTool(production, {
-        user: { id, emailVerified: true },
-        caller: await readOrCreateProfileWithStorage(backend.database.db, id),
-        tool: TEXT_TO_PIC,
-        body,
-        rawBody: JSON.stringify(body),
-      });
-    };
+    const call = productionWebhookCall(backend, id);
     expect(await call(receiver.url('/prod'))).toEqual({
       kind: 'refused',
       status: 400,

@@ -1,0 +1,31 @@
+// A Text to Pic call carrying `webhook`, made through the web process's dependencies as production
+// sets them (webhooks: { production: true }), for the tests of which addresses a call refuses.
+import { toolById } from '../../src/contract/tools';
+import { readOrCreateProfileWithStorage } from '../../src/server/accounts/profiles';
+import { createImageModeration } from '../../src/server/images/moderation/image-moderation';
+import { callTool } from '../../src/server/jobs/request/tool-call-service';
+import { quietLogger } from '../../src/server/log';
+import { NEUTRAL_CLASSIFIER, type TestBackend } from './test-backend';
+
+export function productionWebhookCall(backend: TestBackend, userId: string) {
+  const production = {
+    db: backend.database.db,
+    storage: backend.storage,
+    inference: backend.inference,
+    moderation: createImageModeration({ policy: 'block', threshold: 0.7 }, NEUTRAL_CLASSIFIER),
+    logger: quietLogger(),
+    maxActiveJobsPerUser: 10,
+    storageQuotaBytes: 1024 ** 3,
+    webhooks: { production: true },
+  };
+  return async (webhook: string) => {
+    const body = { prompt: 'a fox', webhook };
+    return callTool(production, {
+      user: { id: userId, emailVerified: true },
+      caller: await readOrCreateProfileWithStorage(backend.database.db, userId),
+      tool: toolById('text-to-pic'),
+      body,
+      rawBody: JSON.stringify(body),
+    });
+  };
+}
