@@ -4,13 +4,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TOOL_MESSAGES, toolById } from '../../src/contract/tools';
 import { readOrCreateProfileWithStorage } from '../../src/server/accounts/profiles';
 import { jobs, ledger } from '../../src/server/db/schema';
-import { createImageModeration } from '../../src/server/images/moderation/image-moderation';
 import { createDemoProvider } from '../../src/server/inference/demo/demo-provider';
 import { createInferenceRouter } from '../../src/server/inference/routing';
 import { callTool, type ToolCallServiceDeps } from '../../src/server/jobs/request/tool-call-service';
-import { quietLogger } from '../../src/server/log';
 import { SERVER_TOOLS } from '../../src/server/tools/registry';
-import { createTestBackend, NEUTRAL_CLASSIFIER, type TestBackend } from '../support/test-backend';
+import { createTestBackend, type TestBackend } from '../support/test-backend';
+import { toolCallDeps } from '../support/tool-call-deps';
 import { dataUrl, instantProvider, pngBytes, routerWith, verifiedUser } from '../support/tool-fixtures';
 
 let backend: TestBackend;
@@ -18,16 +17,7 @@ let deps: ToolCallServiceDeps;
 beforeAll(async () => {
   // A paid provider, so that the money below is real (the demo's free previews: the last test).
   backend = await createTestBackend({ inference: routerWith(instantProvider()) });
-  deps = {
-    db: backend.database.db,
-    storage: backend.storage,
-    inference: backend.inference,
-    moderation: createImageModeration({ policy: 'block', threshold: 0.7 }, NEUTRAL_CLASSIFIER),
-    logger: quietLogger(),
-    maxActiveJobsPerUser: 10,
-    storageQuotaBytes: 1024 ** 3,
-    webhooks: { production: false },
-  };
+  deps = toolCallDeps(backend, { production: false });
 });
 afterAll(() => backend.stop());
 

@@ -14,8 +14,8 @@ import { toolById } from '../../src/contract/tools';
 import { WEBHOOK_MESSAGES } from '../../src/contract/webhooks';
 import { jobs, ledger } from '../../src/server/db/schema';
 import { WEBHOOK_TRY_FAILED } from '../../src/server/webhooks/deliveries/send-webhook';
-import { productionWebhookCall } from '../support/production-webhook-call';
 import { createTestBackend, eventually, type TestBackend } from '../support/test-backend';
+import { productionWebhookCall } from '../support/tool-call-deps';
 import { instantProvider, routerWith, tokensOf, verifiedUser } from '../support/tool-fixtures';
 
 const TEXT_TO_PIC = toolById('text-to-pic');

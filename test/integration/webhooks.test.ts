@@ -29,7 +29,6 @@ import {
 } from '../../src/server/webhooks/deliveries/delivery-repository';
 import { webhookSecretOf } from '../../src/server/webhooks/signing-secrets';
 import type { TestClient } from '../support/http-client';
-import { productionWebhookCall } from '../support/production-webhook-call';
 import {
   createTestBackend,
   createTestDatabase,
@@ -38,6 +37,7 @@ import {
   type TestBackend,
   testConfig,
 } from '../support/test-backend';
+import { productionWebhookCall } from '../support/tool-call-deps';
 import { instantProvider, routerWith, tokensOf, verifiedUser } from '../support/tool-fixtures';
 
 const TEXT_TO_PIC = toolById('text-to-pic');
