@@ -1,8 +1,8 @@
 #!/usr/bin/env node
-// `npm test`: lint and the web app's production build, then every Vitest project beside the typecheck
-// (web, unit, integration on PGlite and, with TEST_DATABASE_URL, on PostgreSQL, and the browser
-// tests, which serve that build). Ends with each tier's time, then one total line over all of them:
-// "N passed, N failed, N skipped". Extra arguments go to vitest (e.g. --project web).
+// `npm test`: lint, the licence check and the web app's production build, then every Vitest project
+// beside the typecheck (web, unit, integration on PGlite and, with TEST_DATABASE_URL, on PostgreSQL,
+// and the browser tests, which serve that build). Ends with each tier's time, then one total line over
+// all of them: "N passed, N failed, N skipped". Extra arguments go to vitest (e.g. --project web).
 import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
@@ -58,9 +58,13 @@ const vitestArgs = process.argv.slice(2);
 // is the one every browser test's server serves and build-output.test.ts weighs; the server's build
 // is the one every server process of the tests runs).
 let typecheck = Promise.resolve();
+let licenses = Promise.resolve();
 if (vitestArgs.length === 0) {
   const build = path.join(root, 'scripts/build.mjs');
   typecheck = step('typecheck', [bin('typescript', 'bin/tsc'), '--noEmit', '-p', 'tsconfig.json']);
+  // Every runtime dependency's licence against docs/models.md (decision 070), beside lint: its count
+  // and any package refused (`npm run licenses` prints the whole table).
+  licenses = step('licenses', [path.join(root, 'scripts/licenses.mjs'), '--summary']);
   await step('lint', [bin('@biomejs/biome', 'bin/biome'), 'ci', '.']).then(() => step('build', [build]));
 }
 
@@ -121,7 +125,7 @@ function runVitest({ name, args }) {
     });
   });
 }
-await Promise.all([...runs.map(runVitest), typecheck]);
+await Promise.all([...runs.map(runVitest), typecheck, licenses]);
 
 // Where the time went: each tier's wall time (Vitest's projects overlap: they share the cores).
 const seconds = (ms) => `${(ms / 1000).toFixed(0).padStart(5)} s`;
