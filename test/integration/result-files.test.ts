@@ -13,6 +13,7 @@ import {
 } from '../../src/contract/output-files';
 import { TOOL_IDS, type ToolId, toolById } from '../../src/contract/tools';
 import { exifHasLocation, pngWithMetadata } from '../../src/server/images/finishing/embedded-metadata';
+import { colourTagsOf } from '../support/colour-tags';
 import type { TestClient } from '../support/http-client';
 import { adobeRgbProfile } from '../support/icc-profiles';
 import { createTestBackend, type TestBackend } from '../support/test-backend';
@@ -149,6 +150,33 @@ describe('the upload’s colours and metadata', () => {
     expect(kept.status).toBe(200);
     const keptMeta = await sharp((await fileOf(client, firstOutput(kept.body))).bytes).metadata();
     expect(exifHasLocation(keptMeta.exif as Buffer)).toBe(true);
+  });
+});
+
+describe('an untagged upload’s result is tagged sRGB (issue 54)', () => {
+  it('an untagged JPEG with a density comes back sRGB in every format, and so does its download as AVIF', async () => {
+    const { client } = await verifiedUser(backend, 100);
+    // No profile; a density, and the EXIF libvips writes with it: "Uncalibrated", as many untagged JPEGs say.
+    const photo = await sharp({ create: { width: 60, height: 40, channels: 3, background: { r: 20, g: 200, b: 60 } } })
+      .withDensity(96)
+      .jpeg({ quality: 95 })
+      .toBuffer();
+    expect(await colourTagsOf(photo)).toEqual({ profile: null, colr: [], exifColorSpace: 0xffff });
+    const expectSrgb = async (bytes: Buffer, label: string) => {
+      const tags = await colourTagsOf(bytes);
+      expect(tags.profile, label).toMatch(/sRGB/);
+      if ((await sharp(bytes).metadata()).format === 'heif') expect(tags.colr.length, label).toBeGreaterThan(0);
+      expect(tags.exifColorSpace, label).not.toBe(0xffff);
+    };
+    for (const format of OUTPUT_FORMATS) {
+      const answer = await call(client, 'image-upscaler', { image: dataUrl(photo), scale: 2, outputFormat: format });
+      expect(answer.status, answer.body.error).toBe(200);
+      await expectSrgb((await fileOf(client, firstOutput(answer.body))).bytes, format);
+    }
+    const answer = await call(client, 'colorizer', { image: dataUrl(photo) });
+    const asAvif = await fileOf(client, `${firstOutput(answer.body)}?format=avif`);
+    expect([asAvif.status, asAvif.type]).toEqual([200, 'image/avif']);
+    await expectSrgb(asAvif.bytes, 'converted to avif');
   });
 });
 

@@ -1,8 +1,10 @@
 // A stored result in another format, for the page's "Format" choice beside the download
-// (GET /api/files/:id?format=, issue 41): the numbers, colour profile and metadata kept as stored.
+// (GET /api/files/:id?format=, issue 41): the numbers, colour profile and metadata kept as stored; a
+// file stored without a profile (made before issue 54) is tagged sRGB as results now are.
 // Made within bounds and kept by stored-conversions.ts (issue 53).
 import sharp from 'sharp';
 import { DEFAULT_OUTPUT_QUALITY, type OutputFormat } from '../../../contract/output-files';
+import { taggedSrgb } from './result-file';
 
 /** A transparent image asked for as JPEG, which cannot keep it. */
 export class TransparentAsJpegError extends Error {
@@ -16,12 +18,14 @@ export async function convertedFile(
   { timeoutSeconds }: { timeoutSeconds: number },
 ): Promise<Buffer> {
   const limit = { seconds: timeoutSeconds };
+  const meta = await sharp(bytes).metadata();
   if (format === 'jpeg') {
-    const meta = await sharp(bytes).metadata();
     if (meta.hasAlpha && !(await sharp(bytes).timeout(limit).stats()).isOpaque) throw new TransparentAsJpegError();
   }
   // ignoreIcc with keepMetadata: the numbers are not converted, the profile goes along as it is.
-  const pipeline = sharp(bytes, { ignoreIcc: true }).keepMetadata().timeout(limit);
+  // keepMetadata always writes EXIF (libvips makes one when the file has none).
+  const kept = sharp(bytes, { ignoreIcc: true }).keepMetadata().timeout(limit);
+  const pipeline = meta.icc ? kept : taggedSrgb(kept, { writesExif: true });
   if (format === 'png') return pipeline.png({ compressionLevel: 6 }).toBuffer();
   if (format === 'jpeg')
     return pipeline

@@ -1,6 +1,7 @@
 // The bytes of a photo's metadata that a result keeps (issue 41, decision 063): its EXIF, with the GPS
 // position removed unless the user keeps it, the orientation set upright (the pixels already are:
-// applied once, never twice) and the embedded thumbnail of the original dropped; its XMP, with GPS
+// applied once, never twice), the embedded thumbnail of the original dropped and its ColorSpace set
+// to sRGB when the result is tagged sRGB (issue 54); its XMP, with GPS
 // properties removed the same way; and the way both and the ICC profile are attached to a PNG
 // without touching its numbers (sharp's keepIccProfile/keepExif then carry them to any format).
 // Byte work on a few kilobytes: cheap on any thread.
@@ -10,8 +11,13 @@ const EXIF_HEADER = Buffer.from('Exif\0\0', 'latin1');
 
 const TAG_ORIENTATION = 0x0112;
 const TAG_GPS_IFD = 0x8825;
+const TAG_EXIF_IFD = 0x8769;
+const TAG_COLOR_SPACE = 0xa001;
+/** EXIF ColorSpace 1 is sRGB; the only other value, 0xFFFF, is "Uncalibrated". */
+export const EXIF_COLOR_SPACE_SRGB = 1;
 const TAG_THUMBNAIL_OFFSET = 0x0201;
 const TAG_THUMBNAIL_LENGTH = 0x0202;
+const TYPE_SHORT = 3;
 /** Bytes per value of each TIFF field type (1 BYTE ... 12 DOUBLE). */
 const TYPE_SIZES = [0, 1, 1, 2, 4, 8, 1, 1, 2, 4, 8, 4, 8];
 
@@ -57,14 +63,38 @@ function eraseIfd(tiff: Tiff, ifd: number): void {
   }
 }
 
+/** The TIFF structure of an EXIF block, with or without its "Exif\0\0" header (a copy: safe to change). */
+function tiffOfExif(exif: Buffer): Tiff | null {
+  const start = exif.subarray(0, 6).equals(EXIF_HEADER) ? 6 : 0;
+  return tiffOf(Buffer.from(exif.subarray(start)));
+}
+
+/** The ColorSpace entry (a SHORT), in the Exif IFD that IFD0 points to; undefined when there is none. */
+function colorSpaceEntry(tiff: Tiff): Entry | undefined {
+  const exifIfd = entriesOf(tiff, tiff.u32(4))?.find((entry) => entry.tag === TAG_EXIF_IFD);
+  const entries = exifIfd ? entriesOf(tiff, exifIfd.value) : null;
+  return entries?.find((entry) => entry.tag === TAG_COLOR_SPACE && entry.type === TYPE_SHORT);
+}
+
+/** What the EXIF's ColorSpace says (1 sRGB, 0xFFFF Uncalibrated); undefined when it says nothing. */
+export function exifColorSpace(exif: Buffer): number | undefined {
+  const tiff = tiffOfExif(exif);
+  const entry = tiff ? colorSpaceEntry(tiff) : undefined;
+  return tiff && entry ? tiff.u16(entry.at + 8) : undefined;
+}
+
 /**
  * A photo's EXIF (as sharp's metadata gives it: "Exif\0\0" and a TIFF structure) made fit for a
- * result: orientation 1, no thumbnail, and no GPS position unless `keepLocation`. Answers the TIFF
- * bytes (what a PNG's eXIf chunk holds), or null when the block cannot be read (then none is kept).
+ * result: orientation 1, no thumbnail, no GPS position unless `keepLocation`, and ColorSpace sRGB
+ * when the result is tagged sRGB (`srgb`: an untagged upload's "Uncalibrated" would contradict its
+ * result's profile). Answers the TIFF bytes (what a PNG's eXIf chunk holds), or null when the block
+ * cannot be read (then none is kept).
  */
-export function exifForResult(exif: Buffer, keepLocation: boolean): Buffer | null {
-  const start = exif.subarray(0, 6).equals(EXIF_HEADER) ? 6 : 0;
-  const tiff = tiffOf(Buffer.from(exif.subarray(start)));
+export function exifForResult(
+  exif: Buffer,
+  { keepLocation, srgb }: { keepLocation: boolean; srgb: boolean },
+): Buffer | null {
+  const tiff = tiffOfExif(exif);
   if (!tiff) return null;
   const ifd0 = tiff.u32(4);
   const entries = entriesOf(tiff, ifd0);
@@ -95,13 +125,15 @@ export function exifForResult(exif: Buffer, keepLocation: boolean): Buffer | nul
     const at = ifd0 + 2 + i * 12;
     if (tiff.u16(at) === TAG_ORIENTATION) tiff.setU16(at + 8, 1);
   }
+  // A SHORT's value sits in the entry's first two value bytes.
+  const colorSpace = srgb ? colorSpaceEntry(tiff) : undefined;
+  if (colorSpace) tiff.setU16(colorSpace.at + 8, EXIF_COLOR_SPACE_SRGB);
   return tiff.bytes;
 }
 
 /** Whether the EXIF holds a GPS position (an IFD0 pointer to the GPS IFD with entries). */
 export function exifHasLocation(exif: Buffer): boolean {
-  const start = exif.subarray(0, 6).equals(EXIF_HEADER) ? 6 : 0;
-  const tiff = tiffOf(Buffer.from(exif.subarray(start)));
+  const tiff = tiffOfExif(exif);
   if (!tiff) return false;
   const gps = entriesOf(tiff, tiff.u32(4))?.find((entry) => entry.tag === TAG_GPS_IFD);
   return gps ? (entriesOf(tiff, gps.value)?.length ?? 0) > 0 : false;
@@ -250,23 +282,45 @@ export function webpWithMetadata(webp: Buffer, { icc, exif, xmp }: AttachedMetad
   return Buffer.concat([riff, body]);
 }
 
+const ICC_MARKER = Buffer.from('ICC_PROFILE\0', 'latin1');
+/** An APP2 segment holds at most this much of a profile (65535 less its length field and header). */
+const ICC_CHUNK = 65535 - 2 - ICC_MARKER.length - 2;
+
+/** A profile as the APP2 "ICC_PROFILE" segments a JPEG carries it in (numbered from 1). */
+function iccSegments(icc: Buffer): Buffer[] {
+  const count = Math.ceil(icc.length / ICC_CHUNK);
+  return Array.from({ length: count }, (_, i) => {
+    const chunk = icc.subarray(i * ICC_CHUNK, (i + 1) * ICC_CHUNK);
+    const head = Buffer.alloc(4);
+    head.writeUInt16BE(0xffe2, 0);
+    head.writeUInt16BE(2 + ICC_MARKER.length + 2 + chunk.length, 2);
+    return Buffer.concat([head, ICC_MARKER, Buffer.from([i + 1, count]), chunk]);
+  });
+}
+
 /**
- * A JPEG without its ICC profile (the APP2 "ICC_PROFILE" segments), every other byte as it was: the
- * same pixels, read as untagged. Null when the markers cannot be walked (the caller then re-encodes).
+ * A JPEG with `icc` as its ICC profile, or without one (`icc` undefined), every other byte as it was:
+ * the same pixels, read in the profile given. The profile goes after the JFIF and EXIF segments, which
+ * come first. Null when the markers cannot be walked (the caller then re-encodes).
  */
-export function jpegWithoutIcc(jpeg: Buffer): Buffer | null {
+export function jpegWithIcc(jpeg: Buffer, icc: Buffer | undefined): Buffer | null {
   if (jpeg[0] !== 0xff || jpeg[1] !== 0xd8) return null;
   const kept: Buffer[] = [jpeg.subarray(0, 2)];
+  let profile = icc ? iccSegments(icc) : [];
   let at = 2;
   while (at + 4 <= jpeg.length) {
     if (jpeg[at] !== 0xff) return null;
     const marker = jpeg[at + 1] ?? 0;
+    if (marker !== 0xe0 && marker !== 0xe1) {
+      kept.push(...profile);
+      profile = [];
+    }
     // From the first scan on, the rest is image data: kept whole.
     if (marker === 0xda) return Buffer.concat([...kept, jpeg.subarray(at)]);
     const length = jpeg.readUInt16BE(at + 2);
     const end = at + 2 + length;
     if (end > jpeg.length) return null;
-    const isIcc = marker === 0xe2 && jpeg.toString('latin1', at + 4, at + 16) === 'ICC_PROFILE\0';
+    const isIcc = marker === 0xe2 && jpeg.subarray(at + 4, at + 4 + ICC_MARKER.length).equals(ICC_MARKER);
     if (!isIcc) kept.push(jpeg.subarray(at, end));
     at = end;
   }

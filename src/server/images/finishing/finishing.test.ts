@@ -1,13 +1,23 @@
 // The result's file (issue 41): profiles, orientation, metadata, formats and the cut-out's finishing,
 // through the same two steps a job takes: the upload conditioned for the model (source-photo.ts),
 // a stand-in model that only enlarges it, and the output finished (result-file.ts).
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
+import { colourTagsOf } from '../../../../test/support/colour-tags';
 import { adobeRgbProfile } from '../../../../test/support/icc-profiles';
 import { OUTPUT_FORMAT_TYPES, OUTPUT_FORMATS } from '../../../contract/output-files';
 import type { ImageInput, ImageMime } from '../image-types';
 import { convertedFile, TransparentAsJpegError } from './converted-file';
-import { exifForResult, exifHasLocation, pngWithMetadata, xmpForResult } from './embedded-metadata';
+import {
+  EXIF_COLOR_SPACE_SRGB,
+  exifColorSpace,
+  exifForResult,
+  exifHasLocation,
+  pngWithMetadata,
+  xmpForResult,
+} from './embedded-metadata';
 import { finishResultImage, type ResultFileOptions } from './result-file';
 import { conditionUpload } from './source-photo';
 
@@ -115,7 +125,7 @@ describe('colour profiles: the result looks as the upload did', () => {
     },
   );
 
-  it('an sRGB-tagged upload comes back sRGB-tagged; an untagged one stays untagged, unchanged', async () => {
+  it('an sRGB-tagged upload comes back sRGB-tagged; an untagged one reaches the model as it is', async () => {
     const srgb = await sharp(await rawPng(halves()))
       .withIccProfile('srgb')
       .png()
@@ -123,12 +133,8 @@ describe('colour profiles: the result looks as the upload did', () => {
     const fromSrgb = await throughTool(srgb);
     expect((await sharp(fromSrgb.bytes).metadata()).icc).toBeDefined();
     const plain = await rawPng(halves());
-    const { image, source } = await conditionUpload(await upload(plain));
+    const { image } = await conditionUpload(await upload(plain));
     expect(image.bytes).toBe(plain);
-    const output = await model(image);
-    const fromPlain = await finishResultImage(output, {}, source);
-    expect(fromPlain).toBe(output);
-    expect((await sharp(fromPlain.bytes).metadata()).icc).toBeUndefined();
   });
 
   it('a CMYK upload is converted to sRGB and its result tagged sRGB', async () => {
@@ -156,6 +162,118 @@ describe('colour profiles: the result looks as the upload did', () => {
     expect((await sharp(image.bytes).metadata()).depth).toBe('uchar');
     near(await pixel(image.bytes, 2, 2), [255, 0, 0], 1);
   });
+});
+
+describe('an untagged upload’s result is tagged sRGB in every format (issue 54)', () => {
+  /** An untagged photo as a camera or an editor writes one: EXIF saying "Uncalibrated", a density. */
+  const untaggedWithExif = async (kind: 'jpeg' | 'png') => {
+    const pipeline = sharp(await rawPng(halves()))
+      .withExif({ IFD0: { Make: 'Canon', Copyright: 'Jane Doe 2026' } })
+      .withDensity(300);
+    const bytes = await (kind === 'jpeg' ? pipeline.jpeg({ quality: 98 }) : pipeline.png()).toBuffer();
+    const meta = await sharp(bytes).metadata();
+    expect(meta.icc).toBeUndefined();
+    expect(exifColorSpace(meta.exif as Buffer)).toBe(0xffff);
+    return bytes;
+  };
+
+  /** Tagged sRGB (an AVIF by its `colr` box too), EXIF not "Uncalibrated", the numbers as uploaded. */
+  async function expectSrgbResult(bytes: Buffer, format: string, exifWritten: boolean) {
+    const tags = await colourTagsOf(bytes);
+    expect(tags.profile, format).toMatch(/sRGB/);
+    if (format === 'avif') expect(tags.colr.length, format).toBeGreaterThan(0);
+    expect(tags.exifColorSpace, format).toBe(exifWritten ? EXIF_COLOR_SPACE_SRGB : undefined);
+    const [left, right] = [await pixel(bytes, 2, 2), await pixel(bytes, 90, 2)];
+    near(left, [255, 0, 0], 8);
+    near(right, [0, 255, 0], 8);
+  }
+
+  it.each(['jpeg', 'png'] as const)('an untagged %s with EXIF, in each format', async (kind) => {
+    const input = await untaggedWithExif(kind);
+    for (const format of OUTPUT_FORMATS) {
+      const out = await throughTool(input, { format }, `image/${kind}`);
+      await expectSrgbResult(out.bytes, format, true);
+      expect((await sharp(out.bytes).metadata()).exif?.includes('Jane Doe 2026'), format).toBe(true);
+    }
+  });
+
+  it('the issue’s photo: an untagged JPEG with a JFIF density and no EXIF, in each format', async () => {
+    const photo = readFileSync(path.join(import.meta.dirname, '../../../../test/fixtures/images/grace_hopper.jpg'));
+    const meta = await sharp(photo).metadata();
+    expect([meta.icc, meta.exif, meta.density]).toEqual([undefined, undefined, 96]);
+    const { source } = await conditionUpload(await upload(photo, 'image/jpeg'));
+    // What the model makes of it matters not here (a small stand-in keeps the test quick).
+    const made = await model(await upload(await rawPng(halves())));
+    for (const format of OUTPUT_FORMATS) {
+      const out = await finishResultImage(made, { format }, source);
+      const tags = await colourTagsOf(out.bytes);
+      expect(tags.profile, format).toMatch(/sRGB/);
+      if (format === 'avif') expect(tags.colr.length).toBeGreaterThan(0);
+      // The density is written as EXIF in every format but WebP (the model's own file, no EXIF added).
+      expect(tags.exifColorSpace, format).toBe(format === 'webp' ? undefined : EXIF_COLOR_SPACE_SRGB);
+    }
+  });
+
+  it('an untagged PNG without any metadata, in each format: no EXIF is added to say it', async () => {
+    for (const format of OUTPUT_FORMATS) {
+      const out = await throughTool(await rawPng(halves()), { format });
+      await expectSrgbResult(out.bytes, format, false);
+    }
+  });
+
+  it.each(['png', 'webp'] as const)(
+    'the model’s own %s is tagged without a second encode: the same pixels',
+    async (kind) => {
+      const { image, source } = await conditionUpload(await upload(await untaggedWithExif('jpeg'), 'image/jpeg'));
+      const made = {
+        bytes: await (kind === 'png' ? sharp(image.bytes).png() : sharp(image.bytes).webp({ quality: 80 })).toBuffer(),
+        contentType: `image/${kind}` as const,
+      };
+      const out = await finishResultImage(made, {}, source);
+      await expectSrgbResult(out.bytes, kind, true);
+      const [before, after] = await Promise.all([made.bytes, out.bytes].map((bytes) => sharp(bytes).raw().toBuffer()));
+      expect(after?.equals(before as Buffer)).toBe(true);
+    },
+  );
+
+  it('the model’s own JPEG, with nothing else to carry, is tagged without a second encode', async () => {
+    const { image, source } = await conditionUpload(await upload(await rawPng(halves())));
+    const made = {
+      bytes: await sharp(image.bytes).jpeg({ quality: 80 }).toBuffer(),
+      contentType: 'image/jpeg' as const,
+    };
+    const out = await finishResultImage(made, {}, source);
+    await expectSrgbResult(out.bytes, 'jpeg', false);
+    const [before, after] = await Promise.all(
+      [made.bytes, out.bytes].map((bytes) => sharp(bytes, { ignoreIcc: true }).raw().toBuffer()),
+    );
+    expect(after?.equals(before as Buffer)).toBe(true);
+  });
+
+  it('a grey result is made RGB to carry its sRGB profile', async () => {
+    const grey = await sharp(await rawPng(halves()))
+      .toColourspace('b-w')
+      .png()
+      .toBuffer();
+    const { source } = await conditionUpload(await upload(await rawPng(halves())));
+    const out = await finishResultImage({ bytes: grey, contentType: 'image/png' }, {}, source);
+    expect((await sharp(out.bytes).metadata()).channels).toBe(3);
+    expect((await colourTagsOf(out.bytes)).profile).toMatch(/sRGB/);
+  });
+
+  it('a result with no upload (a prompt’s picture) is tagged sRGB too', async () => {
+    const made = { bytes: await rawPng(halves()), contentType: 'image/png' as const };
+    for (const format of OUTPUT_FORMATS)
+      await expectSrgbResult((await finishResultImage(made, { format }, null)).bytes, format, false);
+  });
+
+  it.each(OUTPUT_FORMATS)(
+    'a stored file without a profile, converted to %s at download, is tagged sRGB',
+    async (format) => {
+      const stored = await rawPng(halves());
+      await expectSrgbResult(await convertedFile(stored, format, { timeoutSeconds: 30 }), format, true);
+    },
+  );
 });
 
 describe('orientation: applied once, never twice', () => {
@@ -246,7 +364,7 @@ describe('metadata: camera, copyright and DPI kept; the GPS position only on req
   );
 
   it('reads past a broken EXIF block without keeping it', () => {
-    expect(exifForResult(Buffer.from('Exif\0\0garbage'), false)).toBeNull();
+    expect(exifForResult(Buffer.from('Exif\0\0garbage'), { keepLocation: false, srgb: true })).toBeNull();
     expect(xmpForResult('<a exif:GPSAltitude="1"/>', false)).toBe('<a/>');
   });
 });

@@ -1,5 +1,6 @@
 // A result as the file a designer uses (issue 41, decision 063): in the format asked for, tagged with
-// its upload's colour profile (the numbers untouched), with its DPI, camera and copyright metadata,
+// its upload's colour profile (the numbers untouched), or with sRGB when the upload had none or was
+// converted to sRGB, or there was none (issue 54), with its DPI, camera and copyright metadata,
 // without its GPS position unless kept, upright once; a cut-out finished as asked (cut-out-finish.ts).
 // Runs in the worker after the model and before the result is stored; all the pixel work is sharp's.
 import sharp, { type Sharp } from 'sharp';
@@ -14,7 +15,9 @@ import type { OutputImage } from '../image-types';
 import { finishCutOut } from './cut-out-finish';
 import {
   type AttachedMetadata,
+  EXIF_COLOR_SPACE_SRGB,
   exifForResult,
+  jpegWithIcc,
   pngWithMetadata,
   webpWithMetadata,
   xmpForResult,
@@ -46,8 +49,20 @@ function encoded(pipeline: Sharp, format: OutputFormat, quality: number | undefi
 }
 
 /**
- * One output image finished: unchanged when nothing is asked and the upload had nothing to carry
- * (no profile, metadata or density), so the common case costs no second encode.
+ * A file whose numbers are sRGB but that has no profile (a browser assumes sRGB, an editor may not)
+ * tagged so: sharp's sRGB profile, which is an AVIF's `colr` box too; the numbers of an untagged
+ * image are not changed. When EXIF is written, its ColorSpace says sRGB as well, not libexif's
+ * default "Uncalibrated". Also used for a stored file converted at download (converted-file.ts).
+ */
+export function taggedSrgb(pipeline: Sharp, { writesExif }: { writesExif: boolean }): Sharp {
+  const tagged = pipeline.withIccProfile('srgb');
+  return writesExif ? tagged.withExifMerge({ IFD2: { ColorSpace: String(EXIF_COLOR_SPACE_SRGB) } }) : tagged;
+}
+
+/**
+ * One output image finished. The model's own PNG or WebP, when nothing else is asked, gets its
+ * profile and metadata written beside its pixels, and its own JPEG its profile when that is all it
+ * carries, so the common case costs no second encode.
  */
 export async function finishResultImage(
   image: OutputImage,
@@ -57,19 +72,24 @@ export async function finishResultImage(
   const stored = formatOfType(image.contentType) ?? 'png';
   const format = options.format ?? stored;
   const cutOut = hasCutOutWork(options.cutOut) ? options.cutOut : undefined;
-  const exif = source?.exif ? exifForResult(source.exif, options.keepLocation === true) : null;
-  const xmp = source?.xmp ? xmpForResult(source.xmp, options.keepLocation === true) : undefined;
-  const carries = Boolean(source?.icc || exif || xmp || source?.density || source?.convertedToSrgb);
-  if (format === stored && !cutOut && !carries) return image;
-  if (format === stored && !cutOut) {
+  const keepLocation = options.keepLocation === true;
+  // Without the upload's own profile (none, converted, no upload) the result is tagged sRGB.
+  const srgb = !source?.icc;
+  const exif = source?.exif ? exifForResult(source.exif, { keepLocation, srgb }) : null;
+  const xmp = source?.xmp ? xmpForResult(source.xmp, keepLocation) : undefined;
+  // A grey file cannot carry an RGB profile as it is: it is encoded in RGB below (its header read only).
+  if (format === stored && !cutOut && (await sharp(image.bytes).metadata()).channels >= 3) {
     // The model's own file with the metadata written beside its pixels: no second encode.
     const attached = await attachedMetadata(source, exif, xmp);
+    const onlyProfile = !attached.exif && !attached.xmp && !attached.density;
     const bytes =
       stored === 'png'
         ? pngWithMetadata(image.bytes, attached)
         : stored === 'webp'
           ? webpWithMetadata(image.bytes, attached)
-          : null;
+          : stored === 'jpeg' && onlyProfile
+            ? jpegWithIcc(image.bytes, attached.icc)
+            : null;
     if (bytes) return { ...image, bytes };
   }
 
@@ -81,16 +101,17 @@ export async function finishResultImage(
     pipeline = sharp(tagged, { ignoreIcc: true }).keepIccProfile();
     if (exif) pipeline = pipeline.keepExif();
   }
-  if (source?.convertedToSrgb && !source.icc) pipeline = pipeline.withIccProfile('srgb');
   if (xmp) pipeline = pipeline.withXmp(xmp);
   if (source?.density) pipeline = pipeline.withDensity(source.density);
+  // withDensity writes EXIF too (its resolution): then an sRGB result's ColorSpace must say so.
+  if (srgb) pipeline = taggedSrgb(pipeline, { writesExif: Boolean(exif || source?.density) });
   const { data, info } = await encoded(pipeline, format, options.quality).toBuffer({ resolveWithObject: true });
   return { bytes: data, contentType: OUTPUT_FORMAT_TYPES[format], width: info.width, height: info.height };
 }
 
-/** sharp's own sRGB profile, for a result whose upload was converted to sRGB (read once). */
+/** sharp's own sRGB profile, attached to a result's bytes as taggedSrgb would (read once). */
 let srgbProfile: Promise<Buffer | undefined> | null = null;
-const srgb = () =>
+const srgbProfileBytes = () =>
   (srgbProfile ??= sharp({ create: { width: 1, height: 1, channels: 3, background: '#000' } })
     .withIccProfile('srgb')
     .png()
@@ -102,7 +123,7 @@ async function attachedMetadata(
   exif: Buffer | null,
   xmp: string | undefined,
 ): Promise<AttachedMetadata> {
-  const icc = source?.icc ?? (source?.convertedToSrgb ? await srgb() : undefined);
+  const icc = source?.icc ?? (await srgbProfileBytes());
   return {
     ...(icc ? { icc } : {}),
     ...(exif ? { exif } : {}),

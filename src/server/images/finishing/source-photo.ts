@@ -3,17 +3,19 @@
 // 8-bit RGB: so a model never sees a profile it would ignore or an orientation it would not apply,
 // and its result's numbers mean what the upload's meant. The result is then tagged with the upload's
 // profile (result-file.ts): an Adobe RGB or Display P3 photo comes back in its own colours.
-// CMYK (a print file) and greyscale profiles are converted to sRGB instead, and the result tagged sRGB.
+// CMYK (a print file) and greyscale profiles are converted to sRGB instead; their results, and those
+// of untagged uploads (sRGB, as a browser reads them), are tagged sRGB (issue 54).
 import sharp from 'sharp';
 import type { ImageInput } from '../image-types';
-import { jpegWithoutIcc, pngWithMetadata, webpWithMetadata } from './embedded-metadata';
+import { jpegWithIcc, pngWithMetadata, webpWithMetadata } from './embedded-metadata';
 
 /** What the result keeps of its upload. */
 export type SourcePhoto = {
-  /** The upload's RGB profile, attached to the result unchanged. */
+  /**
+   * The upload's RGB profile, attached to the result unchanged. None: the upload was untagged or
+   * converted to sRGB (CMYK, a grey profile), and its result is tagged sRGB.
+   */
   icc?: Buffer;
-  /** The upload was converted to sRGB (CMYK, a grey profile): its result is tagged sRGB. */
-  convertedToSrgb?: boolean;
   /** The raw EXIF block ("Exif\0\0" + TIFF). */
   exif?: Buffer;
   xmp?: string;
@@ -33,7 +35,6 @@ function sourcePhotoOf(meta: Metadata): SourcePhoto {
   const convert = needsConversion(meta);
   return {
     ...(meta.icc && !convert ? { icc: meta.icc } : {}),
-    ...(convert ? { convertedToSrgb: true } : {}),
     ...(meta.exif ? { exif: meta.exif } : {}),
     ...(meta.xmpAsString ? { xmp: meta.xmpAsString } : {}),
     ...(meta.density ? { density: meta.density } : {}),
@@ -74,7 +75,7 @@ export async function conditionUpload(image: ImageInput): Promise<{ image: Image
 /** The upload's bytes without its profile (and, for PNG and WebP, its other metadata chunks); null: re-encode. */
 function withoutProfile(image: ImageInput): Buffer | null {
   try {
-    if (image.mime === 'image/jpeg') return jpegWithoutIcc(image.bytes);
+    if (image.mime === 'image/jpeg') return jpegWithIcc(image.bytes, undefined);
     if (image.mime === 'image/png') return pngWithMetadata(image.bytes, {});
     return webpWithMetadata(image.bytes, {});
   } catch {
