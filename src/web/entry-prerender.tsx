@@ -9,10 +9,10 @@ import { prerender } from 'react-dom/static';
 import { ALL_ROUTES, ROUTES } from '../contract/routes';
 import type { ToolsInfo } from '../contract/tool-responses';
 import { routes } from './app/routes';
-import { primeToolsInfo } from './features/tools/tools-info';
 import { LEGAL_ROUTES } from './lib/legal-routes';
 import { createMemoryRouter, RouterProvider } from './lib/router';
 import { setPrerenderedHint } from './lib/session/signed-in-hint';
+import { primeToolsInfo } from './lib/tools-info';
 import { collectDocumentTitle } from './lib/use-document-title';
 
 /**

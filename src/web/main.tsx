@@ -24,7 +24,7 @@ const app = (
 );
 
 // A prerendered page (decision 021) carries what it was rendered with: the signed-in hint and the
-// tools' providers (read by features/tools/tools-info.ts when a tool page loads). Hydration renders the same once the page's chunks are here; the session and the
+// tools' providers (read by lib/tools-info.ts for every page that states a price). Hydration renders the same once the page's chunks are here; the session and the
 // browser's own hint fill in after it. A location with history state (a reload after "Run again")
 // renders differently from the page's HTML, so it is rendered afresh, as is the shell of other paths.
 if (container.dataset.prerendered !== undefined && router.state.location.state === null) {

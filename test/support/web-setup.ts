@@ -1,5 +1,6 @@
 import { cleanup, configure } from '@testing-library/react';
 import { afterEach, vi } from 'vitest';
+import { forgetToolsInfo } from '../../src/web/lib/tools-info';
 
 // findBy/waitFor give up after 5 s, not 1 s: a lazy page chunk on a loaded two-core machine (CI runs
 // every project at once) can take longer than a second to arrive, and a wait ends as soon as it is met.
@@ -11,6 +12,8 @@ afterEach(() => {
   // A tool's draft kept for /tokens (lib/tool-draft.ts) must not reach the next test.
   sessionStorage.clear();
   localStorage.clear();
+  // Every page that states a price reads /api/tools once per page load: each test's server answers afresh.
+  forgetToolsInfo();
   // A test that failed before it restored real timers must not leave fake ones to the next file.
   vi.useRealTimers();
 });

@@ -19,6 +19,17 @@ function page<M>(load: () => Promise<M>, pick: (module: M) => ComponentType): La
   return async () => ({ Component: pick(await loadWithTimeout()) });
 }
 
+/**
+ * A page that states the tools' prices: its chunk and this server's prices (GET /api/tools) come
+ * together, so its first render shows the prices charged here (lib/tool-prices.ts), not the list's.
+ */
+function pricedPage<M>(load: () => Promise<M>, pick: (module: M) => ComponentType): LazyRoute {
+  return page(
+    () => Promise.all([load(), import('../lib/tools-info').then(({ toolsInfoReady }) => toolsInfoReady())]),
+    ([module]) => pick(module),
+  );
+}
+
 /** What the router needs of a tool: its route and its page. */
 export type ToolRoute = Pick<WebTool, 'route' | 'loadPage'>;
 
@@ -37,7 +48,7 @@ export const routesFor = (tools: readonly ToolRoute[]): RouteObject[] => [
     children: [
       {
         index: true,
-        lazy: page(
+        lazy: pricedPage(
           // With its sections below the fold, except while a prerendered landing page hydrates.
           () =>
             import('../features/landing/LandingPage').then(async (m) => {
@@ -84,7 +95,7 @@ export const routesFor = (tools: readonly ToolRoute[]): RouteObject[] => [
       },
       {
         path: ROUTES.developers,
-        lazy: page(
+        lazy: pricedPage(
           () => import('../features/developers/DevelopersPage'),
           (m) => m.DevelopersPage,
         ),
@@ -100,7 +111,7 @@ export const routesFor = (tools: readonly ToolRoute[]): RouteObject[] => [
         children: [
           {
             path: ROUTES.tokens,
-            lazy: page(
+            lazy: pricedPage(
               () => import('../features/tokens/TokensPage'),
               (m) => m.TokensPage,
             ),
@@ -109,13 +120,9 @@ export const routesFor = (tools: readonly ToolRoute[]): RouteObject[] => [
             (tool): RouteObject => ({
               path: tool.route,
               // The providers come beside the chunk: the page's notices are known at its first render.
-              lazy: page(
-                () =>
-                  Promise.all([
-                    tool.loadPage(),
-                    import('../features/tools/tools-info').then(({ toolsInfoReady }) => toolsInfoReady()),
-                  ]),
-                ([Component]) => Component,
+              lazy: pricedPage(
+                () => tool.loadPage(),
+                (Component) => Component,
               ),
             }),
           ),

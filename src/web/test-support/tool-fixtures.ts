@@ -1,7 +1,7 @@
 // Helpers for the tool pages' tests: image files, choosing one, the server's answers, and a tool's checks.
 import { fireEvent, screen } from '@testing-library/react';
 import type { Profile } from '../../contract/accounts';
-import type { ToolId } from '../../contract/tools';
+import { TOOLS, type ToolId } from '../../contract/tools';
 import { type CheckContext, type CheckOutcome, firstFailingCheck } from '../features/tools/tool-rules';
 import type { WebTool } from '../features/tools/web-tool';
 import { PROFILE } from './fake-api';
@@ -31,6 +31,46 @@ export const imagesAnswer = (output: string[] | string, balance: number, demo = 
 export const toolsInfoAnswer = (id: ToolId, provider: string, price: number, freePreview = provider === 'demo') => ({
   body: { tools: [{ id, provider, demo: provider === 'demo', freePreview, price: freePreview ? 0 : price }] },
 });
+
+const served = (id: ToolId, provider: string, price: number, freePreview = provider === 'demo') => ({
+  id,
+  provider,
+  demo: provider === 'demo',
+  freePreview,
+  price: freePreview ? 0 : price,
+});
+
+/**
+ * GET /api/tools of a server on its default set-up (no Replicate token: the local engine where a tool
+ * has one, else the labelled demo): five free previews, and the Creative Upscaler at the Image
+ * Upscaler's 1 token (decision 039).
+ */
+export const LOCAL_SERVER_TOOLS = {
+  body: {
+    tools: [
+      served('text-to-pic', 'demo', 1),
+      served('metamorphose', 'demo', 9),
+      served('colorizer', 'demo', 6),
+      served('background-remover', 'local', 2),
+      served('creative-upscaler', 'local', 1),
+      served('fix-a-face', 'local', 2),
+      served('text-lab', 'demo', 15),
+      served('background-swap', 'local', 25, true),
+      served('image-upscaler', 'local', 1),
+      served('image-analyzer', 'local', 1),
+    ],
+  },
+};
+
+/** GET /api/tools of a server where Replicate serves every tool: the spec's prices, no preview. */
+export const REPLICATE_SERVER_TOOLS = {
+  body: { tools: TOOLS.map((tool) => served(tool.id, 'replicate', tool.cost)) },
+};
+
+/** GET /api/tools of a server where the demo serves every tool (INFERENCE_PROVIDER=demo): all free previews. */
+export const DEMO_SERVER_TOOLS = {
+  body: { tools: TOOLS.map((tool) => served(tool.id, 'demo', tool.cost)) },
+};
 
 export const fileUrl = (n: number) => `/api/files/00000000-0000-4000-8000-00000000000${n}`;
 

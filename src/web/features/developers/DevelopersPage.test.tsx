@@ -6,7 +6,7 @@ import { TOOLS } from '../../../contract/tools';
 import { WEBHOOK_EVENT_TYPES } from '../../../contract/webhooks';
 import { renderApp } from '../../app/test-utils';
 import { installFakeApi, signedOutRoutes } from '../../test-support/fake-api';
-import { toolsInfoAnswer } from '../../test-support/tool-fixtures';
+import { LOCAL_SERVER_TOOLS, toolsInfoAnswer } from '../../test-support/tool-fixtures';
 import { batchExample, curlExample, fetchExample, resultFileExample, webhookExample } from './examples';
 
 async function openDevelopers() {
@@ -107,6 +107,28 @@ describe('the prices on /developers', () => {
     await waitFor(() => expect(creative.textContent).toContain('1 token per request'));
     expect(creative.textContent).not.toContain('70 tokens');
     expect(screen.getByRole('region', { name: 'Colorizer' }).textContent).toContain('Free preview');
+  });
+
+  it('shows the prices a prerendered page carries, and says what a free preview is', async () => {
+    // What the server puts on a prerendered page's root (server/pages/prerendered-pages.ts); /api/tools is not asked.
+    const root = document.createElement('div');
+    root.id = 'root';
+    root.dataset.prerendered = '';
+    root.dataset.tools = JSON.stringify(LOCAL_SERVER_TOOLS.body);
+    document.body.append(root);
+    try {
+      const api = installFakeApi(signedOutRoutes());
+      await openDevelopers();
+      expect(screen.getByRole('region', { name: 'Creative Upscaler' }).textContent).toContain('1 token per request');
+      expect(screen.getByRole('region', { name: 'Text to Pic' }).textContent).toContain('Free preview');
+      expect(screen.getByRole('region', { name: 'Image Analyzer' }).textContent).toContain('1 token per request');
+      expect(screen.getByRole('region', { name: 'Tools' }).textContent).toContain(
+        'A tool marked “Free preview” answers with a labelled sample, not AI, that takes no tokens.',
+      );
+      expect(api.callsTo('GET /api/tools')).toEqual([]);
+    } finally {
+      root.remove();
+    }
   });
 });
 

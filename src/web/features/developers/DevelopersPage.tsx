@@ -4,12 +4,17 @@ import { API_ERROR_STATUSES } from '../../../contract/api-errors';
 import { BATCH_TOOL_IDS, MAX_BATCH_IMAGES } from '../../../contract/batches';
 import { OPENAPI_DOCUMENT_PATH, ROUTES } from '../../../contract/routes';
 import { costInWords } from '../../../contract/tool-limits';
-import type { ToolInfo, ToolsInfo } from '../../../contract/tool-responses';
-import { type ToolDefinition, type ToolId, toolById } from '../../../contract/tools';
+import { type ToolDefinition, toolById } from '../../../contract/tools';
 import { WEBHOOK_EVENT_TYPES } from '../../../contract/webhooks';
 import { StandalonePage } from '../../components/StandalonePage';
-import { getJson } from '../../lib/api';
 import { Link } from '../../lib/router';
+import {
+  FREE_PREVIEW_MEANING,
+  FREE_PREVIEW_PRICE,
+  type ToolPrice,
+  type ToolPrices,
+  useToolPrices,
+} from '../../lib/tool-prices';
 import { useDocumentTitle } from '../../lib/use-document-title';
 import { batchExample, curlExample, fetchExample, resultFileExample, webhookExample } from './examples';
 import { fieldAcrossTools, TOOL_REFERENCES, type ToolReference } from './tool-reference';
@@ -22,24 +27,6 @@ function useOrigin(): string {
   const [origin, setOrigin] = useState(ORIGIN_PLACEHOLDER);
   useEffect(() => setOrigin(window.location.origin), []);
   return origin;
-}
-
-/**
- * What each tool takes on this server (GET /api/tools: the local engine's price may be lower than the
- * list's, the demo's is a free preview); empty until it answers, when the list's prices show.
- */
-function useServerPrices(): Map<ToolId, ToolInfo> {
-  const [prices, setPrices] = useState(new Map<ToolId, ToolInfo>());
-  useEffect(() => {
-    let live = true;
-    void getJson<ToolsInfo>('/api/tools').then((result) => {
-      if (live && result.ok && result.data) setPrices(new Map(result.data.tools.map((info) => [info.id, info])));
-    });
-    return () => {
-      live = false;
-    };
-  }, []);
-  return prices;
 }
 
 /** "Background Remover, Image Upscaler, ... or Image Analyzer": the tools a batch takes. */
@@ -80,14 +67,21 @@ function FieldAcrossTools({ name, children }: { name: string; children: ReactNod
   );
 }
 
-function ToolSection({ reference, served }: { reference: ToolReference; served: ToolInfo | undefined }) {
+/** The Tools section's note: which tools answer with free previews here, in plain words. */
+function previewNote({ paid, previews }: ToolPrices): string | null {
+  if (paid.length === 0) return `Here every tool is a free preview for now: ${FREE_PREVIEW_MEANING}.`;
+  if (previews.length === 0) return null;
+  return `A tool marked “${FREE_PREVIEW_PRICE}” answers with ${FREE_PREVIEW_MEANING}.`;
+}
+
+function ToolSection({ reference, served }: { reference: ToolReference; served: ToolPrice }) {
   const { tool } = reference;
   return (
     <section className="pp-dev__tool" aria-labelledby={`tool-${tool.id}`}>
       <div className="pp-dev__tool-head">
         <h3 id={`tool-${tool.id}`}>{tool.title}</h3>
-        <span className="pp-dev__cost pp-tabular">
-          {served?.freePreview ? 'Free preview' : costInWords({ ...tool, cost: served?.price ?? tool.cost })}
+        <span className="pp-dev__cost pp-tabular" data-free-preview={served.freePreview}>
+          {served.freePreview ? FREE_PREVIEW_PRICE : costInWords({ ...tool, cost: served.price })}
         </span>
       </div>
       <p className="pp-dev__endpoint">
@@ -118,7 +112,8 @@ function ToolSection({ reference, served }: { reference: ToolReference; served: 
 export function DevelopersPage() {
   useDocumentTitle('Developers');
   const origin = useOrigin();
-  const prices = useServerPrices();
+  const prices = useToolPrices();
+  const note = previewNote(prices);
   const firstPath = firstCallTool?.path ?? '/api/remove-background';
   return (
     <StandalonePage className="pp-auth-page" mainClassName="pp-dev">
@@ -192,9 +187,10 @@ export function DevelopersPage() {
             Every tool takes JSON or multipart/form-data (each image as a file part named as its field). Every call may
             carry <code>webhook</code>.
           </p>
+          {note ? <p className="pp-dev__muted">{note}</p> : null}
           <div className="pp-dev__tools">
             {TOOL_REFERENCES.map((reference) => (
-              <ToolSection key={reference.tool.id} reference={reference} served={prices.get(reference.tool.id)} />
+              <ToolSection key={reference.tool.id} reference={reference} served={prices.of(reference.tool.id)} />
             ))}
           </div>
         </section>

@@ -1,10 +1,13 @@
-import { useId, useState } from 'react';
-import { FAQ } from './faq-content';
+import { useId, useMemo, useState } from 'react';
+import { useToolPrices } from '../../lib/tool-prices';
+import { faqFor } from './faq-content';
 
 /** Twelve questions; each opens and closes on its own, showing + when closed and − when open. */
 export function Faq() {
   const [open, setOpen] = useState<ReadonlySet<number>>(() => new Set());
   const idPrefix = useId();
+  const prices = useToolPrices();
+  const faq = useMemo(() => faqFor(prices), [prices]);
   const toggle = (index: number) =>
     setOpen((current) => {
       const next = new Set(current);
@@ -22,7 +25,7 @@ export function Faq() {
           <p className="pp-section__lead">Tokens, prices, sizes and rights, in short.</p>
         </div>
         <ul className="pp-faq__list" data-testid="faq">
-          {FAQ.map((item, index) => {
+          {faq.map((item, index) => {
             const isOpen = open.has(index);
             const answerId = `${idPrefix}-answer-${index}`;
             return (

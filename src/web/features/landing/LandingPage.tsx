@@ -5,6 +5,7 @@ import { deferredPart } from '../../lib/deferred-part';
 import { formatCost } from '../../lib/format-cost';
 import { LEGAL_ROUTES } from '../../lib/legal-routes';
 import { Link } from '../../lib/router';
+import { type ToolPrices, useToolPrices } from '../../lib/tool-prices';
 import { useDocumentTitle } from '../../lib/use-document-title';
 import { AccountMenu } from './AccountMenu';
 import { HeroAuth } from './HeroAuth';
@@ -22,10 +23,23 @@ const BENEFITS = [
   'Pay only for what you use: tokens never expire',
 ];
 
+/**
+ * The hero's price line, as this server prices the tools: "Text to Pic from 1 token per image" where
+ * Text to Pic is real here; where it is a free preview, that, and what the cheapest real tool takes.
+ */
+export function heroPriceLine({ of, paid }: ToolPrices): string {
+  const start = of(startTool().id);
+  if (!start.freePreview) return `${start.tool.title} from ${formatCost({ ...start.tool, cost: start.price })}`;
+  const cheapest = paid[0];
+  if (!cheapest) return 'Every tool is a free preview here for now: labelled samples that take no tokens.';
+  return `${start.tool.title} is a free preview here. Other tools from ${formatCost({ ...cheapest.tool, cost: cheapest.price })}.`;
+}
+
 /** The landing page, stacked in the spec's order (product-spec.md section 2). */
 export function LandingPage() {
   useDocumentTitle('AI image tools for designers');
   const textToPic = startTool();
+  const prices = useToolPrices();
 
   return (
     <div className="pp-landing">
@@ -84,8 +98,8 @@ export function LandingPage() {
                 Explore the tools
                 <ArrowRight size={20} aria-hidden="true" />
               </Link>
-              <p className="pp-hero__price pp-tabular">
-                {textToPic.title} from {formatCost(textToPic)}
+              <p className="pp-hero__price pp-tabular" data-testid="hero-price">
+                {heroPriceLine(prices)}
               </p>
             </div>
           </div>

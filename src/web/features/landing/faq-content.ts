@@ -1,22 +1,48 @@
 // The landing page's twelve questions. Answers that quote prices or costs are built from the shared
-// tables, so the FAQ can never disagree with the tools or the checkout.
+// tables and this server's prices (GET /api/tools, lib/tool-prices.ts), so the FAQ can never disagree
+// with the tools, what they charge here or the checkout. The spec's FAQ statements stay word for word.
 import { SIGNUP_TOKENS } from '../../../contract/accounts';
 import { formatPrice, TOKEN_PACKAGES } from '../../../contract/packages';
-import { TOOLS } from '../../../contract/tools';
-import { formatCost } from '../../lib/format-cost';
+import { startTool } from '../../../contract/routes';
+import { FREE_PREVIEW_MEANING, listInWords, priceInWords, type ToolPrices } from '../../lib/tool-prices';
 
 export type FaqItem = { question: string; answer: string };
-
-const toolCosts = [...TOOLS]
-  .sort((a, b) => a.cost - b.cost)
-  .map((tool) => `${tool.title} ${formatCost(tool)}`)
-  .join('; ');
 
 const packages = TOKEN_PACKAGES.map(
   (p) => `${p.tokens.toLocaleString('en-US')} tokens for ${formatPrice(p.priceCents)}`,
 );
 
-export const FAQ: readonly FaqItem[] = [
+/** The spec's statement, and where Text to Pic is a free preview here, that. */
+function howTokensWork({ of }: ToolPrices): string {
+  const statement =
+    'Tokens are how you pay for the tools. One token makes one Text to Pic image, so each picture costs 1 cent. Buy a package, and every tool takes its price from the same balance.';
+  const start = of(startTool().id);
+  return start.freePreview
+    ? `${statement} Here ${start.tool.title} is a free preview for now: ${FREE_PREVIEW_MEANING}.`
+    : statement;
+}
+
+/** Every tool's price here, cheapest first, then the tools given as free previews. */
+function eachToolsCost({ paid, previews }: ToolPrices): string {
+  const statement = 'Each tool states its own cost, on its button before you click';
+  if (paid.length === 0) return `${statement}. Here every tool is a free preview for now: ${FREE_PREVIEW_MEANING}.`;
+  const costs = `${statement}: ${paid.map((price) => `${price.tool.title} ${priceInWords(price)}`).join('; ')}.`;
+  if (previews.length === 0) return costs;
+  const named = listInWords(previews.map((price) => price.tool.title));
+  return `${costs} ${named} ${previews.length === 1 ? 'is a free preview' : 'are free previews'} here: ${FREE_PREVIEW_MEANING}.`;
+}
+
+/** What the sign-up tokens let a new user try: the cheapest tools that are real here. */
+function freeTrial({ paid, previews }: ToolPrices): string {
+  const start = `Every new account starts with ${SIGNUP_TOKENS} free tokens`;
+  const affordable = paid.filter((price) => price.price <= SIGNUP_TOKENS).slice(0, 3);
+  if (affordable.length === 0) return `${start}. Here every tool is a free preview for now, so trying them takes none.`;
+  const trial = `${start}: enough to try ${listInWords(affordable.map((price) => price.tool.title))} before you buy anything.`;
+  return previews.length > 0 ? `${trial} The free previews take none.` : trial;
+}
+
+/** The twelve questions, with this server's prices. */
+export const faqFor = (prices: ToolPrices): readonly FaqItem[] => [
   {
     question: 'What is Picture Palette?',
     answer:
@@ -24,12 +50,11 @@ export const FAQ: readonly FaqItem[] = [
   },
   {
     question: 'How do tokens work?',
-    answer:
-      'Tokens are how you pay for the tools. One token makes one Text to Pic image, so each picture costs 1 cent. Buy a package, and every tool takes its price from the same balance.',
+    answer: howTokensWork(prices),
   },
   {
     question: 'How many tokens does each tool use?',
-    answer: `Each tool states its own cost, on its button before you click: ${toolCosts}.`,
+    answer: eachToolsCost(prices),
   },
   {
     question: 'Do my tokens expire?',
@@ -48,7 +73,7 @@ export const FAQ: readonly FaqItem[] = [
   },
   {
     question: 'Is there a free trial?',
-    answer: `Every new account starts with ${SIGNUP_TOKENS} free tokens: enough to try Text to Pic, the upscaler and the colorizer before you buy anything.`,
+    answer: freeTrial(prices),
   },
   {
     question: 'What do the packages cost?',

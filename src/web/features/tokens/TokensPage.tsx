@@ -11,6 +11,7 @@ import { useNavigate, useSearchParams } from '../../lib/router';
 import { useAuth } from '../../lib/session/auth-context';
 import { useSignedInHint } from '../../lib/session/signed-in-hint';
 import { SIGN_IN_LINK } from '../../lib/sign-in-link';
+import { type ToolPrices, unitsOf, useToolPrices } from '../../lib/tool-prices';
 import { useDocumentTitle } from '../../lib/use-document-title';
 import { CheckoutBanner } from './CheckoutBanner';
 import { PurchaseHistory } from './PurchaseHistory';
@@ -24,8 +25,21 @@ const SIGN_IN_PROMPT = {
   action: 'Log in or create an account',
 };
 
+/** What a balance buys here, told with a tool that is real on this server (ToolPrices.example). */
+export function balanceHint(tokens: number | null, { example }: ToolPrices): string {
+  if (tokens === null) return 'Your balance cannot be read right now.';
+  if (tokens === 0) return 'No tokens left: choose a package below to keep creating. Tokens never expire.';
+  if (!example) return 'Every tool is a free preview here for now: it takes no tokens. Tokens never expire.';
+  const count = Math.floor(tokens / example.price);
+  if (count === 0) {
+    return `Not enough for ${unitsOf(example.tool, 1)} yet (${formatTokens(example.price)}): choose a package below. Tokens never expire.`;
+  }
+  return `Enough for ${unitsOf(example.tool, count)}. Tokens never expire.`;
+}
+
 function BalanceCard({ tokens }: { tokens: number | null }) {
   const titleId = useId();
+  const prices = useToolPrices();
   return (
     <section className="pp-card pp-token-balance" aria-labelledby={titleId}>
       <h2 id={titleId} className="pp-token-balance__label">
@@ -34,12 +48,8 @@ function BalanceCard({ tokens }: { tokens: number | null }) {
       <p className="pp-token-balance__value pp-tabular" data-testid="tokens-balance">
         {tokens === null ? '—' : formatTokens(tokens)}
       </p>
-      <p className="pp-token-balance__hint">
-        {tokens === null
-          ? 'Your balance cannot be read right now.'
-          : tokens === 0
-            ? 'No tokens left: choose a package below to keep creating. Tokens never expire.'
-            : `Enough for ${tokens.toLocaleString('en-US')} Text to Pic ${tokens === 1 ? 'image' : 'images'}. Tokens never expire.`}
+      <p className="pp-token-balance__hint" data-testid="tokens-balance-hint">
+        {balanceHint(tokens, prices)}
       </p>
     </section>
   );

@@ -62,8 +62,8 @@ export const getJob = (id: string, waitSeconds = 0) =>
     waitSeconds > 0 ? { headers: { Prefer: `wait=${waitSeconds}` } } : {},
   );
 
-// Which provider serves each tool lives in tools-info.ts (loaded with a tool page's chunk).
-export { forgetToolsInfo, toolInfoOf } from './tools-info';
+// Which provider serves each tool lives in lib/tools-info.ts (every page that states a price reads it).
+export { forgetToolsInfo, toolInfoOf } from '../../lib/tools-info';
 
 /** A data URL without its `data:...;base64,` prefix (the spec's form for two tools). */
 export const stripDataUrlPrefix = (dataUrl: string) => dataUrl.slice(dataUrl.indexOf(',') + 1);

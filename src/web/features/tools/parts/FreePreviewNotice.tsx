@@ -4,7 +4,7 @@ import { Coins, FlaskConical } from 'lucide-react';
 export const FREE_PREVIEW_NOTICE = 'Free preview: a labelled sample, not AI.';
 export const FREE_PREVIEW_DETAIL = 'It takes no tokens.';
 /** What a tool's button and header say in place of a price where it is given as a free preview. */
-export const FREE_PREVIEW_PRICE = 'Free preview';
+export { FREE_PREVIEW_PRICE } from '../../../lib/tool-prices';
 
 /**
  * Beside the action button of a tool given as a free preview: the demo's notice, or the tool's own

@@ -1,10 +1,11 @@
 // Which provider serves each tool here and what a call takes (GET /api/tools). Read once per page
-// load; a tool page's route waits for it beside its chunk (toolsInfoReady), so the page's first
-// render already knows whether the engine notice shows and what the button costs, and nothing is
-// pushed down when it arrives (issue 18: CLS).
-import type { ToolInfo, ToolsInfo } from '../../../contract/tool-responses';
-import type { ToolId } from '../../../contract/tools';
-import { getJson } from '../../lib/api';
+// load; the route of every page that states a price (a tool page, the landing page, /tokens,
+// /developers) waits for it beside its chunk (toolsInfoReady), so the page's first render already
+// knows whether the engine notice shows and what each tool costs, and nothing is pushed down when it
+// arrives (issue 18: CLS).
+import type { ToolInfo, ToolsInfo } from '../../contract/tool-responses';
+import type { ToolId } from '../../contract/tools';
+import { getJson } from './api';
 
 /** How long a tool page's route waits for /api/tools before it shows anyway. */
 export const TOOLS_INFO_WAIT_MS = 1_500;
@@ -42,14 +43,31 @@ function loadToolsInfo(): Promise<ToolsInfo | null> {
 
 const infoIn = (info: ToolsInfo | null, tool: ToolId) => info?.tools.find((entry) => entry.id === tool) ?? null;
 
-/** What serves `tool` here and what a call takes (null when unknown). */
-export async function toolInfoOf(tool: ToolId): Promise<ToolInfo | null> {
+/** What serves each tool here and what a call takes (null when unknown). */
+export async function readToolsInfo(): Promise<ToolsInfo | null> {
   const info = await loadToolsInfo();
   if (!info) {
     toolsInfo = null; // ask again next time
     answered = undefined;
   }
-  return infoIn(info, tool);
+  return info;
+}
+
+/** What serves `tool` here and what a call takes (null when unknown). */
+export async function toolInfoOf(tool: ToolId): Promise<ToolInfo | null> {
+  return infoIn(await readToolsInfo(), tool);
+}
+
+/**
+ * What /api/tools said, known without waiting: its answer, or the one a prerendered page carries
+ * (so that hydration renders what the server rendered); null when not known yet.
+ */
+export function knownToolsInfo(): ToolsInfo | null {
+  if (answered === undefined && !toolsInfo) {
+    const fromPage = fromPrerenderedPage();
+    if (fromPage) primeToolsInfo(fromPage);
+  }
+  return answered ?? null;
 }
 
 /** What serves `tool` if /api/tools has already answered, else undefined (not yet known). */
