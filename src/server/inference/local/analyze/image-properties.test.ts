@@ -68,4 +68,40 @@ describe('image properties', () => {
     expect(sage).not.toHaveProperty('black and white');
     expect(sage).not.toHaveProperty('colorful');
   });
+
+  it('never calls a colour photo monochrome, however warm its one hue (the tabby cat, a red retina)', async () => {
+    for (const photo of ['chelsea.png', 'coffee.png', 'analyzer/retina.jpg']) {
+      const words = await keywordsOf(readFileSync(path.join(FIXTURE_IMAGES, photo)));
+      expect(words, photo).not.toHaveProperty('monochrome');
+      expect(words, photo).not.toHaveProperty('black and white');
+    }
+  });
+
+  it('calls a toned print monochrome but not black and white', async () => {
+    const sepia = await sharp(readFileSync(path.join(FIXTURE_IMAGES, 'grace_hopper.jpg')))
+      .recomb([
+        [0.393, 0.769, 0.189],
+        [0.349, 0.686, 0.168],
+        [0.272, 0.534, 0.131],
+      ])
+      .jpeg()
+      .toBuffer();
+    const words = await keywordsOf(sepia);
+    expect(words.monochrome).toBeGreaterThan(0.9);
+    expect(words).not.toHaveProperty('black and white');
+    expect(words).not.toHaveProperty('colorful');
+  });
+
+  it('does not call a mostly grey colour photo black and white (a pink lighter on a grey desk)', async () => {
+    const desk = await keywordsOf(readFileSync(path.join(FIXTURE_IMAGES, 'analyzer/desk.jpg')));
+    expect(desk).not.toHaveProperty('black and white');
+    expect(desk).not.toHaveProperty('monochrome');
+    expect(desk).toHaveProperty('muted');
+  });
+
+  it('judges colour by the lit pixels: a starfield is dark, not muted', async () => {
+    const stars = await keywordsOf(readFileSync(path.join(FIXTURE_IMAGES, 'hubble_deep_field.jpg')));
+    expect(stars).toHaveProperty('dark');
+    expect(stars).not.toHaveProperty('muted');
+  });
 });

@@ -1,48 +1,60 @@
-// The small labelled set the analyzer's object labels are measured on (test/fixtures/images, the
-// project's shared test photos):
-// what a person would name in each, in the object detector's vocabulary (COCO classes plus
-// "animal"), and what is not wrong to say though not expected.
+// The labelled photos the analyzer's keywords are measured on (test/fixtures/images/analyzer/
+// labels.json, licences in LICENSES.md beside it): what a person would accept the analyzer saying
+// about each, and how its words are judged against that (`npm run bench:analyzer`, decision 071).
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
 import type { Keyword } from '../../provider';
+import { FIXTURE_IMAGES } from '../faces/fixture-image';
 
 export type LabelledImage = {
+  /** Relative to test/fixtures/images. */
   file: string;
-  /** Each entry is one thing in the image; any of its names counts as finding it. */
+  /** Each entry is one thing a person would name; any of its names counts as finding it. */
   expected: string[][];
-  /** Also right, but not required (a detail, or a coarser name). */
-  acceptable: string[];
+  /** Also right, but not required (a detail, a coarser name, a property). */
+  accepted: string[];
+  /** Plainly wrong: the analyzer must never say these about this photo. */
+  never: string[];
 };
 
-export const LABELLED_IMAGES: LabelledImage[] = [
-  { file: 'astronaut.png', expected: [['person']], acceptable: [] },
-  { file: 'camera.png', expected: [['person']], acceptable: [] },
-  { file: 'chelsea.png', expected: [['cat', 'animal']], acceptable: [] },
-  { file: 'coffee.png', expected: [['cup']], acceptable: ['spoon', 'bowl', 'dining table'] },
-  // She wears a black tie with the uniform.
-  { file: 'grace_hopper.jpg', expected: [['person']], acceptable: ['tie'] },
-  { file: 'hubble_deep_field.jpg', expected: [], acceptable: [] },
-  // COCO has no rocket: nothing is the right answer.
-  { file: 'rocket.jpg', expected: [], acceptable: [] },
-];
+export const LABELLED_IMAGES: LabelledImage[] = JSON.parse(
+  readFileSync(path.join(FIXTURE_IMAGES, 'analyzer', 'labels.json'), 'utf8'),
+).photos;
 
-export type LabelScore = { said: number; right: number; expected: number; found: number };
+/** Words that state a measured fact of the file (its shape, its transparency): not judged. */
+const FACT_WORDS = new Set(['landscape orientation', 'portrait orientation', 'square', 'transparent']);
 
-/** How many labels were said and right, and how many expected things were found, for one image. */
-export function scoreLabels(image: LabelledImage, said: Keyword[]): LabelScore {
-  const words = new Set(said.map((k) => k.keyword));
-  const allowed = new Set([...image.expected.flat(), ...image.acceptable]);
+export type Judgement = {
+  /** The judged words said that a person accepts. */
+  right: string[];
+  /** The judged words said that a person does not accept ("never" words among them). */
+  wrong: string[];
+  /** The "never" words said. */
+  never: string[];
+  /** The expected things found / not found. */
+  found: number;
+  missed: string[][];
+};
+
+/** The words said about one labelled photo, judged. */
+export function judge(image: LabelledImage, said: Keyword[]): Judgement {
+  const words = [...new Set(said.map((k) => k.keyword))].filter((w) => !FACT_WORDS.has(w));
+  const allowed = new Set([...image.expected.flat(), ...image.accepted]);
+  const found = image.expected.filter((names) => names.some((n) => words.includes(n)));
   return {
-    said: words.size,
-    right: [...words].filter((w) => allowed.has(w)).length,
-    expected: image.expected.length,
-    found: image.expected.filter((names) => names.some((n) => words.has(n))).length,
+    right: words.filter((w) => allowed.has(w)),
+    wrong: words.filter((w) => !allowed.has(w)),
+    never: words.filter((w) => image.never.includes(w)),
+    found: found.length,
+    missed: image.expected.filter((names) => !found.includes(names)),
   };
 }
 
-/** Precision (right / said) and recall (found / expected) over the set; 1 when nothing was said. */
-export function precisionRecall(scores: LabelScore[]): { precision: number; recall: number } {
-  const sum = (key: keyof LabelScore) => scores.reduce((total, s) => total + s[key], 0);
-  return {
-    precision: sum('said') === 0 ? 1 : sum('right') / sum('said'),
-    recall: sum('expected') === 0 ? 1 : sum('found') / sum('expected'),
-  };
+/** Precision (right words / words said) and recall (things found / things expected) over a set; 1 when none. */
+export function precisionRecall(judgements: Judgement[]): { said: number; precision: number; recall: number } {
+  const right = judgements.reduce((n, j) => n + j.right.length, 0);
+  const said = right + judgements.reduce((n, j) => n + j.wrong.length, 0);
+  const found = judgements.reduce((n, j) => n + j.found, 0);
+  const expected = found + judgements.reduce((n, j) => n + j.missed.length, 0);
+  return { said, precision: said === 0 ? 1 : right / said, recall: expected === 0 ? 1 : found / expected };
 }

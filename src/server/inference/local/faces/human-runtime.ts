@@ -57,12 +57,18 @@ const BASE_CONFIG: DeepPartial<Config> = {
   },
 };
 
-/** What one run needs: faces only (Fix a Face) or faces, expressions and objects (keywords). */
-export type HumanTask = 'faces' | 'faces-expressions-objects';
+/**
+ * What one run needs: faces only (Fix a Face); faces with expressions, or objects alone (the
+ * analyzer's keywords: objects are found on a letterboxed copy, faces on the image as it is);
+ * or all three.
+ */
+export type HumanTask = 'faces' | 'faces-expressions' | 'objects' | 'faces-expressions-objects';
 
 const TASK_CONFIG: Record<HumanTask, DeepPartial<Config>> = {
-  faces: { object: { enabled: false }, face: { emotion: { enabled: false } } },
-  'faces-expressions-objects': { object: { enabled: true }, face: { emotion: { enabled: true } } },
+  faces: { object: { enabled: false }, face: { enabled: true, emotion: { enabled: false } } },
+  'faces-expressions': { object: { enabled: false }, face: { enabled: true, emotion: { enabled: true } } },
+  objects: { object: { enabled: true }, face: { enabled: false } },
+  'faces-expressions-objects': { object: { enabled: true }, face: { enabled: true, emotion: { enabled: true } } },
 };
 
 // Detection works on a copy no larger than this: blazeface sees 256 px and centernet 512 px anyway,
