@@ -46,6 +46,22 @@ describe('demo outputs of an EXIF-rotated photo', () => {
   });
 });
 
+describe('the Colorizer demo', () => {
+  it('tints the photo sepia: warm, not grey', async () => {
+    const grey = await sharp({ create: { width: 64, height: 64, channels: 3, background: '#808080' } })
+      .png()
+      .toBuffer();
+    const result = await demo.run(
+      { tool: 'colorizer', image: { bytes: grey, mime: 'image/png', width: 64, height: 64 } },
+      signal,
+    );
+    if (result.kind !== 'images') throw new Error(`expected images, got ${result.kind}`);
+    const { channels } = await sharp(result.images[0]?.bytes).stats();
+    const [red, , blue] = channels.map((channel) => channel.mean);
+    expect((red ?? 0) - (blue ?? 0)).toBeGreaterThan(15);
+  });
+});
+
 describe('demo cards with an upload (Metamorphose, Background Swap)', () => {
   /** The colour at (x, y) of the first output image, as fractions of its size. */
   async function pixelAt(input: ToolInput, x: number, y: number) {

@@ -107,7 +107,8 @@ export async function resized(input: ImageInput, scale: number, tint?: 'sepia'):
   const width = upright.width * scale;
   const height = upright.height * scale;
   let image = sharp(input.bytes).rotate().resize(width, height, { fit: 'fill', kernel: 'lanczos3' });
-  if (tint === 'sepia') image = image.greyscale().tint('#c8a27a');
+  // In one pipeline sharp applies greyscale after the tint, which leaves it grey: grey first, then tint.
+  if (tint === 'sepia') image = sharp(await image.greyscale().png().toBuffer()).tint('#c8a27a');
   return labelled(image, width, height);
 }
 
