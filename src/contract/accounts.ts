@@ -23,6 +23,12 @@ export const NAME_MAX_LENGTH = 100;
  */
 export const VERIFIED_EMAIL_PARAM = 'verifiedEmail';
 
+/**
+ * Added to the verification link's landing page when the link has just verified the account the
+ * browser is (or is now) signed in as: the page says "Email verified", then drops it from the address.
+ */
+export const EMAIL_VERIFIED_PARAM = 'emailVerified';
+
 /** The spec's user profile (section 3), as GET /api/profile returns it for the session user. */
 export type Profile = z.output<typeof schemas.PROFILE>;
 
@@ -102,6 +108,8 @@ export const ACCOUNT_MESSAGES = {
   nameUnstorable:
     'Name contains characters that cannot be stored (a control character such as NUL, or a broken Unicode character).',
   imageRefused: 'Image must be one of your files here (/api/files/<id>), or none.',
+  /** The verification link's landing page, once the link has verified this browser's account. */
+  emailVerified: 'Email verified. Thank you: every tool is open to you now.',
   verifiedOtherAccount: (verifiedEmail: string, currentEmail: string) =>
     `Email verified for ${verifiedEmail}. You are still signed in as ${currentEmail}.`,
   resendTooSoon: (seconds: number) =>

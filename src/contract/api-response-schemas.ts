@@ -154,7 +154,7 @@ export const CREATION = JOB_VIEW.extend({
       id: z.string(),
       item: z.number().describe("The image's place in its batch, from 0."),
       name: z.string().describe("The input's file name."),
-      images: z.number().describe('How many images of the batch were sent (its jobs).'),
+      images: z.number().describe('How many images the batch holds (its size): sent or not, done, failed or refused.'),
     })
     .nullable()
     .describe('The batch this job is an image of (GET /api/batches/{id}); null for a single call.'),
@@ -178,6 +178,17 @@ export const BATCH = z
     createdAt: z.string().describe('ISO 8601.'),
     price: z.number().describe("One image's price in tokens on the provider serving the tool now."),
     items: z.array(BATCH_ITEM).describe('The images sent so far, in their order (`batch.item`).'),
+    refused: z
+      .array(
+        z.object({
+          item: z.number().describe("The image's place in the batch, from 0."),
+          name: z.string().describe("The image's file name."),
+          error: z.string().describe("The server's sentence: why it refused the image."),
+        }),
+      )
+      .describe(
+        'The images the server refused when they were sent (nothing charged, no job), in their order; an image sent again and taken is in `items` instead.',
+      ),
     counts: z
       .object({ waiting: z.number(), running: z.number(), done: z.number(), failed: z.number() })
       .describe('Images sent, by state.'),
@@ -187,7 +198,11 @@ export const BATCH = z
       .number()
       .nullable()
       .describe("Until the last image sent should be done, from the tools' typical run times; null when none waits."),
-    downloadUrl: z.string().describe('A zip of the results, named after the inputs (an Image Analyzer batch: a CSV).'),
+    downloadUrl: z
+      .string()
+      .describe(
+        'A zip of the results so far, named after the inputs (an Image Analyzer batch: a CSV), and README.txt saying what became of each image.',
+      ),
   })
   .describe('A batch: many images through one tool, each its own job.');
 

@@ -43,8 +43,12 @@ export const BATCH_PATHS = {
 /** The query parameter of a tool page that shows a batch (kept in the URL, so a reload resumes it). */
 export const BATCH_PARAM = 'batch';
 
-/** POST /api/batches: the tool and how many images will follow (the page sends what the balance covers). */
-export type BatchCreateRequest = { tool: BatchToolId; size: number };
+/**
+ * POST /api/batches: the tool and how many images will follow (the page sends what the balance
+ * covers), and optionally their file names in their order: the batch's zip then names in its
+ * README.txt an image that was never sent, as it names the others.
+ */
+export type BatchCreateRequest = { tool: BatchToolId; size: number; names?: string[] };
 
 /**
  * POST /api/batches/:id/images: the tool's own body (JSON or multipart, as POST /api/<tool>) plus
@@ -63,12 +67,16 @@ export const BATCH_MESSAGES = {
   size: `size: must be a whole number from 1 to ${MAX_BATCH_IMAGES}`,
   item: (size: number) => `item: must be a whole number from 0 to ${size - 1}`,
   name: `name: must be a file name of 1 to ${MAX_BATCH_NAME_LENGTH} characters`,
+  names: `names: must be a list of file names of 1 to ${MAX_BATCH_NAME_LENGTH} characters, one for each image`,
   notFound: 'This batch does not exist, or it was deleted.',
   tooManyImages: (limit: number) =>
     `You have ${limit} batch images waiting or running. Send more when some of them are done.`,
   stillRunning: 'This batch is still running. You can delete it when all its images are done.',
   nothingToDownload: 'No image of this batch is done yet.',
 } as const;
+
+/** The file in every batch zip that lists each image of the batch and what became of it. */
+export const BATCH_README_NAME = 'README.txt';
 
 /** The CSV of an Image Analyzer batch, inside its zip (the stock agencies' upload format: a row per file). */
 export const BATCH_CSV_NAME = 'keywords.csv';

@@ -78,14 +78,34 @@ export type CutOutFinish = {
   shadow?: boolean;
 };
 
-/** The presets the Background Remover page offers for the common shop formats. */
-export const CUT_OUT_PRESETS: readonly { id: string; label: string; finish: CutOutFinish }[] = [
-  { id: 'plain', label: 'Transparent, as it is', finish: {} },
-  { id: 'transparent-cropped', label: 'Transparent, cropped', finish: { crop: 2 } },
-  { id: 'shop-square-white', label: 'Square, white, 2000 px', finish: { background: '#ffffff', size: 2000 } },
+/**
+ * The presets the Background Remover page offers for the common shop formats. A label is short
+ * enough to show whole in the narrowest "Finish" menu (a batch's side panel at 1280 px, a phone):
+ * the hint under the menu says the rest of the chosen one.
+ */
+export const CUT_OUT_PRESETS: readonly { id: string; label: string; hint: string; finish: CutOutFinish }[] = [
+  {
+    id: 'plain',
+    label: 'Transparent, as it is',
+    hint: 'The subject on a transparent background, the picture’s size kept.',
+    finish: {},
+  },
+  {
+    id: 'transparent-cropped',
+    label: 'Transparent, cropped',
+    hint: 'The subject on a transparent background, cropped close around it.',
+    finish: { crop: 2 },
+  },
+  {
+    id: 'shop-square-white',
+    label: 'White square, 2000 px',
+    hint: 'A white 2000 × 2000 px square with the subject centred, as shops ask for.',
+    finish: { background: '#ffffff', size: 2000 },
+  },
   {
     id: 'shop-square-shadow',
-    label: 'Square, white, 2000 px, with shadow',
+    label: 'White square with shadow',
+    hint: 'The white 2000 × 2000 px square, with a soft shadow under the subject.',
     finish: { background: '#ffffff', size: 2000, shadow: true },
   },
 ];

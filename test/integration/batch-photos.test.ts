@@ -102,6 +102,7 @@ describe('a batch of phone-sized photos', () => {
     expect(await zipEntryNames(client, id)).toEqual([
       'IMG_2001-background-removed.webp',
       'IMG_2002-background-removed.webp',
+      'README.txt',
       'Screenshot 1-background-removed.webp',
       'Screenshot 2-background-removed.webp',
     ]);
@@ -138,7 +139,7 @@ describe('a batch of phone-sized photos', () => {
     const zip = await backend.app.request(`/api/batches/${id}/download`, { headers: withKey });
     expect(zip.status).toBe(200);
     const entries = unzipSync(new Uint8Array(await zip.arrayBuffer()));
-    expect(Object.keys(entries)).toEqual(['keywords.csv']);
+    expect(Object.keys(entries)).toEqual(['keywords.csv', 'README.txt']);
     expect(keywordsCsvFileNames(entries)).toEqual(names);
   });
 });

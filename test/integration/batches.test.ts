@@ -248,10 +248,12 @@ describe('a batch', () => {
     expect(zip.status).toBe(200);
     expect(zip.headers.get('content-type')).toBe('application/zip');
     const entries = unzipSync(new Uint8Array(await zip.arrayBuffer()));
-    // The instant provider answers WebP: the entry says so; the failed image has none.
+    // The instant provider answers WebP: the entry says so; the failed image has none (README.txt
+    // says why: batch-readme.test.ts).
     expect(Object.keys(entries).sort()).toEqual([
       'IMG_0412-background-removed (2).webp',
       'IMG_0412-background-removed.webp',
+      'README.txt',
     ]);
 
     const analyses = (await createBatch(client, 'image-analyzer', 2)).body;
@@ -262,7 +264,7 @@ describe('a batch', () => {
     const csvZip = unzipSync(
       new Uint8Array(await (await client.fetchRaw(`/api/batches/${analyses.id}/download`)).arrayBuffer()),
     );
-    expect(Object.keys(csvZip)).toEqual(['keywords.csv']);
+    expect(Object.keys(csvZip)).toEqual(['keywords.csv', 'README.txt']);
     expect(Buffer.from(csvZip['keywords.csv'] as Uint8Array).toString()).toBe(
       'Filename,Keywords,Colors\r\n"beach, ""day"".jpg",test,\r\nb.png,test,\r\n',
     );
@@ -294,6 +296,7 @@ describe('a batch', () => {
         'hidden-background-removed.webp',
         'caf\u00e9-background-removed.webp',
         'caf\u00e9-background-removed (2).webp',
+        'README.txt',
       ].sort(),
     );
 

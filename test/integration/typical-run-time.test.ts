@@ -82,6 +82,18 @@ describe('the typical run time', () => {
     expect(await typical({ ...job, status: 'succeeded' })).toBeNull();
   });
 
+  it('is known within seconds of the third good run, though asked about before it (issue 54)', async () => {
+    const { id } = await verifiedUser(backend);
+    let clock = 0;
+    const typical = createTypicalRunTime(backend.database.db, () => clock);
+    const job = { ...running, tool: 'background-swap' } as Parameters<typeof typical>[0];
+    await history(id, 'background-swap', 'replicate', [12, 12]);
+    expect(await typical(job)).toBeNull(); // the first job of a new server's tool asks now
+    await history(id, 'background-swap', 'replicate', [12]);
+    clock += 6_000;
+    expect(await typical(job)).toBe(12);
+  });
+
   it('comes with the 202 of a call still running and with GET /api/jobs/:id, then goes', async () => {
     const { client, id } = await verifiedUser(backend);
     await history(id, 'text-to-pic', 'local', [7, 9, 8]);

@@ -16,6 +16,7 @@ import {
 import { ROUTES } from '../../contract/routes';
 import { describeRoute } from '../api-docs/describe-route';
 import type { Auth } from '../auth/auth';
+import { sendPasswordNotice } from '../auth/password-notice';
 import { sessionUser } from '../auth/session';
 import { deleteProviderCustomer, endOpenCheckouts } from '../billing/account-payments';
 import type { PaymentProvider } from '../billing/payment-provider';
@@ -118,7 +119,7 @@ export function accountRoutes(deps: AccountRoutesDeps) {
   });
 
   // A first password for an account that signs in with Google only (better-auth's server-only
-  // setPassword). The other sessions end, as with every new password.
+  // setPassword). The other sessions end, and the address is told, as with every new password.
   app.post('/account/password', async (c) => {
     const body = await bodyOf(c);
     const confirmed = await confirmIdentity(deps, c.req.raw.headers, undefined, 'set a password');
@@ -136,6 +137,7 @@ export function accountRoutes(deps: AccountRoutesDeps) {
     await auth.api.setPassword({ body: { newPassword }, headers: c.req.raw.headers });
     const { current } = confirmed;
     await db.delete(session).where(and(eq(session.userId, current.user.id), ne(session.id, current.session.id)));
+    await sendPasswordNotice({ ...deps, appUrl: deps.config.appUrl }, current.user, 'set');
     return c.json({ status: true });
   });
 

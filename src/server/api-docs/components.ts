@@ -72,6 +72,12 @@ const REQUEST_SCHEMAS = {
   CreateBatchRequest: z.object({
     tool: z.enum(BATCH_TOOL_IDS),
     size: z.int().min(1).max(MAX_BATCH_IMAGES).describe('How many images will be sent.'),
+    names: z
+      .array(z.string().min(1).max(MAX_BATCH_NAME_LENGTH))
+      .optional()
+      .describe(
+        "The images' file names in their order, one for each: the zip's README.txt names by them the images never sent.",
+      ),
   }),
   BatchImageRequest: z
     .looseObject({ image: z.string().describe("The image, as in its tool's call."), ...BATCH_IMAGE_PLACE })

@@ -16,6 +16,7 @@ import type { Mailer } from '../mail/mailer';
 import { passwordResetMail } from '../mail/templates';
 import { CLIENT_IP_HEADER } from './client-ip';
 import { noticeOldAddress, sendChangeMail, verifyChangedAddress } from './email-change';
+import { passwordChangeNotice, sendPasswordNotice } from './password-notice';
 import { enforceRequestRules, withNameInLimit } from './request-rules';
 import { endEarlierResetLinks, VERIFICATION_STORAGE } from './reset-tokens';
 import { createSessionReader } from './session';
@@ -92,6 +93,8 @@ export function createAuth(deps: AuthDeps) {
           .send(passwordResetMail({ to: user.email, url }))
           .catch((error) => logger.error('the password reset mail could not be sent', { error }));
       },
+      // The account's address hears of the new password (auth/password-notice.ts).
+      onPasswordReset: ({ user }) => sendPasswordNotice(mailDeps, user, 'reset'),
     },
     emailVerification: {
       sendOnSignUp: false, // the account-setup job sends it, with retries
@@ -144,6 +147,7 @@ export function createAuth(deps: AuthDeps) {
     },
     plugins: [
       signInThrottle({ db: database.db, mailer, logger, appUrl: config.appUrl }),
+      passwordChangeNotice(mailDeps),
       ...(google
         ? [
             genericOAuth({

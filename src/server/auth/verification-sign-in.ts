@@ -3,11 +3,13 @@
 // autoSignInAfterVerification replaces whatever session the browser holds, so anyone could swap a
 // victim's session for their own by sending the link of their own unverified account. It is off;
 // this after-hook signs in only a browser without a session, and tells a browser signed in as
-// someone else whose address was verified (it stays signed in as itself).
+// someone else whose address was verified (it stays signed in as itself). The browser of the account
+// itself lands with ?emailVerified=1, for the page to confirm it.
 import { createAuthMiddleware, getSessionFromCtx } from 'better-auth/api';
 import { setSessionCookie } from 'better-auth/cookies';
 import type { User } from 'better-auth/types';
-import { VERIFIED_EMAIL_PARAM } from '../../contract/accounts';
+import { EMAIL_VERIFIED_PARAM, VERIFIED_EMAIL_PARAM } from '../../contract/accounts';
+import { changeClaims } from './email-change';
 
 /** Who a /verify-email request has just verified (set by better-auth's afterEmailVerification). */
 const verifiedBy = new WeakMap<Request, User>();
@@ -25,12 +27,20 @@ export const signInAfterVerification = createAuthMiddleware(async (ctx) => {
   const verified = verifiedBy.get(ctx.request);
   if (!verified) return; // a bad or expired link, or an address verified before: nothing changes
   const current = await getSessionFromCtx(ctx);
+  const location = ctx.context.responseHeaders?.get('location');
+  // The page the link lands on says "Email verified" (an email change's link: User Settings says
+  // how the change went instead).
+  const landing =
+    location && !changeClaims(ctx.query?.token)?.updateTo ? withParam(location, EMAIL_VERIFIED_PARAM, '1') : null;
   if (!current) {
     const session = await ctx.context.internalAdapter.createSession(verified.id);
     await setSessionCookie(ctx, { session, user: verified });
+    if (landing) throw ctx.redirect(landing);
     return;
   }
-  if (current.user.id === verified.id) return;
-  const location = ctx.context.responseHeaders?.get('location');
+  if (current.user.id === verified.id) {
+    if (landing) throw ctx.redirect(landing);
+    return;
+  }
   if (location) throw ctx.redirect(withParam(location, VERIFIED_EMAIL_PARAM, verified.email));
 });

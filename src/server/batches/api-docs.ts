@@ -16,7 +16,9 @@ export const CREATE_BATCH_OPERATION: OperationDoc = {
   body: { 'application/json': ref('CreateBatchRequest') },
   responses: {
     '201': { description: 'The batch, with no image yet.', headers: RATE_LIMIT_HEADERS, content: json('Batch') },
-    '400': refusal('Not a batch tool, a size out of range, or a broken percent-encoded address.'),
+    '400': refusal(
+      'Not a batch tool, a size out of range, names that are not one file name per image, or a broken percent-encoded address.',
+    ),
     '401': refusal('No key or session, or the key is unknown or revoked.', 'ToolRefusal', 'Error'),
     '402': refusal('Not enough tokens for one image.', 'NotEnoughTokens'),
     '403': refusal(
@@ -53,7 +55,8 @@ export const GET_BATCH_OPERATION: OperationDoc = {
   operationId: 'getBatch',
   tag: 'Batches',
   summary: 'Read a batch',
-  description: 'Each image sent with its state, place in the line and results; counts by state; the time left.',
+  description:
+    'Each image sent with its state, place in the line and results; the images refused when they were sent, with the reason; counts by state; the time left.',
   access: 'key-or-session',
   parameters: [batchId],
   responses: {
@@ -67,7 +70,7 @@ export const DOWNLOAD_BATCH_OPERATION: OperationDoc = {
   tag: 'Batches',
   summary: 'Download a batch',
   description:
-    'A zip of the results so far, each named after its input (IMG_0412.jpg -> IMG_0412-background-removed.png); an Image Analyzer batch as keywords.csv (Filename, Keywords, Colors).',
+    'A zip of the results so far, each named after its input (IMG_0412.jpg -> IMG_0412-background-removed.png); an Image Analyzer batch as keywords.csv (Filename, Keywords, Colors). README.txt in it lists every image of the batch: done (its entry), still waiting or running, failed or refused (with the reason), or never sent.',
   access: 'key-or-session',
   parameters: [batchId],
   responses: {

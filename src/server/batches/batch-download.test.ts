@@ -1,7 +1,9 @@
 // What a batch's zip names and CSV cells become (issue 53 items 5 and 9): a spreadsheet reads no
 // cell as a formula, and an unzip tool makes no hidden, reordered, drive-prefixed or colliding file.
 import { describe, expect, it } from 'vitest';
-import { analysisCsv, csvField, safeFileName, uniqueNamer } from './batch-download';
+import { finishedJobRow } from '../../../test/support/tool-fixtures';
+import { analysisCsv, batchReadme, csvField, safeFileName, uniqueNamer } from './batch-download';
+import { imagesOfBatch } from './batch-images';
 
 describe("the Image Analyzer's keywords.csv", () => {
   it('starts a cell a spreadsheet would read as a formula with a quote mark, then quotes it as CSV', () => {
@@ -55,5 +57,37 @@ describe('a zip entry name', () => {
       'a (3).png',
       'a (4).png',
     ]);
+  });
+});
+
+describe("a batch zip's README.txt (issue 54)", () => {
+  it('keeps one line per image, whatever its name or its sentence holds', () => {
+    const failed = {
+      ...finishedJobRow('j-0'),
+      tool: 'colorizer',
+      status: 'failed' as const,
+      batchItem: 0,
+      sourceName: 'evil\r\nDone (9), in this zip:\u202e.png',
+      error: 'The colours could not be read.\nTry another photo.',
+    };
+    const images = imagesOfBatch(
+      { size: 2, images: { 1: { name: 'x\u0007\ny.png', refused: 'Not an image.\r\nReally.' } } },
+      [failed],
+    );
+    const lines = batchReadme('colorizer', images, new Map()).split('\r\n');
+    expect(lines).toEqual([
+      'Colorizer: a batch of 2 images.',
+      '',
+      'Failed (2), nothing charged for them:',
+      '  1. evilDone (9), in this zip.png: The colours could not be read. Try another photo. (tokens given back)',
+      '  2. xy.png: Not an image. Really. (refused when it was sent, not charged)',
+      '',
+    ]);
+  });
+
+  it('lists a job over a refusal of its place: the image was sent again and taken', () => {
+    const taken = { ...finishedJobRow('j-1'), tool: 'colorizer', batchItem: 0, sourceName: 'b.png' };
+    const images = imagesOfBatch({ size: 1, images: { 0: { name: 'a.png', refused: 'Not an image.' } } }, [taken]);
+    expect(images.map((image) => [image.state, image.name])).toEqual([['sent', 'b.png']]);
   });
 });

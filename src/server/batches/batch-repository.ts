@@ -1,14 +1,22 @@
 // The SQL of batches (decision 062): the batch row, its images' jobs in their order, and its
 // deletion. A batch's jobs are read through jobs_batch_item_unique (batch_id, batch_item).
-import { and, asc, eq, inArray } from 'drizzle-orm';
+import { and, asc, eq, inArray, sql } from 'drizzle-orm';
 import type { AppDb } from '../db/client';
 import { batches, files, jobs } from '../db/schema';
 import type { FileRow, JobRow } from '../jobs/queue/jobs-repository';
 
 export type BatchRow = typeof batches.$inferSelect;
 
-export async function insertBatch(db: AppDb, batch: Pick<BatchRow, 'userId' | 'tool' | 'size'>): Promise<BatchRow> {
-  const [row] = await db.insert(batches).values(batch).returning();
+/** A new batch; `names`, when given, are its images' file names in their order (one per image). */
+export async function insertBatch(
+  db: AppDb,
+  { names, ...batch }: Pick<BatchRow, 'userId' | 'tool' | 'size'> & { names?: readonly string[] },
+): Promise<BatchRow> {
+  const images = Object.fromEntries((names ?? []).map((name, item) => [String(item), { name }]));
+  const [row] = await db
+    .insert(batches)
+    .values({ ...batch, images })
+    .returning();
   if (!row) throw new Error('the batch was not inserted');
   return row;
 }
@@ -20,6 +28,23 @@ export async function findOwnBatch(db: AppDb, batchId: string, userId: string): 
     .from(batches)
     .where(and(eq(batches.id, batchId), eq(batches.userId, userId)));
   return row ?? null;
+}
+
+/**
+ * Notes on the batch that the server refused its image at `item` (nothing charged, no job), with
+ * the image's name and the refusal's sentence: its page, opened again, and its zip's README say
+ * why. One statement, which merges into the row as it is then (two refusals at once both stay).
+ */
+export async function noteRefusedImage(
+  db: AppDb,
+  batchId: string,
+  refusal: { item: number; name: string; error: string },
+): Promise<void> {
+  const note = sql`jsonb_build_object(${String(refusal.item)}::text, jsonb_build_object('name', ${refusal.name}::text, 'refused', ${refusal.error}::text))`;
+  await db
+    .update(batches)
+    .set({ images: sql`${batches.images} || ${note}` })
+    .where(eq(batches.id, batchId));
 }
 
 /** The batch's jobs, in their order. */

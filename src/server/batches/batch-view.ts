@@ -1,6 +1,6 @@
 // What GET /api/batches/:id answers (contract Batch): each image's job as My Creations shows it, with
-// its place in the line while it waits, the counts by state, and the time until the last image
-// sent should be done. Places and times come from the job progress the job reads use
+// its place in the line while it waits, the images the server refused, the counts by state, and the
+// time until the last image sent should be done. Places and times come from the job progress the job reads use
 // (jobs/views/job-progress.ts): one read of the line serves every image of the batch.
 import { BATCH_PATHS, type Batch, type BatchToolId, batchResultName } from '../../contract/batches';
 import type { ToolId } from '../../contract/tools';
@@ -9,6 +9,7 @@ import { chargesOfJobs, filesOfJobs } from '../creations/creations-repository';
 import type { AppDb } from '../db/client';
 import { unitPrice } from '../jobs/free-preview';
 import type { JobProgressOf } from '../jobs/views/job-progress';
+import { imagesOfBatch, refusedImages } from './batch-images';
 import { type BatchRow, jobsOfBatch } from './batch-repository';
 
 export async function viewBatch(
@@ -33,7 +34,7 @@ export async function viewBatch(
       jobFiles.filter((file) => file.jobId === job.id),
       charges.get(job.id),
       null,
-      new Map([[batch.id, batchJobs.length]]),
+      new Map([[batch.id, batch.size]]),
     );
     charged += creation.charged;
     refunded += creation.refunded;
@@ -52,6 +53,7 @@ export async function viewBatch(
     createdAt: batch.createdAt.toISOString(),
     price: unitPrice(tool, deps.providerFor(tool)),
     items,
+    refused: refusedImages(imagesOfBatch(batch, batchJobs)),
     counts,
     charged,
     refunded,

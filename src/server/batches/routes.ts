@@ -13,6 +13,7 @@ import {
   MAX_BATCH_NAME_LENGTH,
 } from '../../contract/batches';
 import { INPUT_MESSAGES, TOOL_BODY_MAX_BYTES } from '../../contract/input-limits';
+import { isStorableText } from '../../contract/text';
 import type { ToolRefusal } from '../../contract/tool-responses';
 import { TOOL_MESSAGES, toolById } from '../../contract/tools';
 import { describeRoute } from '../api-docs/describe-route';
@@ -37,7 +38,7 @@ import {
   GET_BATCH_OPERATION,
 } from './api-docs';
 import { batchZip } from './batch-download';
-import { deleteFinishedBatch, findOwnBatch, insertBatch, jobsOfBatch } from './batch-repository';
+import { deleteFinishedBatch, findOwnBatch, insertBatch, jobsOfBatch, noteRefusedImage } from './batch-repository';
 import { viewBatch } from './batch-view';
 
 export type BatchRoutesDeps = Omit<ToolRoutesDeps, 'waitMs'>;
@@ -46,6 +47,14 @@ export type BatchRoutesDeps = Omit<ToolRoutesDeps, 'waitMs'>;
 const isBatchGone = (error: unknown) => [...errorChain(error)].some((e) => e.code === '23503');
 
 const notFound = { error: BATCH_MESSAGES.notFound };
+
+/** An image's file name as a batch keeps it (its zip entry and README line are named after it). */
+const isBatchName = (name: unknown): name is string =>
+  typeof name === 'string' && name.trim() !== '' && name.length <= MAX_BATCH_NAME_LENGTH && isStorableText(name);
+
+/** The names of a new batch's images: one per image. */
+const areBatchNames = (names: unknown, size: number): names is string[] =>
+  Array.isArray(names) && names.length === size && names.every(isBatchName);
 
 export function batchRoutes(deps: BatchRoutesDeps) {
   const { db, auth, storage } = deps;
@@ -57,18 +66,20 @@ export function batchRoutes(deps: BatchRoutesDeps) {
     if (counted instanceof Response) return counted;
     const standing = standingRefusal(counted.user, counted.caller);
     if (standing) return c.json({ error: standing.error }, standing.status);
-    const body = (await c.req.json().catch(() => null)) as { tool?: unknown; size?: unknown } | null;
+    const body = (await c.req.json().catch(() => null)) as { tool?: unknown; size?: unknown; names?: unknown } | null;
     if (!body || typeof body !== 'object') return c.json({ error: 'body: must be a JSON object' }, 400);
     if (typeof body.tool !== 'string' || !isBatchTool(body.tool))
       return c.json({ error: BATCH_MESSAGES.notBatchTool }, 400);
     const size = body.size;
     if (typeof size !== 'number' || !Number.isInteger(size) || size < 1 || size > MAX_BATCH_IMAGES)
       return c.json({ error: BATCH_MESSAGES.size }, 400);
+    const names = body.names;
+    if (names !== undefined && !areBatchNames(names, size)) return c.json({ error: BATCH_MESSAGES.names }, 400);
     // Not one image affordable: said now, before any image is read (each image is charged on its own).
     const tokens = counted.caller?.tokens ?? 0;
     if (tokens < unitPrice(body.tool, providerFor(body.tool)))
       return c.json({ error: TOOL_MESSAGES.notEnoughTokens, balance: tokens }, 402);
-    const batch = await insertBatch(db, { userId: counted.user.id, tool: body.tool, size });
+    const batch = await insertBatch(db, { userId: counted.user.id, tool: body.tool, size, names });
     return c.json(await viewBatch({ ...deps, providerFor }, batch), 201);
   });
 
@@ -90,8 +101,7 @@ export function batchRoutes(deps: BatchRoutesDeps) {
       const item = typeof rawItem === 'string' && /^\d+$/.test(rawItem) ? Number(rawItem) : rawItem;
       if (typeof item !== 'number' || !Number.isInteger(item) || item < 0 || item >= batch.size)
         return c.json({ success: false, error: BATCH_MESSAGES.item(batch.size) } satisfies ToolRefusal, 400);
-      if (typeof name !== 'string' || name.trim() === '' || name.length > MAX_BATCH_NAME_LENGTH)
-        return c.json({ success: false, error: BATCH_MESSAGES.name } satisfies ToolRefusal, 400);
+      if (!isBatchName(name)) return c.json({ success: false, error: BATCH_MESSAGES.name } satisfies ToolRefusal, 400);
 
       const outcome = await callTool(deps, {
         user,
@@ -106,7 +116,13 @@ export function batchRoutes(deps: BatchRoutesDeps) {
         throw error;
       });
       if (outcome === null) return c.json({ success: false, ...notFound } satisfies ToolRefusal, 404);
-      if (outcome.kind === 'refused') return refusalAnswer(c, outcome);
+      if (outcome.kind === 'refused') {
+        // Said again where the batch is read and in its zip: counted as failed, with this sentence.
+        // Not a refusal of the image: a 429 (sent again after Retry-After) or a session gone (401).
+        if (outcome.status !== 429 && outcome.status !== 401)
+          await noteRefusedImage(db, batch.id, { item, name: name.trim(), error: outcome.error });
+        return refusalAnswer(c, outcome);
+      }
       if (outcome.isNew && !outcome.handedOver) deps.signals?.queued();
       const job = await findOwnJob(db, outcome.jobId, user.id);
       const answer: BatchImageQueued = {
@@ -140,7 +156,7 @@ export function batchRoutes(deps: BatchRoutesDeps) {
     if (!batchJobs.some((job) => job.status === 'succeeded'))
       return c.json({ error: BATCH_MESSAGES.nothingToDownload }, 409);
     const day = batch.createdAt.toISOString().slice(0, 10);
-    return c.body(batchZip({ db, storage }, batch.tool, batchJobs), 200, {
+    return c.body(batchZip({ db, storage }, batch.tool, batch, batchJobs), 200, {
       'Content-Type': 'application/zip',
       'Content-Disposition': `attachment; filename="${batch.tool}-batch-${day}.zip"`,
       'Cache-Control': 'no-store',

@@ -3,10 +3,10 @@
 // jobs_user_created_idx, so a page costs the same however many creations the user has; the cursor
 // carries created_at to the microsecond, its own precision, so that no job is skipped or repeated
 // between pages.
-import { and, count, desc, eq, getTableColumns, inArray, or, type SQL, sql } from 'drizzle-orm';
+import { and, desc, eq, getTableColumns, inArray, or, type SQL, sql } from 'drizzle-orm';
 import type { AppDb } from '../db/client';
 import { isUuid } from '../db/ids';
-import { files, jobs, ledger, profiles } from '../db/schema';
+import { batches, files, jobs, ledger, profiles } from '../db/schema';
 import type { FileRow, JobRow } from '../jobs/queue/jobs-repository';
 
 /** Where a page starts: after this job, by its created_at in microseconds since 1970 (a whole number) and its id. */
@@ -92,16 +92,15 @@ export function creationPageQuery(
     .limit(options.limit);
 }
 
-/** How many images (jobs) the batches of these jobs have, by batch id (none for single calls). */
+/**
+ * How many images the batches of these jobs hold, by batch id (none for single calls): each batch's
+ * size, the images the user chose, whether sent, refused or not (issue 54), not only its jobs.
+ */
 export async function batchImageCounts(db: AppDb, pageJobs: JobRow[]): Promise<Map<string, number>> {
   const ids = [...new Set(pageJobs.flatMap((job) => (job.batchId ? [job.batchId] : [])))];
   if (ids.length === 0) return new Map();
-  const rows = await db
-    .select({ id: jobs.batchId, images: count() })
-    .from(jobs)
-    .where(inArray(jobs.batchId, ids))
-    .groupBy(jobs.batchId);
-  return new Map(rows.map((row) => [row.id as string, Number(row.images)]));
+  const rows = await db.select({ id: batches.id, images: batches.size }).from(batches).where(inArray(batches.id, ids));
+  return new Map(rows.map((row) => [row.id, row.images]));
 }
 
 /** The files of these jobs (inputs and outputs). */

@@ -193,6 +193,12 @@ export const batches = pgTable(
       .references(() => user.id, { onDelete: 'cascade' }),
     tool: text('tool').notNull(),
     size: integer('size').notNull(),
+    /**
+     * What the server knows of each image besides its job, by its place ("0", "1", ...): its file
+     * name when the names came with the batch, and the server's sentence when it refused the image
+     * (nothing charged, no job): batches/batch-images.ts reads it with the jobs.
+     */
+    images: jsonb('images').$type<Record<string, { name?: string; refused?: string }>>().notNull().default({}),
     createdAt: createdAt(),
   },
   (t) => [index('batches_user_idx').on(t.userId), check('batches_size_positive', sql`${t.size} > 0`)],

@@ -73,6 +73,31 @@ export function emailChangedNotice(input: LinkMailInput & { newEmail: string }):
   });
 }
 
+/** How a password came to change: in User Settings, with a reset link, or a first one for a Google-only account. */
+export type PasswordChange = 'changed' | 'reset' | 'set';
+
+const PASSWORD_CHANGE_INTRO: Record<PasswordChange, string> = {
+  changed:
+    'The password of your Picture Palette account was just changed in User Settings, and your other devices were signed out.',
+  reset:
+    'The password of your Picture Palette account was just reset with the link we emailed you, and every device signed in before was signed out.',
+  set: 'A password was just added to your Picture Palette account: it now signs in with your email and that password as well as with Google. Your other devices were signed out.',
+};
+
+/** To the account's address once its password has changed, as the email change tells the old address. */
+export function passwordChangedNotice(input: LinkMailInput & { how: PasswordChange }): MailMessage {
+  return linkMail(input, {
+    subject: 'Your Picture Palette password was changed',
+    preheader: 'If this was you, there is nothing to do.',
+    heading: input.how === 'set' ? 'A password was added to your account' : 'Your password was changed',
+    intro: PASSWORD_CHANGE_INTRO[input.how],
+    button: 'Open Picture Palette',
+    expiry: 'This is a notice: there is nothing you need to do if you made this change.',
+    notRequested:
+      "If you didn't make it, someone else may be in your account: reset your password from the sign-in form, and reply to this email so that we can help.",
+  });
+}
+
 /** To the owner of an account whose sign-in was paused after a burst of wrong passwords (auth/sign-in-throttle.ts). */
 export function signInBurstMail(input: LinkMailInput & { failures: number }): MailMessage {
   return linkMail(input, {

@@ -4,6 +4,7 @@ import { MENU } from '../../contract/routes';
 import { ICONS } from '../components/icons';
 import { TokenBalance } from '../components/TokenBalance';
 import { Wordmark } from '../components/Wordmark';
+import { EmailVerifiedNotice } from '../features/auth/EmailVerifiedNotice';
 import { VerifiedElsewhereNotice } from '../features/auth/VerifiedElsewhereNotice';
 import { NavLink, Outlet, useLocation } from '../lib/router';
 import { DESKTOP_QUERY, useMediaQuery } from '../lib/use-media-query';
@@ -126,6 +127,7 @@ export function ToolLayout() {
       <div className="pp-app-content" inert={overlayShown}>
         <main id="main" ref={mainRef} tabIndex={-1} className="pp-app-main">
           <div className="pp-container">
+            <EmailVerifiedNotice />
             <VerifiedElsewhereNotice />
             <Outlet />
           </div>

@@ -35,6 +35,7 @@ export function batchOf(
     createdAt: '2026-11-28T10:00:00.000Z',
     price: 2,
     items,
+    refused: [],
     counts: { waiting: count('queued'), running: count('running'), done: count('succeeded'), failed: count('failed') },
     charged: items.reduce((sum, item) => sum + item.charged, 0),
     refunded: items.reduce((sum, item) => sum + item.refunded, 0),

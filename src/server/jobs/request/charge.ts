@@ -188,21 +188,33 @@ export async function insertChargedJob(
   // A call with a webhook: its delivery row, due once the job ends (webhooks/deliveries/), in the same statement.
   const insertDelivery: SQL =
     webhookUrl === null ? sql`` : sql`, delivery as (insert into webhook_deliveries (job_id) select id from new_job)`;
+  // A batch's image takes its place among the batch's images waiting behind it (batchOrderCtes).
+  const inBatchOrder = batch.batchId !== null && batch.batchItem !== null;
+  const batchOrder = inBatchOrder
+    ? sql`, ${batchOrderCtes(batch.batchId as string, batch.batchItem as number)}`
+    : sql``;
+  const round = inBatchOrder ? sql`(select round from batch_rounds where n = 1)` : sql`queue_place.round`;
+  const moveBatch: SQL = inBatchOrder
+    ? sql`, batch_moved as (
+          update jobs set queue_round = batch_rounds.round
+          from batch_later join batch_rounds on batch_rounds.n = batch_later.n
+          where jobs.id = batch_later.id and jobs.status = 'queued' and exists (select 1 from new_job))`
+    : sql``;
   const charge = sql`
     with ${queuePlaceCtes(job.userId, maxActiveJobs, kind)},
     ${debit},
-    hand_over as (select ${worker !== null}::boolean and not ${toolRunsDue()} as claimed),
+    hand_over as (select ${worker !== null}::boolean and not ${toolRunsDue()} as claimed)${batchOrder},
     new_job as (
       insert into jobs (id, user_id, tool, cost, charged, input, provider, idempotency_key, request_hash, webhook_url,
         batch_id, batch_item, source_name, queue_round, status, attempts, worker_id, started_at)
       select ${job.id}::uuid, ${job.userId}::text, ${job.tool}::text, ${job.cost}::int, ${job.charged}::int,
         ${JSON.stringify(job.input)}::jsonb, ${job.provider}::text, ${job.idempotencyKey}::text,
         ${job.requestHash}::text, ${webhookUrl}::text, ${batch.batchId}::uuid, ${batch.batchItem}::int,
-        ${batch.sourceName}::text, queue_place.round,
+        ${batch.sourceName}::text, ${round},
         case when hand_over.claimed then 'running' else 'queued' end, case when hand_over.claimed then 1 else 0 end,
         case when hand_over.claimed then ${worker?.workerId ?? null}::uuid end, case when hand_over.claimed then now() end
       from queue_place, debit, hand_over
-      returning id, queue_round, created_at)${insertInputs}${insertDelivery}
+      returning id, queue_round, created_at)${moveBatch}${insertInputs}${insertDelivery}
     select (select active from queue_counts) as active,
       (select queue_round from new_job) as round,
       (select (extract(epoch from created_at) * 1000)::float8 from new_job) as created_ms,
@@ -277,6 +289,25 @@ function queuePlaceCtes(userId: string, maxActiveJobs: number, kind: JobKind): S
         (select max(${jobs.queueRound}) from ${jobs} where ${jobs.userId} = ${userId}) as last),
     queue_place as (
       select greatest(coalesce(serving, 0), last + 1) as round from queue_counts where active < ${maxActiveJobs})`;
+}
+
+/**
+ * A batch's images wait in the line in the batch's order (issue 54): they are sent two at a time, so
+ * image 3 may be charged before image 2, and the line (round, then time) would run and number them
+ * as they came. The new image takes the earliest round of the batch's images still waiting behind it,
+ * and each of those the next of those rounds, the last the round the new image was given: the user
+ * keeps the same rounds (the fair queue's share is unchanged), now in the batch's order.
+ * `batch_later(id, n)`: the waiting images behind the new one, n from 2 in the batch's order;
+ * `batch_rounds(round, n)`: their rounds and the new one, n from 1, earliest first. The new image
+ * takes n = 1; the charge's statement moves the others (batch_moved) once the new job is in.
+ */
+function batchOrderCtes(batchId: string, item: number): SQL {
+  return sql`batch_later as (
+      select id, queue_round, row_number() over (order by batch_item) + 1 as n
+      from jobs where batch_id = ${batchId}::uuid and status = 'queued' and batch_item > ${item}::int),
+    batch_rounds as (
+      select round, row_number() over (order by round) as n
+      from (select queue_round as round from batch_later union all select round from queue_place) as rounds)`;
 }
 
 /**

@@ -270,8 +270,9 @@ export function DevelopersPage() {
             run, are done or failed (<code>counts</code>); <code>/download</code> gives a zip of the results done so far
             (409 while none is: the script below waits until no image waits or runs), named after the inputs (
             <code>IMG_0412.jpg</code> becomes <code>IMG_0412-background-removed.png</code>), or for the Image Analyzer a{' '}
-            <code>keywords.csv</code> of file name, keywords and colours. Each image counts as one call against the rate
-            limit.
+            <code>keywords.csv</code> of file name, keywords and colours, with a <code>README.txt</code> that lists
+            every image: done, still waiting or running, failed or refused with the reason, or never sent. Each image
+            counts as one call against the rate limit.
           </p>
           <Code label="shell">{batchExample(origin)}</Code>
         </section>

@@ -1,7 +1,8 @@
 // Progress that tells the truth (issue 35, items 4 and 5): "Sending your request…" lasts until the
 // server has accepted the job (the call asks for its 202 at once); a job waiting for a slot or, held
-// by a worker, for its model says "Queued" with its place, and the time it should take in all; the
-// job is followed with reads that wait for its finish; a failed job's own words reach the user, on
+// by a worker, for its model says "Queued" with its place, and the time it still needs in a batch's
+// words (issue 54); the job is followed with reads that wait for its finish, and its result, when it
+// comes, takes the focus; a failed job's own words reach the user, on
 // the page and in the toast of a job the page left; a server error while following is no failure.
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { beforeEach, describe, expect, it } from 'vitest';
@@ -75,9 +76,7 @@ describe('a job on a busy server', () => {
     await act(async () =>
       answer.resolve(pending({ status: 'queued', queuePosition: 2, typicalSeconds: 30, secondsLeft: 90 })),
     );
-    await waitFor(() =>
-      expect(progress()).toMatch(/^Queued: 1 job ahead of yours… 0:0\d elapsed · about 1:3\d in all$/),
-    );
+    await waitFor(() => expect(progress()).toMatch(/^Queued: 1 job ahead of yours… 0:0\d elapsed · About 2 min left$/));
     // Followed with reads that wait on the server for the job's finish.
     await waitFor(() => expect(api.callsTo('GET /api/jobs/job-7').length).toBeGreaterThan(0), SLOW);
     expect(api.callsTo('GET /api/jobs/job-7')[0]?.headers.prefer).toBe('wait=2');
@@ -106,11 +105,11 @@ describe('a job on a busy server', () => {
     );
     await chooseImage();
     fireEvent.click(action());
-    await waitFor(() => expect(progress()).toMatch(/^Queued: yours is next… 0:0\d elapsed · about 1:0\d in all$/));
+    await waitFor(() => expect(progress()).toMatch(/^Queued: yours is next… 0:0\d elapsed · About 2 min left$/));
     expect(action().textContent).toBe('Processing...');
     // Its model is free: it runs.
     await waitFor(
-      () => expect(progress()).toMatch(/^Working on it: this can take a minute… 0:0\d elapsed · about 0:3\d in all$/),
+      () => expect(progress()).toMatch(/^Working on it: this can take a minute… 0:0\d elapsed · About 3\d s left$/),
       SLOW,
     );
   });
@@ -132,6 +131,35 @@ describe('a job on a busy server', () => {
     fireEvent.click(action());
     await screen.findByRole('img', { name: 'Cut-out of photo.png' }, SLOW);
     expect(screen.queryByTestId('tool-message')?.textContent ?? '').toBe('');
+  });
+
+  it('the result that comes takes the focus from the disabled form, on its heading', async () => {
+    const finished = deferred<FakeReply>();
+    await open(
+      '/background-remover',
+      signedIn(
+        {},
+        {
+          'GET /api/creations': creationList(),
+          'POST /api/remove-background': pending({
+            status: 'queued',
+            queuePosition: 3,
+            typicalSeconds: 20,
+            secondsLeft: 40,
+          }),
+          'GET /api/jobs/job-7': () => finished.promise,
+        },
+      ),
+      'Background Remover',
+    );
+    await chooseImage();
+    fireEvent.click(action());
+    await waitFor(() => expect(progress()).toMatch(/^Queued: 2 jobs ahead of yours… 0:0\d elapsed · About 40 s left$/));
+    finished.resolve({ body: creation() });
+    await screen.findByRole('img', { name: 'Cut-out of photo.png' }, SLOW);
+    const focused = document.activeElement as HTMLElement;
+    expect(focused.tagName).toBe('H2');
+    expect(focused.closest('section')?.contains(screen.getByRole('img', { name: 'Cut-out of photo.png' }))).toBe(true);
   });
 });
 

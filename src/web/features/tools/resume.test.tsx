@@ -13,7 +13,8 @@ import { RESUMED_IMAGE_NAME } from './ToolWorkspace';
 setUpToolPageTests();
 beforeEach(() => forgetWatchedJobs());
 
-const SLOW = { timeout: 5000 };
+/** For waits across a poll of the job (1.5 s): the cap only catches a hang, within the test's own 20 s. */
+const SLOW = { timeout: 15_000 };
 
 describe('a tool page opens on the latest job of its tool', () => {
   it('shows the last result again after a reload, asking only for this tool’s newest job', async () => {
@@ -201,8 +202,9 @@ describe('an image chosen while the page still loads', () => {
     await chooseImage();
     sessionAnswer.resolve({ body: session() });
     await waitFor(() => expect(screen.getByTestId('token-balance').getAttribute('aria-busy')).toBeNull());
-    // Give a late answer about the latest job its chance to (wrongly) show.
-    await act(() => new Promise((resolve) => setTimeout(resolve, 300)));
+    // Give a late answer about the latest job its chance to (wrongly) show: the fake API answers in
+    // microtasks, so one turn of the event loop lets any such answer arrive and render.
+    await act(() => new Promise((resolve) => setTimeout(resolve, 0)));
     expect(screen.getByRole('img', { name: /^Your image: / })).toBeTruthy();
     expect(screen.queryByRole('img', { name: 'Cut-out' })).toBeNull();
   });

@@ -47,7 +47,7 @@ describe('run again', () => {
     );
     fireEvent.click((await screen.findAllByRole('link', { name: 'Run again' }))[0] as HTMLElement);
     await screen.findByRole('heading', { level: 1, name: 'Background Remover' });
-    expect(finish()).toBe('Square, white, 2000 px, with shadow');
+    expect(finish()).toBe('White square with shadow');
 
     await router.navigate('/creations');
     fireEvent.click((await screen.findAllByRole('link', { name: 'Run again' }))[1] as HTMLElement);

@@ -14,6 +14,7 @@ import {
 } from '../../../contract/tool-responses';
 import type { ToolId } from '../../../contract/tools';
 import { type ApiResult, errorMessage } from '../../lib/api';
+import { batchStartedHere } from '../../lib/batches/started-here';
 import { listCreations } from '../../lib/creations/creations-api';
 import { SENT_IMAGE_PARAM } from '../../lib/creations/send-to';
 import { followOnPage, unwatchJob, watchJob } from '../../lib/jobs/job-watch';
@@ -227,9 +228,10 @@ export function useToolRunner<Id extends ToolId>(tool: WebTool<Id>) {
         // Left, or the user started something meanwhile.
         if (!latest || mine !== ticket.current || userActed.current) return;
         if (latest.batch) {
-          // The latest is a batch's image: the page opens on that batch (decision 062), as it would on a job.
+          // The latest is a batch's image: the page opens on that batch (decision 062), as it would on
+          // a job, when this browser started it; one made through the API stays in My Creations.
           const batchId = latest.batch.id;
-          if (!draftOnOpen)
+          if (!draftOnOpen && batchStartedHere(batchId))
             setSearch(
               (params) => {
                 if (!params.has(BATCH_PARAM)) params.set(BATCH_PARAM, batchId);

@@ -1,14 +1,23 @@
 // The batch API (contract/batches.ts, decision 062): a tool page starts a batch and sends its images,
 // then reads it until all are done; My Creations opens and deletes one. Types only from the contract,
 // plus its plain paths: no zod in the pages.
-import { BATCH_PATHS, type Batch, type BatchImageQueued, type BatchToolId } from '../../../contract/batches';
+import {
+  BATCH_PATHS,
+  type Batch,
+  type BatchCreateRequest,
+  type BatchImageQueued,
+  type BatchToolId,
+} from '../../../contract/batches';
 import { type ApiResult, deleteJson, getJson, postJson } from '../api';
 
 const api = (path: string) => `/api${path}`;
 
-/** POST /api/batches: 201 with the batch (no items yet), or a refusal `{error}`. */
-export const createBatch = (tool: BatchToolId, size: number) =>
-  postJson<Batch>(api(BATCH_PATHS.create), { tool, size });
+/**
+ * POST /api/batches with its images' file names, in their order (the zip's README names an image
+ * that was never sent by them): 201 with the batch (no items yet), or a refusal `{error}`.
+ */
+export const createBatch = (tool: BatchToolId, names: string[]) =>
+  postJson<Batch>(api(BATCH_PATHS.create), { tool, size: names.length, names } satisfies BatchCreateRequest);
 
 /**
  * POST /api/batches/:id/images: the tool's own body plus the image's place and file name. 202 with

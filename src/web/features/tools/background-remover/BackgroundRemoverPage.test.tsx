@@ -26,10 +26,15 @@ describe('Background Remover: Finish', () => {
     expect([...finish().options].map((option) => option.textContent)).toEqual([
       'Transparent, as it is',
       'Transparent, cropped',
-      'Square, white, 2000 px',
-      'Square, white, 2000 px, with shadow',
+      'White square, 2000 px',
+      'White square with shadow',
     ]);
     expect(chosenFinish()).toBe('Transparent, as it is');
+    // Short labels (whole in the narrowest menu, issue 54); the chosen one's hint says the rest.
+    const hint = () => document.getElementById(finish().getAttribute('aria-describedby') ?? '')?.textContent;
+    expect(hint()).toBe('The subject on a transparent background, the picture’s size kept.');
+    choosePreset('White square with shadow');
+    expect(hint()).toBe('The white 2000 × 2000 px square, with a soft shadow under the subject.');
   });
 
   it('sends each preset’s finishing fields with the image; the plain one sends none', async () => {
@@ -66,7 +71,7 @@ describe('Background Remover: Finish', () => {
     await screen.findByRole('button', { name: 'Download' });
     expect(formatOptions()).toEqual(['PNG', 'WebP', 'AVIF']);
 
-    choosePreset('Square, white, 2000 px');
+    choosePreset('White square, 2000 px');
     fireEvent.click(action());
     await waitFor(() => expect(formatOptions()).toEqual(['PNG', 'JPEG', 'WebP', 'AVIF']));
     fireEvent.change(screen.getByRole('combobox', { name: 'Format' }), { target: { value: 'jpeg' } });
@@ -78,12 +83,12 @@ describe('Background Remover: Finish', () => {
   it('keeps the preset while the user buys tokens', async () => {
     const { router } = await open('/background-remover', signedIn({ tokens: 0 }), 'Background Remover');
     await chooseImage();
-    choosePreset('Square, white, 2000 px, with shadow');
+    choosePreset('White square with shadow');
     fireEvent.click(action());
     await waitFor(() => expect(router.state.location.pathname).toBe('/tokens'));
     fireEvent.click(await screen.findByRole('link', { name: 'Back to Background Remover' }));
     await screen.findByRole('img', { name: 'Your image: photo.png' });
-    expect(chosenFinish()).toBe('Square, white, 2000 px, with shadow');
+    expect(chosenFinish()).toBe('White square with shadow');
   });
 
   it('sends the preset with each image of a batch', async () => {

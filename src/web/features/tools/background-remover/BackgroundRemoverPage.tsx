@@ -18,12 +18,21 @@ export function BackgroundRemoverPage() {
   const again = useRunAgainSettings();
   // A draft kept on the way to /tokens first (its settings are the fields sent), else what "Run again" carries.
   const [presetId, setPresetId] = useState(() => presetOf(draft ? draft.settings : again).id);
+  const preset = presetById(presetId);
   return (
     <SingleImageTool
       tool={backgroundRemover}
       action="Remove Background"
-      fields={presetById(presetId).finish}
-      options={<SelectField label="Finish" value={presetId} options={PRESET_OPTIONS} onChange={setPresetId} />}
+      fields={preset.finish}
+      options={
+        <SelectField
+          label="Finish"
+          value={presetId}
+          options={PRESET_OPTIONS}
+          onChange={setPresetId}
+          hint={preset.hint}
+        />
+      }
     />
   );
 }

@@ -5,27 +5,23 @@ import { BATCH_PARAM } from '../../../../contract/batches';
 import { toolById } from '../../../../contract/tools';
 import { formatTokens } from '../../../lib/format-cost';
 import { Link } from '../../../lib/router';
-import { type Badge, BatchGrid, BatchItemTile, BatchTile } from '../parts/BatchGrid';
+import { type Badge, BatchGrid, BatchItemTile, BatchTile, RefusedTile, zipLinkText } from '../parts/BatchGrid';
+import { timeLeftText } from '../parts/progress';
 import type { WebTool } from '../web-tool';
 import { imagesText } from './cost';
 import type { BatchRun, LocalItem } from './use-batch-run';
 
-/** A refused image's note: the server took nothing for it. */
-export const NOT_CHARGED_TEXT = 'Not charged';
-
-/** "About 40 s left", "About 3 min left". */
-export function timeLeftText(seconds: number): string {
-  const whole = Math.max(1, Math.ceil(seconds));
-  return whole < 60 ? `About ${whole} s left` : `About ${Math.ceil(whole / 60)} min left`;
-}
-
 /** "3 images were not sent.", "1 image was not sent." */
 export const notSentText = (count: number) => `${imagesText(count)} ${count === 1 ? 'was' : 'were'} not sent.`;
 
-/** Where a batch stands: its images by state, from the server's items and this page's own sends. */
+/**
+ * Where a batch stands: its images by state, from the server's items and refusals and this page's
+ * own sends. An image the server refused is failed (with its sentence) wherever the batch is opened.
+ */
 export function batchCounts(batch: Batch, local: LocalItem[] | null) {
   const byItem = new Map<number, BatchItem>();
   for (const item of batch.items) if (item.batch) byItem.set(item.batch.item, item);
+  const refused = new Map(batch.refused.map((image) => [image.item, image]));
   let done = 0;
   let failed = 0;
   let notSent = 0;
@@ -37,7 +33,7 @@ export function batchCounts(batch: Batch, local: LocalItem[] | null) {
       sent++;
       if (item.status === 'succeeded') done++;
       else if (item.status === 'failed') failed++;
-    } else if (mine?.state === 'refused') {
+    } else if (mine?.state === 'refused' || refused.has(index)) {
       failed++;
     } else if (mine?.state === 'sent') {
       sent++;
@@ -45,7 +41,7 @@ export function batchCounts(batch: Batch, local: LocalItem[] | null) {
       notSent++;
     }
   }
-  return { byItem, done, failed, notSent, sent, total: batch.size - notSent };
+  return { byItem, refused, done, failed, notSent, sent, total: batch.size - notSent };
 }
 
 const LOCAL_BADGES: Record<Exclude<LocalItem['state'], 'refused'>, Badge> = {
@@ -124,7 +120,7 @@ export function BatchProgress({ tool, run, onNew }: Props) {
     );
   }
 
-  const { byItem, done, failed, notSent, sent, total } = batchCounts(batch, local);
+  const { byItem, refused, done, failed, notSent, sent, total } = batchCounts(batch, local);
   const ended = done + failed;
   const waiting = batch.counts.waiting + batch.counts.running > 0;
   const indices = Array.from({ length: batch.size }, (_, index) => index);
@@ -141,23 +137,14 @@ export function BatchProgress({ tool, run, onNew }: Props) {
             const item = byItem.get(index);
             const mine = local?.[index];
             if (item) return <BatchItemTile key={index} item={item} tool={tool} localImage={mine?.url ?? null} />;
-            if (!mine) return null;
-            if (mine.state === 'refused') {
+            const refusal = refused.get(index);
+            if (mine?.state === 'refused' || (refusal && !mine)) {
+              const error = mine?.error ?? refusal?.error ?? tool.failureMessage;
               return (
-                <BatchTile
-                  key={index}
-                  name={mine.name}
-                  image={mine.url}
-                  imageAlt={mine.name}
-                  badge={{ tone: 'failed', text: 'Failed' }}
-                >
-                  <p className="pp-batch-tile__error" title={mine.error}>
-                    {mine.error}
-                  </p>
-                  <p className="pp-batch-tile__note">{NOT_CHARGED_TEXT}</p>
-                </BatchTile>
+                <RefusedTile key={index} name={mine?.name ?? refusal?.name ?? ''} image={mine?.url} error={error} />
               );
             }
+            if (!mine) return null;
             return (
               <BatchTile
                 key={index}
@@ -201,9 +188,14 @@ export function BatchProgress({ tool, run, onNew }: Props) {
         </div>
         <div className="pp-batch__actions">
           {done > 0 ? (
-            <a className="pp-button pp-button--primary pp-button--lg pp-batch__zip" href={batch.downloadUrl} download>
+            <a
+              className="pp-button pp-button--primary pp-button--lg pp-batch__zip"
+              href={batch.downloadUrl}
+              download
+              data-testid="batch-zip"
+            >
               <FileArchive size={18} aria-hidden="true" />
-              Download all (.zip)
+              {zipLinkText(done, waiting || sendingNow)}
             </a>
           ) : null}
           {sendingNow ? null : (

@@ -5,6 +5,7 @@ import { useCallback, useEffect, useRef, useState } from 'react';
 import { BATCH_MESSAGES, BATCH_PARAM, type Batch, type BatchToolId } from '../../../../contract/batches';
 import { type ApiResult, errorMessage, retryAfterSeconds } from '../../../lib/api';
 import { createBatch, getBatch, sendBatchImage } from '../../../lib/batches/batch-api';
+import { rememberBatchStartedHere } from '../../../lib/batches/started-here';
 import { useSearchParams } from '../../../lib/router';
 import { useAuth } from '../../../lib/session/auth-context';
 import { readAsDataUrl } from '../parts/ImageDropZone';
@@ -194,7 +195,10 @@ export function useBatchRun(tool: WebTool) {
       setStartError(null);
       let answer: Awaited<ReturnType<typeof createBatch>> | null;
       try {
-        answer = await createBatch(tool.id as BatchToolId, entries.length);
+        answer = await createBatch(
+          tool.id as BatchToolId,
+          entries.map((entry) => entry.name),
+        );
       } catch {
         answer = null;
       }
@@ -206,6 +210,7 @@ export function useBatchRun(tool: WebTool) {
         return false;
       }
       const made = answer.data;
+      rememberBatchStartedHere(made.id);
       sending.current = entries.length;
       setBatch(made);
       setGone(null);

@@ -5,6 +5,7 @@ import { FormMessage } from '../../../components/FormMessage';
 import { errorMessage } from '../../../lib/api';
 import { batchDownloadUrl, deleteBatch } from '../../../lib/batches/batch-api';
 import { formatTokens } from '../../../lib/format-cost';
+import { zipLinkText } from '../parts/BatchGrid';
 import type { WebTool } from '../web-tool';
 import { formatWhen } from './CreationCard';
 import { DeleteConfirmation } from './DeleteConfirmation';
@@ -77,7 +78,7 @@ type Props = {
 /** A batch in the grid: a few of its pictures, its tool, date and cost, its zip, open and delete. */
 export function BatchCard({ batchId, creations, tool, onOpen, onDeleted }: Props) {
   const first = creations[0] as Creation;
-  const done = creations.some((creation) => creation.status === 'succeeded');
+  const done = creations.filter((creation) => creation.status === 'succeeded').length;
   const running = creations.some((creation) => creation.status === 'queued' || creation.status === 'running');
   const charged = creations.reduce((sum, creation) => sum + creation.charged, 0);
   const refunded = creations.reduce((sum, creation) => sum + creation.refunded, 0);
@@ -86,7 +87,8 @@ export function BatchCard({ batchId, creations, tool, onOpen, onDeleted }: Props
     .map((creation) => (creation.outputs[0] ?? creation.inputs[0])?.thumbnailUrl)
     .filter((url): url is string => Boolean(url))
     .slice(0, MOSAIC_SIZE);
-  // The server counts the batch's images; a batch split across pages has only some of them loaded here.
+  // The server counts the batch's images (all the user chose, sent or not); a batch split across
+  // pages has only some of its jobs loaded here.
   const count = Math.max(creations.length, first.batch?.images ?? 0);
   const label = batchLabel(count);
   return (
@@ -123,10 +125,10 @@ export function BatchCard({ batchId, creations, tool, onOpen, onDeleted }: Props
             <Eye size={14} aria-hidden="true" />
             Open
           </button>
-          {done ? (
+          {done > 0 ? (
             <a className="pp-button pp-button--secondary pp-button--sm" href={batchDownloadUrl(batchId)} download>
               <FileArchive size={14} aria-hidden="true" />
-              Download all (.zip)
+              {zipLinkText(done, running)}
             </a>
           ) : null}
         </div>

@@ -3,7 +3,7 @@ import { useEffect, useId, useState } from 'react';
 import { BATCH_MESSAGES, type Batch } from '../../../../contract/batches';
 import { errorMessage } from '../../../lib/api';
 import { getBatch } from '../../../lib/batches/batch-api';
-import { BatchGrid, BatchItemTile } from '../parts/BatchGrid';
+import { BatchGrid, BatchItemTile, RefusedTile, zipLinkText } from '../parts/BatchGrid';
 import { JOB_POLL_MS } from '../tool-api';
 import type { WebTool } from '../web-tool';
 import { DeleteBatch } from './BatchCard';
@@ -56,14 +56,30 @@ export function BatchViewer({ batchId, tool, onClose, onDeleted }: Props) {
   }, [batchId]);
 
   const batch = loaded.phase === 'ready' ? loaded.batch : null;
-  const items = batch ? [...batch.items].sort((a, b) => (a.batch?.item ?? 0) - (b.batch?.item ?? 0)) : [];
+  // Its images in their order: those sent (their jobs) and those the server refused.
+  const tiles = batch
+    ? [
+        ...batch.items.map((item) => ({
+          at: item.batch?.item ?? 0,
+          tile: <BatchItemTile key={item.id} item={item} tool={tool} />,
+        })),
+        ...batch.refused.map((image) => ({
+          at: image.item,
+          tile: <RefusedTile key={`refused-${image.item}`} name={image.name} error={image.error} />,
+        })),
+      ].sort((a, b) => a.at - b.at)
+    : [];
+  const stillGoing = batch ? batch.counts.waiting + batch.counts.running : 0;
+  const failed = batch ? batch.counts.failed + batch.refused.length : 0;
+  /** Never sent: the page that started the batch stopped before them (the zip's README names them). */
+  const notSent = batch ? batch.size - batch.items.length - batch.refused.length : 0;
   return (
     <div className="pp-viewer" role="dialog" aria-modal="true" aria-labelledby={titleId}>
       <div className="pp-viewer__panel pp-card">
         <div className="pp-viewer__head">
           <h2 id={titleId} className="pp-card__title">
             {batch
-              ? `${tool.title}: batch of ${batch.items.length} ${batch.items.length === 1 ? 'image' : 'images'}`
+              ? `${tool.title}: batch of ${batch.size} ${batch.size === 1 ? 'image' : 'images'}`
               : `${tool.title} batch`}
           </h2>
           <button ref={closeRef} type="button" className="pp-icon-button" aria-label="Close" onClick={onClose}>
@@ -83,23 +99,20 @@ export function BatchViewer({ batchId, tool, onClose, onDeleted }: Props) {
             <div className="pp-viewer__bar pp-batch-viewer__bar">
               <p className="pp-creations__note pp-tabular" data-testid="batch-viewer-counts">
                 {batch.counts.done} done
-                {batch.counts.failed > 0 ? ` · ${batch.counts.failed} failed` : ''}
-                {batch.counts.waiting + batch.counts.running > 0
-                  ? ` · ${batch.counts.waiting + batch.counts.running} still running`
-                  : ''}
+                {failed > 0 ? ` · ${failed} failed` : ''}
+                {stillGoing > 0 ? ` · ${stillGoing} still running` : ''}
+                {notSent > 0 ? ` · ${notSent} not sent` : ''}
               </p>
               {batch.counts.done > 0 ? (
                 <a className="pp-button pp-button--primary pp-button--sm" href={batch.downloadUrl} download>
                   <FileArchive size={14} aria-hidden="true" />
-                  Download all (.zip)
+                  {zipLinkText(batch.counts.done, stillGoing > 0)}
                 </a>
               ) : null}
-              <DeleteBatch batchId={batch.id} count={batch.items.length} onDeleted={onDeleted} />
+              <DeleteBatch batchId={batch.id} count={batch.size} onDeleted={onDeleted} />
             </div>
             <BatchGrid label="Images of the batch" steady>
-              {items.map((item) => (
-                <BatchItemTile key={item.id} item={item} tool={tool} />
-              ))}
+              {tiles.map(({ tile }) => tile)}
             </BatchGrid>
           </>
         ) : null}

@@ -95,6 +95,36 @@ describe('My Creations with a batch', () => {
     expect(screen.queryByRole('dialog')).toBeNull();
   });
 
+  it('counts every image of a batch it opens, the refused ones failed with their sentence (issue 54)', async () => {
+    const tooSmall = 'This image is too small: it needs at least 64 pixels on each side.';
+    const sent = [...batchItems.slice(0, 2), batchItem('b-1', 2, 'c.png', { status: 'running' })];
+    await open(
+      '/creations',
+      routes({
+        'GET /api/batches/b-1': {
+          body: batchOf('b-1', 5, sent, { refused: [{ item: 3, name: 'tiny.png', error: tooSmall }] }),
+        },
+      }),
+      'My Creations',
+    );
+    await waitFor(() => expect(cards()).toHaveLength(2));
+    fireEvent.click(within(batchCard()).getByRole('button', { name: 'Open' }));
+    const viewer = await screen.findByRole('dialog', { name: 'Background Remover: batch of 5 images' });
+    await waitFor(() => expect(within(viewer).getAllByTestId('batch-tile')).toHaveLength(4));
+    const names = within(viewer)
+      .getAllByTestId('batch-tile')
+      .map((tile) => tile.querySelector('.pp-batch-tile__name')?.textContent);
+    expect(names).toEqual(['a.png', 'b.png', 'c.png', 'tiny.png']);
+    const refused = within(viewer).getAllByTestId('batch-tile')[3] as HTMLElement;
+    expect(within(refused).getByTestId('batch-badge').textContent).toBe('Failed');
+    expect(refused.textContent).toContain(tooSmall);
+    expect(within(viewer).getByTestId('batch-viewer-counts').textContent).toBe(
+      '2 done · 1 failed · 1 still running · 1 not sent',
+    );
+    // One still runs: the zip gives the two finished, and says so.
+    expect(within(viewer).getByRole('link', { name: 'Download the 2 finished' })).toBeTruthy();
+  });
+
   it('deletes a batch after a confirmation, and says why while its images still run', async () => {
     const stillRunning = 'This batch is still running. You can delete it when all its images are done.';
     const { api } = await open(

@@ -4,6 +4,7 @@ import type { ReactNode, SyntheticEvent } from 'react';
 import type { BatchItem } from '../../../../contract/batches';
 import { useDownloads } from '../downloads';
 import type { WebTool } from '../web-tool';
+import { waitingText } from './progress';
 
 /**
  * A batch's images as a grid of square tiles, each with its name and its state as a small badge
@@ -23,17 +24,6 @@ const BADGE_ICONS = {
   failed: CircleAlert,
   muted: CircleSlash,
 } as const;
-
-/** 1 -> "1st", 2 -> "2nd", 3 -> "3rd", 11 -> "11th", 22 -> "22nd". */
-export function ordinal(n: number): string {
-  const tens = n % 100;
-  const suffix = tens >= 11 && tens <= 13 ? 'th' : (['th', 'st', 'nd', 'rd'][n % 10] ?? 'th');
-  return `${n.toLocaleString('en-US')}${suffix}`;
-}
-
-/** "Waiting · 3rd in line" (its place when the server gives one). */
-export const waitingText = (position: number | null | undefined) =>
-  position ? `Waiting · ${ordinal(position)} in line` : 'Waiting';
 
 /** `steady`: its tiles change state (a running batch), so each keeps the room of its longest state. */
 export function BatchGrid({
@@ -115,6 +105,28 @@ export function BatchTile({
 
 /** The tokens an image's failure gave back, said on its tile. */
 export const REFUNDED_TEXT = 'Refunded';
+
+/** A refused image's note: the server took nothing for it. */
+export const NOT_CHARGED_TEXT = 'Not charged';
+
+/**
+ * The batch's zip link: while images still wait, run or are being sent it says what it gives now
+ * (the zip's README.txt lists the rest); once all have ended, all there is.
+ */
+export const zipLinkText = (done: number, stillGoing: boolean) =>
+  stillGoing ? `Download the ${done.toLocaleString('en-US')} finished` : 'Download all (.zip)';
+
+/** An image the server refused when it was sent (nothing charged, no job): failed, with its sentence. */
+export function RefusedTile({ name, image = null, error }: { name: string; image?: string | null; error: string }) {
+  return (
+    <BatchTile name={name} image={image} imageAlt={name} badge={{ tone: 'failed', text: 'Failed' }}>
+      <p className="pp-batch-tile__error" title={error}>
+        {error}
+      </p>
+      <p className="pp-batch-tile__note">{NOT_CHARGED_TEXT}</p>
+    </BatchTile>
+  );
+}
 
 /** How many of an analysis's keywords a tile shows. */
 const TILE_KEYWORDS = 5;

@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import { formatElapsed, progressText, type RunningJob } from './progress';
+import { formatElapsed, progressText, type RunningJob, timeLeftText } from './progress';
 
 /** Now, ticking each second. */
 function useNow(): number {
@@ -12,16 +12,15 @@ function useNow(): number {
 }
 
 /**
- * Where a running job stands, how long it has taken so far and how long it should take in all: the
- * server's estimate, which counts the jobs ahead of it and beside it (never less than the time
- * already taken), or without one how long the tool usually takes. An expectation that each answer
- * corrects, not a countdown.
+ * Where a running job stands, how long it has taken so far and how long it still needs: the
+ * server's estimate in a batch's words ("About 40 s left"), which counts the jobs ahead of it and
+ * beside it, or without one how long the tool usually takes. An expectation that each answer
+ * corrects (the server says at least a second while the job runs), not a promise.
  */
 export function JobProgress({ job }: { job: RunningJob }) {
   const now = useNow();
-  const inAll = job.doneBy ? Math.max(job.doneBy, now) - job.startedAt : null;
-  const expected = inAll
-    ? ` · about ${formatElapsed(inAll)} in all`
+  const expected = job.doneBy
+    ? ` · ${timeLeftText((job.doneBy - now) / 1000)}`
     : job.typicalSeconds
       ? ` · usually about ${formatElapsed(job.typicalSeconds * 1000)}`
       : '';

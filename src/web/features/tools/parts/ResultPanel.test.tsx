@@ -1,6 +1,6 @@
 import { fireEvent, render, screen, waitFor } from '@testing-library/react';
 import { ImageIcon } from 'lucide-react';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { IMAGE_DOWNLOAD_NAMES } from '../../../../contract/download-names';
 import {
   DEFAULT_OUTPUT_FORMAT,
@@ -15,6 +15,7 @@ import { colorizer } from '../colorizer/tool';
 import { carriedFileOptions, resultFormats } from '../download-formats';
 import { imageAnalyzer } from '../image-analyzer/tool';
 import { textToPic } from '../text-to-pic/tool';
+import type { JobState } from '../use-tool-runner';
 import { progressText } from './progress';
 import { ImageResults, ResultPanel } from './ResultPanel';
 
@@ -62,6 +63,15 @@ describe('a running job', () => {
 });
 
 describe('the elapsed time', () => {
+  // The clock stands still: a render that comes a second late on a busy machine reads the same "now"
+  // the job's start was counted back from.
+  beforeEach(() => {
+    vi.useFakeTimers({ toFake: ['Date'] });
+  });
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
   it('counts minutes and seconds since the job was asked for', () => {
     render(
       <ResultPanel
@@ -87,7 +97,7 @@ describe('the elapsed time', () => {
     expect(screen.getByRole('status').textContent).toContain('0:05 elapsed · usually about 1:35');
   });
 
-  it('says how long the job should take in all when the server has counted the jobs ahead', () => {
+  it('says the time left in a batch’s words when the server has counted the jobs ahead', () => {
     const now = Date.now();
     render(
       <ResultPanel
@@ -105,8 +115,100 @@ describe('the elapsed time', () => {
       />,
     );
     expect(screen.getByRole('status').textContent).toBe(
-      'Queued: 1 job ahead of yours… 0:05 elapsed · about 1:40 in all',
+      'Queued: 1 job ahead of yours… 0:05 elapsed · About 2 min left',
     );
+  });
+
+  it('counts seconds under a minute, as a batch does', () => {
+    const now = Date.now();
+    render(
+      <ResultPanel
+        title="Result"
+        job={{ phase: 'running', status: 'running', startedAt: now - 12_000, typicalSeconds: 30, doneBy: now + 40_000 }}
+        icon={ImageIcon}
+        emptyText="Your result appears here"
+      />,
+    );
+    expect(screen.getByRole('status').textContent).toBe(
+      'Working on it: this can take a minute… 0:12 elapsed · About 40 s left',
+    );
+  });
+});
+
+describe('a result that arrives (issue 54)', () => {
+  const running: JobState = { phase: 'running', status: 'running', startedAt: Date.now() };
+  const done: JobState = { phase: 'done', images: [], analysis: null, request: {}, before: null, demo: false };
+  /** The result panel at `top` px in a window 844 px tall, `reducedMotion` asked or not. */
+  function atPhoneHeight(top: number, reducedMotion = false) {
+    vi.stubGlobal('innerHeight', 844);
+    vi.stubGlobal('matchMedia', (query: string) => ({ matches: reducedMotion && query.includes('reduce') }));
+    const scrolls: ScrollIntoViewOptions[] = [];
+    vi.spyOn(HTMLElement.prototype, 'getBoundingClientRect').mockReturnValue({ top } as DOMRect);
+    HTMLElement.prototype.scrollIntoView = (options?: boolean | ScrollIntoViewOptions) => {
+      if (typeof options === 'object') scrolls.push(options);
+    };
+    return scrolls;
+  }
+  const panel = (job: JobState) => (
+    <ResultPanel title="Upscaled (2x)" job={job} icon={ImageIcon} emptyText="Your result appears here">
+      <p>The result</p>
+    </ResultPanel>
+  );
+  const heading = () => screen.getByRole('heading', { name: 'Upscaled (2x)' });
+  afterEach(() => {
+    vi.unstubAllGlobals();
+    vi.restoreAllMocks();
+    Reflect.deleteProperty(HTMLElement.prototype, 'scrollIntoView');
+  });
+
+  it('is brought up from below the form on a phone, and its heading takes the focus', () => {
+    // Under the form at 390 px: the panel's heading in the lower half, its result below the fold.
+    const scrolls = atPhoneHeight(500);
+    const { rerender } = render(panel(running));
+    rerender(panel(done));
+    expect(scrolls).toEqual([{ behavior: 'smooth', block: 'start' }]);
+    expect(document.activeElement).toBe(heading());
+    expect(heading().tabIndex).toBe(-1);
+  });
+
+  it('is brought up again once its picture has loaded: until then the page may end too soon below it', async () => {
+    const scrolls = atPhoneHeight(500);
+    const withPicture = (job: JobState) => (
+      <ResultPanel title="Upscaled (2x)" job={job} icon={ImageIcon} emptyText="Your result appears here">
+        <img src="/api/files/result" alt="Result" />
+      </ResultPanel>
+    );
+    // Not loaded yet when the result shows.
+    vi.spyOn(HTMLImageElement.prototype, 'complete', 'get').mockReturnValue(false);
+    const { rerender } = render(withPicture(running));
+    rerender(withPicture(done));
+    const picture = screen.getByRole('img', { name: 'Result' });
+    expect(scrolls).toHaveLength(1);
+    fireEvent.load(picture);
+    await waitFor(() => expect(scrolls).toHaveLength(2));
+  });
+
+  it('is not moved smoothly when the user asks for reduced motion', () => {
+    const scrolls = atPhoneHeight(500, true);
+    const { rerender } = render(panel(running));
+    rerender(panel(done));
+    expect(scrolls).toEqual([{ behavior: 'auto', block: 'start' }]);
+  });
+
+  it('stays where it is beside the form on a wide screen, and still takes the focus', () => {
+    const scrolls = atPhoneHeight(120);
+    const { rerender } = render(panel(running));
+    rerender(panel(done));
+    expect(scrolls).toEqual([]);
+    expect(document.activeElement).toBe(heading());
+  });
+
+  it('shown again when the page opens, is neither scrolled to nor focused', () => {
+    const scrolls = atPhoneHeight(600);
+    const { rerender } = render(panel({ phase: 'idle' }));
+    rerender(panel(done));
+    expect(scrolls).toEqual([]);
+    expect(document.activeElement).toBe(document.body);
   });
 });
 

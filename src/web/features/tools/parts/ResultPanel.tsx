@@ -22,22 +22,54 @@ type Props = {
   children?: ReactNode;
 };
 
+/**
+ * The result panel's heading sits this high in the window or higher (a fraction of its height): the
+ * result under it has the screen, and nothing moves. Lower (a phone, where the panel is under the
+ * form and its button), the panel is brought up.
+ */
+const RESULT_IN_VIEW_BELOW = 0.25;
+
+/**
+ * A result that has just arrived, after the page waited for it (not one shown again on opening):
+ * the focus moved to its heading (the form was disabled while the job ran, so the focus had fallen to
+ * the page itself), and the panel brought into view when it starts low in the window or above it
+ * (smoothly, unless the user asks for reduced motion). Again once its pictures have loaded: before,
+ * the page may end too soon below it for the panel to come up.
+ */
+function showArrivedResult(panel: HTMLElement, heading: HTMLElement) {
+  heading.focus({ preventScroll: true });
+  const bringUp = () => {
+    const { top } = panel.getBoundingClientRect();
+    if (top >= 0 && top <= window.innerHeight * RESULT_IN_VIEW_BELOW) return;
+    if (typeof panel.scrollIntoView !== 'function') return;
+    const still =
+      typeof window.matchMedia === 'function' && window.matchMedia('(prefers-reduced-motion: reduce)').matches;
+    panel.scrollIntoView({ behavior: still ? 'auto' : 'smooth', block: 'start' });
+  };
+  bringUp();
+  const loading = [...panel.querySelectorAll('img')].filter((image) => !image.complete);
+  if (loading.length === 0) return;
+  const loaded = (image: HTMLImageElement) =>
+    new Promise((resolve) => {
+      image.addEventListener('load', resolve, { once: true });
+      image.addEventListener('error', resolve, { once: true });
+    });
+  void Promise.all(loading.map(loaded)).then(bringUp);
+}
+
 /** The result side of a tool page: empty, the job's progress, or the result (which replaces any earlier one). */
 export function ResultPanel({ title, job, icon, emptyText, children }: Props) {
   const titleId = useId();
   const panelRef = useRef<HTMLElement>(null);
-  const done = job.phase === 'done';
+  const headingRef = useRef<HTMLHeadingElement>(null);
+  /** The phase shown before this one: a result that follows a wait has just arrived. */
+  const before = useRef(job.phase);
 
-  // A result below the fold (phones: under the form) is brought into view.
   useEffect(() => {
-    const panel = panelRef.current;
-    if (!done || !panel || typeof panel.scrollIntoView !== 'function') return;
-    const { top } = panel.getBoundingClientRect();
-    if (top >= 0 && top < window.innerHeight * 0.6) return;
-    const still =
-      typeof window.matchMedia === 'function' && window.matchMedia('(prefers-reduced-motion: reduce)').matches;
-    panel.scrollIntoView({ behavior: still ? 'auto' : 'smooth', block: 'start' });
-  }, [done]);
+    const arrived = job.phase === 'done' && before.current === 'running';
+    before.current = job.phase;
+    if (arrived && panelRef.current && headingRef.current) showArrivedResult(panelRef.current, headingRef.current);
+  }, [job.phase]);
 
   if (job.phase === 'idle') return <PlaceholderPanel icon={icon} title={title} text={emptyText} variant="output" />;
   const running = job.phase === 'running';
@@ -48,7 +80,7 @@ export function ResultPanel({ title, job, icon, emptyText, children }: Props) {
       aria-labelledby={titleId}
       aria-busy={running}
     >
-      <h2 id={titleId} className="pp-panel__title">
+      <h2 id={titleId} ref={headingRef} className="pp-panel__title" tabIndex={-1}>
         {title}
       </h2>
       {running ? (

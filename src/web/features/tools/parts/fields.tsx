@@ -120,27 +120,38 @@ type SelectProps<T extends string | number> = {
   value: T;
   options: readonly Option<T>[];
   onChange: (value: T) => void;
+  /** A sentence under the menu (what the chosen option does), read with it. */
+  hint?: string;
 };
 
-export function SelectField<T extends string | number>({ label, value, options, onChange }: SelectProps<T>) {
+export function SelectField<T extends string | number>({ label, value, options, onChange, hint }: SelectProps<T>) {
+  const hintId = useId();
   return (
     <LabelledField label={label}>
       {(id) => (
-        <select
-          id={id}
-          className="pp-input pp-select"
-          value={String(value)}
-          onChange={(event) => {
-            const chosen = options.find((option) => String(option.value) === event.target.value);
-            if (chosen) onChange(chosen.value);
-          }}
-        >
-          {options.map((option) => (
-            <option key={option.value} value={String(option.value)}>
-              {option.label}
-            </option>
-          ))}
-        </select>
+        <>
+          <select
+            id={id}
+            className="pp-input pp-select"
+            value={String(value)}
+            aria-describedby={hint ? hintId : undefined}
+            onChange={(event) => {
+              const chosen = options.find((option) => String(option.value) === event.target.value);
+              if (chosen) onChange(chosen.value);
+            }}
+          >
+            {options.map((option) => (
+              <option key={option.value} value={String(option.value)}>
+                {option.label}
+              </option>
+            ))}
+          </select>
+          {hint ? (
+            <p id={hintId} className="pp-field__hint">
+              {hint}
+            </p>
+          ) : null}
+        </>
       )}
     </LabelledField>
   );

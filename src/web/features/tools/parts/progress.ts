@@ -1,6 +1,8 @@
 // A running job's progress as the tool page shows it: the words for where it stands, and what the
 // page keeps of the server's answers. Shared by the runner (use-tool-runner.ts), the result panel
-// and the progress line (ResultPanel.tsx, JobProgress.tsx), none of which imports another for it.
+// and the progress line (ResultPanel.tsx, JobProgress.tsx), none of which imports another for it,
+// and by a batch's tiles and summary (BatchGrid.tsx, batch/BatchProgress.tsx): one job and a batch
+// say a place and a time left in the same words.
 import { type JobDetail, QUEUE_AHEAD_COUNTED_UP_TO } from '../../../../contract/tool-responses';
 
 /**
@@ -67,6 +69,23 @@ export function sameProgress(a: Partial<Progress>, b: Progress): boolean {
     (a.typicalSeconds ?? null) === b.typicalSeconds &&
     doneBy(a) === doneBy(b)
   );
+}
+
+/** 1 -> "1st", 2 -> "2nd", 3 -> "3rd", 11 -> "11th", 22 -> "22nd". */
+export function ordinal(n: number): string {
+  const tens = n % 100;
+  const suffix = tens >= 11 && tens <= 13 ? 'th' : (['th', 'st', 'nd', 'rd'][n % 10] ?? 'th');
+  return `${n.toLocaleString('en-US')}${suffix}`;
+}
+
+/** A batch tile's "Waiting · 3rd in line" (its place when the server gives one). */
+export const waitingText = (position: number | null | undefined) =>
+  position ? `Waiting · ${ordinal(position)} in line` : 'Waiting';
+
+/** "About 40 s left", "About 3 min left": the server's estimate, for one job or a whole batch. */
+export function timeLeftText(seconds: number): string {
+  const whole = Math.max(1, Math.ceil(seconds));
+  return whole < 60 ? `About ${whole} s left` : `About ${Math.ceil(whole / 60)} min left`;
 }
 
 /** "0:42", "12:05": minutes and seconds since `startedAt`. */

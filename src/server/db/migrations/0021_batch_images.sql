@@ -1,0 +1,1 @@
+ALTER TABLE "batches" ADD COLUMN "images" jsonb DEFAULT '{}'::jsonb NOT NULL;
