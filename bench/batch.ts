@@ -28,12 +28,6 @@ const ROUNDS = arg('rounds', 1);
 const POLL_MS = 1000;
 const SENDERS = 2; // the page sends a batch's images two at a time
 const WANT_OVERHEAD = 0.1;
-const ENV = {
-  INFERENCE_PROVIDER: 'local',
-  LOG_LEVEL: 'warn',
-  // The bench measures throughput, not the rate limit.
-  TOOL_CALLS_PER_MINUTE: '100000',
-};
 
 if (!Number.isInteger(IMAGES) || IMAGES < 1 || IMAGES > MAX_BATCH_IMAGES)
   throw new Error(`--images: a whole number from 1 to ${MAX_BATCH_IMAGES}`);
@@ -177,7 +171,6 @@ const overhead = (single: number, batched: number) => {
 /** The server on a fresh data dir, a verified user with the tokens both phases take, signed in. */
 async function setUp(dataDir: string, holder: { server?: ServerProcess }): Promise<Request> {
   const { api } = await serverWithUser(dataDir, holder, {
-    env: ENV,
     label: 'batch',
     tokensFor: ({ tools }) => {
       const routing = tools.find((tool) => tool.id === TOOL.id);

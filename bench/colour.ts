@@ -46,12 +46,6 @@ const POLL_MS = 1000;
 const LONG_SIDE = arg('side', 512);
 const SCALE = LONG_SIDE / 512;
 const WANT = { mean: 2, max: 5 };
-const ENV = {
-  INFERENCE_PROVIDER: 'local',
-  LOG_LEVEL: 'warn',
-  // Three calls a tool one after another: the rate limit is not what is measured.
-  TOOL_CALLS_PER_MINUTE: '100000',
-};
 
 type Rgb = [number, number, number];
 type Photo = 'general' | 'portrait';
@@ -329,7 +323,6 @@ async function setUp(
   calls: number,
 ): Promise<{ api: ServerClient; info: Map<ToolId, ToolInfo> }> {
   const { api, tools: served } = await serverWithUser(dataDir, holder, {
-    env: ENV,
     label: 'colour',
     tokensFor: ({ tools: served }) =>
       tools.reduce((sum, tool) => sum + (served.find((info) => info.id === tool.id)?.price ?? 0) * calls, 0),

@@ -165,7 +165,8 @@ async function main() {
   }
 }
 
-main().catch((error) => {
+// Awaited, so that bench/in-one-process.ts can run the next bench once this one has ended.
+await main().catch((error) => {
   console.error(error);
   process.exit(1);
 });

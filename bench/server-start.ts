@@ -5,12 +5,13 @@
 // its prerendered pages, with the wall time to the first answer. Prints medians and the ratios.
 //   npm run bench:start -- [--starts 5]
 import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { freePort } from '../e2e/support/server';
 import { buildServerIfStale } from '../scripts/server-build.mjs';
 import { buildWebIfStale } from '../scripts/web-build.mjs';
+import { processCpuSeconds } from '../src/server/inference/local/cpu-time';
 import { ensurePgliteSeed, seedDataDir } from '../test/support/pglite-seed';
 import { arg } from './load/harness';
 
@@ -18,7 +19,6 @@ const ROOT = path.resolve(import.meta.dirname, '..');
 const STARTS = arg('starts', 5);
 /** How long after its first answer a start is counted again: the prerendered pages' warm-up. */
 const WARM_UP_MS = 2000;
-const CLOCK_TICKS = 100; // USER_HZ on Linux
 
 const WAYS = {
   'sources (tsx)': ['--import', 'tsx', 'src/server/main.ts'],
@@ -26,13 +26,6 @@ const WAYS = {
 } as const;
 
 type Start = { readyCpu: number; warmCpu: number; readyMs: number };
-
-/** CPU seconds of a running process (Linux /proc). */
-function cpuSeconds(pid: number): number {
-  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  return (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS;
-}
 
 async function startOnce(args: readonly string[]): Promise<Start> {
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'pp-bench-start-'));
@@ -55,9 +48,9 @@ async function startOnce(args: readonly string[]): Promise<Start> {
       await new Promise((resolve) => setTimeout(resolve, 20));
     }
     const readyMs = Date.now() - started;
-    const readyCpu = cpuSeconds(child.pid as number);
+    const readyCpu = processCpuSeconds(child.pid as number);
     await new Promise((resolve) => setTimeout(resolve, WARM_UP_MS));
-    return { readyCpu, warmCpu: cpuSeconds(child.pid as number), readyMs };
+    return { readyCpu, warmCpu: processCpuSeconds(child.pid as number), readyMs };
   } finally {
     const exited = new Promise((resolve) => child.once('exit', resolve));
     child.kill('SIGTERM');

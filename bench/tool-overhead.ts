@@ -1,10 +1,11 @@
 // bench/tool-overhead: what a tool call costs on top of the provider. A real HTTP server on
-// 127.0.0.1 (PGlite in memory, an instant provider), N concurrent clients for a fixed time:
+// 127.0.0.1 (PGlite in memory, an instant provider), N concurrent clients for a fixed time (or a
+// fixed number of requests each, --requests: what bench/benches.test.ts runs, the same on any machine):
 // tool calls (debit + job + queue + worker + stored output + response) against GET /api/health
 // on the same server in the same run. Prints throughput, p50/p99 and the ratios, and where the
 // thread's time per request went: inside PGlite's wasm (every statement runs to its end on this
 // thread) and everything else (HTTP server and this bench's own client, the app, the output file).
-//   npm run bench -- [--seconds 10] [--concurrency 8]
+//   npm run bench -- [--seconds 10 | --requests 20] [--concurrency 8]
 import { mkdtempSync, rmSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
@@ -27,6 +28,8 @@ const arg = (name: string, fallback: number) => {
   return i > 0 ? Number(process.argv[i + 1]) : fallback;
 };
 const SECONDS = arg('seconds', 10);
+/** Requests each client sends in a phase, instead of sending for SECONDS (0: by time). */
+const REQUESTS = arg('requests', 0);
 const CONCURRENCY = arg('concurrency', 8);
 
 type Run = {
@@ -78,13 +81,14 @@ async function load(send: () => Promise<Response>): Promise<Run> {
   const latencies: number[] = [];
   let errors = 0;
   const end = Date.now() + SECONDS * 1000;
+  const more = (sent: number) => (REQUESTS > 0 ? sent < REQUESTS : Date.now() < end);
   const started = performance.now();
   const utilization = performance.eventLoopUtilization();
   const cpuStarted = threadCpuMs();
   const statementsBefore = new Map([...statementMs].map(([name, entry]) => [name, { ...entry }]));
   await Promise.all(
     Array.from({ length: CONCURRENCY }, async () => {
-      while (Date.now() < end) {
+      for (let sent = 0; more(sent); sent++) {
         const t = performance.now();
         const response = await send();
         await response.arrayBuffer();
@@ -153,9 +157,8 @@ async function main() {
   const headers = { cookie: client.cookieHeader(), origin: config.appUrl, 'content-type': 'application/json' };
   const body = JSON.stringify({ prompt: 'benchmark', numOutputs: 1 });
 
-  console.log(
-    `tool-overhead: ${CONCURRENCY} concurrent clients, ${SECONDS} s each, PGlite in memory, instant provider`,
-  );
+  const each = REQUESTS > 0 ? `${REQUESTS} requests` : `${SECONDS} s`;
+  console.log(`tool-overhead: ${CONCURRENCY} concurrent clients, ${each} each, PGlite in memory, instant provider`);
   const health = summary('GET /api/health', await load(() => fetch(`${base}/api/health`)));
   const toolRun = await load(() => fetch(`${base}/api/generate-image`, { method: 'POST', headers, body }));
   const tool = summary('POST /api/generate-image', toolRun);
@@ -191,7 +194,8 @@ async function main() {
   rmSync(dataDir, { recursive: true, force: true });
 }
 
-main().catch((error) => {
+// Awaited, so that bench/in-one-process.ts can run the next bench once this one has ended.
+await main().catch((error) => {
   console.error(error);
   process.exit(1);
 });

@@ -6,7 +6,7 @@
 // PGlite time per request (every statement on its one thread) and each size's ratio to an empty
 // history: a request that reads the user's whole past grows with it; one that reads what it needs
 // does not.
-//   npm run bench:history -- [--sizes 0,1000,20000] [--calls 200]
+//   npm run bench:history -- [--sizes 0,1000,20000] [--calls 200] [--warm-up 20]
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -27,6 +27,8 @@ const option = (name: string, fallback: string) => {
 };
 const SIZES = option('sizes', '0,1000,20000').split(',').map(Number);
 const CALLS = Number(option('calls', '200'));
+/** Requests of each kind sent first, not counted: their statements named and planned. */
+const WARM_UP = Number(option('warm-up', '20'));
 
 type Figures = Record<string, number>; // request -> PGlite ms per request
 
@@ -72,7 +74,7 @@ async function measure(historySize: number): Promise<Figures> {
   };
   const figures: Figures = {};
   for (const [name, send] of Object.entries(requests)) {
-    for (let i = 0; i < 20; i++) await send(); // warm-up: statements named and planned
+    for (let i = 0; i < WARM_UP; i++) await send();
     databaseMs = 0;
     for (let i = 0; i < CALLS; i++) {
       const answer = await send();
@@ -86,7 +88,7 @@ async function measure(historySize: number): Promise<Figures> {
   return figures;
 }
 
-console.log(`user-history: PGlite in memory, ${CALLS} sequential requests each, after a warm-up`);
+console.log(`user-history: PGlite in memory, ${CALLS} sequential requests each, after ${WARM_UP} not counted`);
 const bySize = new Map<number, Figures>();
 for (const size of SIZES) {
   const figures = await measure(size);

@@ -4,7 +4,8 @@ import { forgetToolsInfo } from '../../src/web/lib/tools-info';
 
 // findBy/waitFor give up after 5 s, not 1 s: a lazy page chunk on a loaded two-core machine (CI runs
 // every project at once) can take longer than a second to arrive, and a wait ends as soon as it is met.
-configure({ asyncUtilTimeout: 5000 });
+// findBy*/waitFor give up after 15 s: a hang, not a slow machine's first render (issue 55).
+configure({ asyncUtilTimeout: 15_000 });
 
 // The files share one worker and one DOM (vitest.config.ts): what a test leaves behind is reset here.
 afterEach(() => {

@@ -15,8 +15,12 @@ beforeEach(async () => {
 });
 afterEach(() => database.close());
 
-/** PostgreSQL flushes its table statistics about once a second: waits until `busy` shows up. */
+/**
+ * PostgreSQL flushes its table statistics at most once a second: asked to flush them at once
+ * instead, then read until `busy` shows up (the tries only catch a flush that never comes).
+ */
 async function dueOnceCounted() {
+  await database.pglite.exec('select pg_stat_force_next_flush()');
   for (let tries = 0; tries < 40; tries++) {
     const due = await tablesDue(database);
     if (due.some((t) => t.table === 'public.busy')) return due;

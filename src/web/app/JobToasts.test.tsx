@@ -94,7 +94,7 @@ describe('a page loaded while a job runs', () => {
     );
     await screen.findByTestId('job-progress');
     active.resolve({ body: { jobs: [job], next: null } });
-    await screen.findByRole('img', { name: `Cut-out of ${RESUMED_IMAGE_NAME}` }, { timeout: 5_000 });
+    await screen.findByRole('img', { name: `Cut-out of ${RESUMED_IMAGE_NAME}` }, { timeout: 15_000 });
     await pollsPass(2);
     expect(screen.queryByTestId('job-toast')).toBeNull();
   });

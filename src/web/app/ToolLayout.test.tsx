@@ -23,7 +23,7 @@ async function renderLayout(path: string) {
   const view = renderApp(path);
   // The first tool page of the file loads the tool registry and the page's modules through Vite's
   // transform (they are lazy, out of the entry): over a second on this 2-core machine.
-  await screen.findByRole('heading', { level: 1 }, { timeout: 5000 });
+  await screen.findByRole('heading', { level: 1 }, { timeout: 15_000 });
   return view;
 }
 

@@ -107,7 +107,7 @@ describe('hero sign-in form', () => {
     const { router } = await openLanding();
     fillAndSubmit();
     // The tool page and the tool registry load lazily (Vite's transform, cold in this file): > 1 s here.
-    await screen.findByRole('heading', { level: 1, name: 'Text to Pic' }, { timeout: 5000 });
+    await screen.findByRole('heading', { level: 1, name: 'Text to Pic' }, { timeout: 15_000 });
     expect(router.state.location.pathname).toBe('/text-to-pic');
     expect(api.callsTo('POST /api/auth/sign-in/email').map((call) => call.body)).toEqual([
       { email: EMAIL, password: PASSWORD },
@@ -129,7 +129,7 @@ describe('hero sign-in form', () => {
     const { router } = await openLanding();
     fillAndSubmit();
     // The tool page and the tool registry load lazily (Vite's transform, cold in this file): > 1 s here.
-    await screen.findByRole('heading', { level: 1, name: 'Text to Pic' }, { timeout: 5000 });
+    await screen.findByRole('heading', { level: 1, name: 'Text to Pic' }, { timeout: 15_000 });
     expect(router.state.location.pathname).toBe('/text-to-pic');
     expect(api.callsTo('POST /api/auth/sign-up/email').map((call) => call.body)).toEqual([
       { email: EMAIL, password: PASSWORD, name: 'ada' },

@@ -157,7 +157,7 @@ describe('Tokens page', () => {
         expect(screen.getByTestId('checkout-banner').textContent).toBe(
           'Payment complete: 500 tokens added. Your balance is now 520 tokens.',
         ),
-      { timeout: 4000 },
+      { timeout: 15_000 }, // the next look at the profile, on a busy machine
     );
     expect(screen.getByTestId('tokens-balance').textContent).toBe('520 tokens');
     expect(within(screen.getByTestId('purchase-history')).getByText('Paid')).toBeTruthy();

@@ -5,6 +5,7 @@ import sharp from 'sharp';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { ImageInput } from '../../../images/image-types';
 import { ProviderError, type ToolResult } from '../../provider';
+import { cpuSecondsOf } from '../cpu-time';
 import { fixtureImage } from '../faces/fixture-image';
 import { decodeRgb, type RawImage } from '../raw-image';
 import {
@@ -14,7 +15,7 @@ import {
 } from './background-engines';
 import { sceneryBackground } from './scenery';
 
-const SLOW = 120_000;
+const SLOW = 300_000; // a hang, not a busy machine: a load and a run took 70 s at a load of 15
 const removeBackground = (image: ImageInput, signal = new AbortController().signal) =>
   createBackgroundRemoverEngine('medium')({ image }, signal);
 const swapBackground = (params: BackgroundSwapParams) =>
@@ -74,27 +75,23 @@ beforeAll(async () => {
 
 describe('Background Remover (local engine)', () => {
   let cutOut: Awaited<ReturnType<typeof decodeAll>>[number];
-  /** The longest the event loop went without running a timer during the job. */
-  let longestStallMs = 0;
+  /** The job's CPU seconds on this thread (the server's event loop) and in the whole process. */
+  let cpu: { thisThread: number; process: number };
 
   beforeAll(async () => {
-    let last = performance.now();
-    const timer = setInterval(() => {
-      const now = performance.now();
-      longestStallMs = Math.max(longestStallMs, now - last);
-      last = now;
-    }, 20);
-    try {
-      const outputs = await decodeAll(await removeBackground(upload));
-      expect(outputs).toHaveLength(1);
-      cutOut = outputs[0] as (typeof outputs)[number];
-    } finally {
-      clearInterval(timer);
-    }
+    let result: ToolResult | undefined;
+    cpu = await cpuSecondsOf(async () => {
+      result = await removeBackground(upload);
+    });
+    const outputs = await decodeAll(result as ToolResult);
+    expect(outputs).toHaveLength(1);
+    cutOut = outputs[0] as (typeof outputs)[number];
   }, SLOW);
 
   it('keeps the server responsive while the network runs (seconds, in its own thread)', () => {
-    expect(longestStallMs).toBeLessThan(1000);
+    // onnxruntime runs a session on the thread that calls it: ISNet there took 57% of the CPU time;
+    // in its own thread this one does 2-3% (the model's load included).
+    expect(cpu.thisThread / cpu.process).toBeLessThan(0.25);
   });
 
   it('answers a PNG with alpha at the size of the upload', () => {
@@ -146,23 +143,21 @@ describe('Background Remover (local engine)', () => {
 });
 
 describe('an image without a subject', () => {
-  // Both tools cut out through cutOut, where the check is: each flat colour goes through one of
-  // them (a network run is seconds), so both colours and both tools are covered.
-  const flatImage = async (background: string): Promise<ImageInput> => ({
-    bytes: await sharp({ create: { width: 320, height: 240, channels: 3, background } })
-      .png()
-      .toBuffer(),
-    mime: 'image/png',
-    width: 320,
-    height: 240,
-  });
-  it.each([
-    ['#808080', 'Background Remover', (flat: ImageInput) => removeBackground(flat)],
-    ['#ffffff', 'Background Swap', (flat: ImageInput) => swapBackground({ image: flat, prompt: 'a beach', count: 1 })],
-  ] as const)(
-    'a flat %s: %s fails with "No subject found" (the job is refunded), no empty cut-out',
-    async (background, _tool, job) => {
-      const failure = job(await flatImage(background));
+  // Both tools cut out through cutOut, where the check is. A network run is seconds: Background Swap
+  // on a flat white image here; Background Remover on a flat grey one, with its refund, in
+  // e2e/batches.test.ts ("refunds the image with no subject alone and says why on it").
+  it(
+    'a flat #ffffff: Background Swap fails with "No subject found" (the job is refunded), no empty cut-out',
+    async () => {
+      const flat: ImageInput = {
+        bytes: await sharp({ create: { width: 320, height: 240, channels: 3, background: '#ffffff' } })
+          .png()
+          .toBuffer(),
+        mime: 'image/png',
+        width: 320,
+        height: 240,
+      };
+      const failure = swapBackground({ image: flat, prompt: 'a beach', count: 1 });
       await expect(failure).rejects.toBeInstanceOf(ProviderError);
       await expect(failure).rejects.toMatchObject({
         options: { userMessage: expect.stringMatching(/^No subject found/), retryable: false },
