@@ -1,6 +1,6 @@
 // `npm start` on the embedded database: data written before a stop is there after the restart,
 // whether the process was stopped politely or killed; and a job the kill caught mid-run is run
-// again within a minute of the restart (not left running until the queue's 15-minute expiry).
+// again at the restart (not left running until the queue's 15-minute expiry).
 import { readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -17,7 +17,8 @@ async function health(server: ServerProcess) {
   return response.json();
 }
 
-describe('a restart of the server', () => {
+// Two server starts a test, and a run: a minute was not enough at a load of 15. The limit only catches a hang.
+describe('a restart of the server', { timeout: 600_000 }, () => {
   const dataDirs: string[] = [];
   afterAll(() => {
     for (const dir of dataDirs) rmSync(dir, { recursive: true, force: true });
@@ -42,7 +43,7 @@ describe('a restart of the server', () => {
     }
   });
 
-  it('runs a job caught by SIGKILL again at the restart: done within a minute, charged once', async () => {
+  it("runs a job caught by SIGKILL again at the restart, not at the queue's expiry: done, charged once", async () => {
     // The upscaler on the local engine: slow enough to be killed mid-run. The queue's expiry stays
     // at its default (15 minutes): only the dead worker's lease can bring the job back in time.
     const env = { INFERENCE_TOOLS: 'image-upscaler=local', NSFW_POLICY: 'allow' };
@@ -60,16 +61,18 @@ describe('a restart of the server', () => {
     const { jobId } = (await started.json()) as { jobId: string };
     const statusOn = async (server: ServerProcess) =>
       ((await (await call(server, 'GET', `/jobs/${jobId}`)).json()) as { status: string }).status;
-    for (let i = 0; i < 600 && (await statusOn(first)) !== 'running'; i++) await new Promise((r) => setTimeout(r, 50));
+    // Killed once a worker holds it (the caps here and below only catch a hang).
+    await expect.poll(() => statusOn(first), { timeout: 120_000, interval: 50 }).toBe('running');
     await first.stop('SIGKILL');
 
-    const restartedAt = Date.now();
     const second = await startServerProcess({ dataDir: first.dataDir, env });
     try {
       // Seen through the API: the killed run's `running` gives way at start (handed back, run again
-      // at once), so the job is done in the time of one run, not after the queue's 15-minute expiry.
+      // at once), so the job is done in the time of one run (seconds), not after the queue's
+      // 15-minute expiry: followed for 5 minutes at most.
+      const restartedAt = Date.now();
       const seen: string[] = [];
-      for (let i = 0; i < 900; i++) {
+      while (Date.now() - restartedAt < 5 * 60_000) {
         const status = await statusOn(second);
         if (seen.at(-1) !== status) seen.push(status);
         if (status === 'succeeded' || status === 'failed') break;
@@ -80,11 +83,10 @@ describe('a restart of the server', () => {
         `job caught by SIGKILL: ${seen.at(-1)} ${finishedAfter.toFixed(1)} s after the restart (${seen.join(' -> ')})`,
       );
       expect(seen.at(-1)).toBe('succeeded');
-      expect(finishedAfter).toBeLessThan(60);
       const profile = (await (await call(second, 'GET', '/profile')).json()) as { tokens: number };
       expect(profile.tokens).toBe(19);
     } finally {
       await second.stop();
     }
-  }, 400_000);
+  });
 });
