@@ -5,25 +5,62 @@ import { existsSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { TOOL_MESSAGES } from '../../src/contract/tools';
+import type { InferenceProvider } from '../../src/server/inference/provider';
 import { findLedgerMismatches } from '../../src/server/ledger/ledger';
 import type { TestClient } from '../support/http-client';
-import { createTestBackend, type TestBackend } from '../support/test-backend';
+import { createTestBackend, eventually, type TestBackend } from '../support/test-backend';
 import { dataUrl, instantProvider, pngBytes, routerWith, tokensOf, verifiedUser } from '../support/tool-fixtures';
 
 const CAP = 4;
 
 type Answer = { success: boolean; pending?: boolean; jobId: string; queuePosition: number | null; error?: string };
-type View = { status: string; queuePosition: number | null; finishedAt: string | null };
+type View = { status: string; queuePosition: number | null };
 
+/**
+ * Runs that each hold until the test ends them, one at a time: the prompts in the order the queue
+ * gave them to the one slot. Once `endAll` is called, every run (held or to come) ends at once.
+ */
+function heldRuns() {
+  const instant = instantProvider();
+  const prompts: string[] = [];
+  const holds: Array<() => void> = [];
+  let ended = false;
+  const provider: InferenceProvider = {
+    ...instant,
+    async run(input, signal) {
+      prompts.push('prompt' in input ? String(input.prompt) : '');
+      if (!ended) await new Promise<void>((end) => holds.push(end));
+      return instant.run(input, signal);
+    },
+  };
+  return {
+    provider,
+    prompts,
+    /** Ends the run in hand once it has begun (the `n`-th run), so the slot takes the next job. */
+    async end(n: number) {
+      await eventually(async () => holds.length === n);
+      holds[n - 1]?.();
+    },
+    endAll() {
+      ended = true;
+      for (const end of holds) end();
+    },
+  };
+}
+
+const runs = heldRuns();
 let backend: TestBackend;
 beforeAll(async () => {
-  // One job at a time, 1.5 s each: whatever is sent in a burst waits in the queue.
+  // One job at a time, each until the test ends it: whatever is sent in a burst waits in the queue.
   backend = await createTestBackend({
     env: { MAX_ACTIVE_JOBS_PER_USER: String(CAP), WORKER_CONCURRENCY: '1' },
-    inference: routerWith(instantProvider({ delayMs: 1500 })),
+    inference: routerWith(runs.provider),
   });
 });
-afterAll(() => backend.stop());
+afterAll(async () => {
+  runs.endAll();
+  await backend.stop();
+});
 afterEach(async () => expect(await findLedgerMismatches(backend.database.db)).toEqual([]));
 
 /** A Text to Pic call answered at once (202 with the job id) while the job waits or runs. */
@@ -84,13 +121,12 @@ describe('fair queue', () => {
     expect((await view(a.client, aJobs[1] as string)).queuePosition).toBe(2);
     expect((await view(a.client, aJobs[2] as string)).queuePosition).toBe(4);
 
-    const bDone = await Promise.all([b1, b2].map((answer) => untilDone(b.client, answer.body.jobId)));
-    const aDone = await Promise.all(aJobs.map((id) => untilDone(a.client, id)));
-    const finished = (v: View | undefined) => Date.parse(v?.finishedAt ?? '');
-    const order = [aDone[0], bDone[0], aDone[1], bDone[1], aDone[2], aDone[3]].map(finished);
-    // Served in turn: A1, B1, A2, B2, A3, A4.
-    expect(order).toEqual([...order].sort((x, y) => x - y));
-    expect(new Set(order).size).toBe(order.length);
+    // Served in turn: A1, B1, A2, B2, A3, A4, each run ended by the test before the next is taken.
+    const inTurn = ['pile 0', 'first of two', 'pile 1', 'second of two', 'pile 2', 'pile 3'];
+    for (let n = 1; n <= inTurn.length; n++) await runs.end(n);
+    expect(runs.prompts).toEqual(inTurn);
+    for (const answer of [b1, b2]) await untilDone(b.client, answer.body.jobId);
+    for (const id of aJobs) await untilDone(a.client, id);
 
     // Once A's jobs are done, A may queue again.
     expect((await generate(a.client, 'after the pile')).status).toBe(202);

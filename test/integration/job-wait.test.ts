@@ -4,90 +4,97 @@
 // net, once a second; otherwise it re-reads from 100 ms on, since the finish may happen where
 // nobody tells it. Under load (a job waiting
 // for a slot for a few hundred milliseconds) those re-reads were more round trips than the call's own.
+// The schedule is checked on a clock the test moves (fake timers), against a job table that counts
+// its reads: exact at any machine speed.
 import { randomUUID } from 'node:crypto';
 import { eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { AppDb } from '../../src/server/db/client';
-import { jobs, workerLeases } from '../../src/server/db/schema';
+import { workerLeases } from '../../src/server/db/schema';
 import { JobSignals } from '../../src/server/jobs/queue/job-signals';
-import { markSucceeded } from '../../src/server/jobs/queue/jobs-repository';
+import type { JobRow } from '../../src/server/jobs/queue/jobs-repository';
 import { FINISHED_CHANNEL } from '../../src/server/jobs/queue/signal-relay';
 import { waitForJob } from '../../src/server/jobs/views/job-view';
 import { createTestBackend, eventually, type TestBackend } from '../support/test-backend';
-import { chargeTextToPicJob, finishedJobRow, verifiedUser } from '../support/tool-fixtures';
-
-/** The database, counting the reads made through it. */
-function countingReads(db: AppDb) {
-  const counter = { reads: 0 };
-  const counted = new Proxy(db, {
-    get(target, key, receiver) {
-      if (key === 'select')
-        return (...args: Parameters<AppDb['select']>) => {
-          counter.reads++;
-          return target.select(...args);
-        };
-      return Reflect.get(target, key, receiver);
-    },
-  });
-  return { db: counted, counter };
-}
+import { finishedJobRow } from '../support/tool-fixtures';
 
 describe('a request waiting for its job', () => {
-  let backend: TestBackend;
-  let userId: string;
-  beforeAll(async () => {
-    // Slots that do not poll during the test, and heartbeats twice a second.
-    backend = await createTestBackend({ env: { QUEUE_POLL_SECONDS: '60', WORKER_LEASE_SECONDS: '3' } });
-    ({ id: userId } = await verifiedUser(backend, 20));
+  beforeEach(() => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date'] });
   });
-  afterAll(() => backend.stop());
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  const succeeded = finishedJobRow(randomUUID());
+  const queued: JobRow = { ...succeeded, status: 'queued', result: null, startedAt: null, finishedAt: null };
 
   /**
-   * Waits (5 s at most) for a job queued for nobody, which the test finishes itself after `finishMs`,
-   * telling the waiter's signals or not; the waiter hears every finish or not. Answers what the
-   * wait answered, how many reads it made and how long it took.
+   * The job's table as findJob reads it: the row the test last put there, and how many reads were
+   * made. Starts the wait of a request that has just queued the job, which hears every finish or not.
    */
-  async function waitWhileFinished(options: { heard: boolean; finishMs: number; signalled: boolean }) {
-    const signals = new JobSignals(() => options.heard);
-    const { job } = await chargeTextToPicJob(backend, userId);
-    const finish = async () => {
-      await new Promise((resolve) => setTimeout(resolve, options.finishMs));
-      const change = { result: { files: [] }, provider: 'demo', outputs: [] };
-      await backend.database.db.update(jobs).set({ status: 'running' }).where(eq(jobs.id, job.id));
-      const { finished } = await markSucceeded(backend.database.db, job, change, { run: null });
-      if (options.signalled && finished) {
-        const row = { ...job, status: 'succeeded' as const, finishedAt: finished.finishedAt };
-        signals.jobFinished(job.id, { job: row, balance: finished.balance });
-      }
-    };
-    const { db, counter } = countingReads(backend.database.db);
-    const started = Date.now();
-    const [waited] = await Promise.all([waitForJob(db, job.id, 5_000, signals, { justQueued: true }), finish()]);
-    return { waited, reads: counter.reads, waitedMs: Date.now() - started };
+  function waitFor(heard: boolean) {
+    const table = { row: queued, reads: 0 };
+    const db = {
+      select: () => {
+        table.reads++;
+        return { from: () => ({ where: async () => [table.row] }) };
+      },
+    } as unknown as AppDb;
+    const signals = new JobSignals(() => heard);
+    const waited = waitForJob(db, queued.id, 5_000, signals, { justQueued: true });
+    return { table, signals, waited };
   }
 
   it('that hears every finish reads nothing back and answers with what the signal carried', async () => {
-    const { waited, reads } = await waitWhileFinished({ heard: true, finishMs: 450, signalled: true });
-    expect(waited.job.status).toBe('succeeded');
-    expect(waited.balance).toBeTypeOf('number');
-    expect(reads).toBe(0);
+    const { table, signals, waited } = waitFor(true);
+    await vi.advanceTimersByTimeAsync(450);
+    expect(table.reads).toBe(0);
+    table.row = succeeded;
+    signals.jobFinished(succeeded.id, { job: succeeded, balance: 19 });
+    expect(await waited).toEqual({ job: succeeded, balance: 19 });
+    expect(table.reads).toBe(0);
   });
 
   it('that may not hear the finish reads its job again from 100 ms on', async () => {
-    const { waited, reads } = await waitWhileFinished({ heard: false, finishMs: 450, signalled: true });
-    expect(waited.job.status).toBe('succeeded');
-    // Read at 100 and 300 ms, still queued; the signal at 450 ms ends the wait (later on a busy machine).
-    expect(reads).toBeGreaterThanOrEqual(2);
+    const { table, signals, waited } = waitFor(false);
+    await vi.advanceTimersByTimeAsync(99);
+    expect(table.reads).toBe(0);
+    await vi.advanceTimersByTimeAsync(1);
+    expect(table.reads).toBe(1); // at 100 ms: still queued
+    await vi.advanceTimersByTimeAsync(199);
+    expect(table.reads).toBe(1);
+    await vi.advanceTimersByTimeAsync(1);
+    expect(table.reads).toBe(2); // at 300 ms
+    // The signal at 450 ms ends the wait before the next read (at 700 ms).
+    await vi.advanceTimersByTimeAsync(150);
+    table.row = succeeded;
+    signals.jobFinished(succeeded.id, { job: succeeded, balance: 19 });
+    expect((await waited).job.status).toBe('succeeded');
+    expect(table.reads).toBe(2);
   });
 
-  it('that was not told of a finish still finds it within about a second', async () => {
-    const { waited, reads, waitedMs } = await waitWhileFinished({ heard: true, finishMs: 200, signalled: false });
-    expect(waited.job.status).toBe('succeeded');
-    expect(waited.balance).toBeUndefined();
-    expect(reads).toBe(1);
-    expect(waitedMs).toBeGreaterThanOrEqual(950);
-    expect(waitedMs).toBeLessThan(3_000);
+  it('that was not told of a finish still finds it a second on', async () => {
+    const { table, waited } = waitFor(true);
+    await vi.advanceTimersByTimeAsync(200);
+    table.row = succeeded; // finished where nobody tells this process
+    await vi.advanceTimersByTimeAsync(799);
+    expect(table.reads).toBe(0);
+    await vi.advanceTimersByTimeAsync(1);
+    expect(table.reads).toBe(1);
+    const { job, balance } = await waited;
+    expect(job.status).toBe('succeeded');
+    expect(balance).toBeUndefined();
   });
+});
+
+describe('the signals of a back end with both roles', () => {
+  let backend: TestBackend;
+  beforeAll(async () => {
+    // Slots that do not poll during the test, and heartbeats twice a second.
+    backend = await createTestBackend({ env: { QUEUE_POLL_SECONDS: '60', WORKER_LEASE_SECONDS: '3' } });
+  });
+  afterAll(() => backend.stop());
 
   it('hears every finish with both roles, alone or not; with company it also relays its own finishes', async () => {
     expect(backend.signals.hearsEveryFinish()).toBe(true);

@@ -7,7 +7,7 @@
 import { randomUUID } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { eq } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { JobDetail } from '../../src/contract/tool-responses';
@@ -290,7 +290,8 @@ describe('a tool call with a webhook', () => {
 describe('a delivery due when its server stops', () => {
   it('is delivered once by the next server on the same database', async () => {
     const database = await createTestDatabase();
-    const config = testConfig({ WEBHOOK_RETRY_BASE_SECONDS: '2', QUEUE_POLL_SECONDS: '0.5' });
+    // A retry an hour away: the first server cannot make it before it stops, whatever its speed.
+    const config = testConfig({ WEBHOOK_RETRY_BASE_SECONDS: '3600', QUEUE_POLL_SECONDS: '0.5' });
     const start = () =>
       startBackend(config, quietLogger(), database, {
         inference: routerWith(failOnPrompt()),
@@ -309,24 +310,33 @@ describe('a delivery due when its server stops', () => {
         userId: id,
       });
       expect(called.status).toBe(200);
-      await eventually(async () => receiver.at('/restart').length === 1);
-      // The first try failed: due again in 2 s, when this server is gone.
+      const delivery = async () => deliveryOf(database.db, called.body.jobId, receiver.url('/restart'));
+      // The first try failed and was recorded: due again later, when this server is gone.
+      await eventually(async () => (await delivery())?.lastStatus === 503);
       await first.stop();
-      await new Promise((r) => setTimeout(r, 2500));
+      // The hour passes while no server runs: the retry is due when the next one starts.
+      await database.db
+        .update(webhookDeliveries)
+        .set({ nextAttemptAt: sql`now() - interval '1 second'` })
+        .where(eq(webhookDeliveries.jobId, called.body.jobId));
       expect(receiver.at('/restart')).toHaveLength(1);
 
       second = await start();
       await eventually(async () => receiver.at('/restart').length === 2);
       const [row] = await database.db.select().from(jobs).where(eq(jobs.id, called.body.jobId));
       expect(row?.webhookUrl).toBe(receiver.url('/restart'));
-      await eventually(async () => (await deliveryOf(database.db, called.body.jobId, ''))?.status === 'delivered');
-      expect(await deliveryOf(database.db, called.body.jobId, receiver.url('/restart'))).toMatchObject({
-        status: 'delivered',
-        attempts: 2,
-        lastStatus: 200,
+      await eventually(async () => (await delivery())?.status === 'delivered');
+      expect(await delivery()).toMatchObject({ status: 'delivered', attempts: 2, lastStatus: 200 });
+      // Delivered: never sent again. A later call's delivery comes after any second send would have.
+      if (!second.app) throw new Error('no web role');
+      const next = await verifiedUser({ ...second, app: second.app, config, database } as TestBackend, 20);
+      const later = await next.client.post<{ jobId: string }>(CALL_PATH, {
+        prompt: 'after the restart',
+        webhook: receiver.url('/after-restart'),
+        userId: next.id,
       });
-      // Delivered: never sent again.
-      await new Promise((r) => setTimeout(r, 1500));
+      expect(later.status).toBe(200);
+      await eventually(async () => receiver.at('/after-restart').length === 1);
       const receipts = receiver.at('/restart');
       expect(receipts).toHaveLength(2);
       expect(new Set(receipts.map((r) => r.headers['webhook-id']))).toEqual(

@@ -10,7 +10,7 @@ import { type Config, loadConfig } from '../../src/server/config';
 import { type Database, openPglite, openPostgres } from '../../src/server/db/client';
 import type { NsfwClassifier } from '../../src/server/images/moderation/image-moderation';
 import type { InferenceRouter } from '../../src/server/inference/routing';
-import { quietLogger } from '../../src/server/log';
+import { type Logger, quietLogger } from '../../src/server/log';
 import type { FileStorage } from '../../src/server/storage/storage';
 import { type Backend, startBackend } from '../../src/server/system';
 import { databaseUrl, dropPostgresDatabases } from './template-db';
@@ -94,11 +94,13 @@ export async function createTestBackend(
     /** Default: a classifier that finds every image neutral, so no test loads the real model unasked. */
     nsfwClassifier?: NsfwClassifier;
     storage?: FileStorage;
+    /** Default: a logger that prints nothing (a test that waits for a run's end records its warnings). */
+    logger?: Logger;
   } = {},
 ): Promise<TestBackend> {
   const config = { ...testConfig(options.env), ...(options.role ? { role: options.role } : {}) };
   const database = await createTestDatabase();
-  const backend = await startBackend(config, quietLogger(), database, {
+  const backend = await startBackend(config, options.logger ?? quietLogger(), database, {
     webDistDir: options.webDistDir,
     inference: options.inference,
     nsfwClassifier: options.nsfwClassifier ?? NEUTRAL_CLASSIFIER,
@@ -130,4 +132,32 @@ export async function eventually<T>(
     if (Date.now() > deadline) throw new Error('condition not met in time');
     await new Promise((r) => setTimeout(r, 100));
   }
+}
+
+type LogEntry = { level: 'debug' | 'info' | 'warn' | 'error'; message: string; fields?: Record<string, unknown> };
+
+/**
+ * A logger that keeps every line it is given: a test waits for the line that ends what it watches
+ * (a run's last word) instead of sleeping, and checks that nothing went wrong.
+ */
+export function recordingLogger() {
+  const entries: LogEntry[] = [];
+  const record = (level: LogEntry['level']) => (message: string, fields?: Record<string, unknown>) => {
+    entries.push({ level, message, fields });
+  };
+  const logger: Logger = {
+    debug: record('debug'),
+    info: record('info'),
+    warn: record('warn'),
+    error: record('error'),
+    child: () => logger,
+  };
+  return {
+    logger,
+    entries,
+    /** Warnings and errors only. */
+    problems: () => entries.filter((entry) => entry.level === 'warn' || entry.level === 'error'),
+    /** How many lines match `message`. */
+    count: (message: RegExp) => entries.filter((entry) => message.test(entry.message)).length,
+  };
 }
