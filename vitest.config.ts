@@ -79,6 +79,7 @@ const integrationOn = (dialect: 'pglite' | 'postgres') => ({
     // issue 55) must pass as this one does.
     testTimeout: 120_000,
     hookTimeout: 300_000,
+    expect: { poll: { timeout: 30_000 } },
   },
 });
 
@@ -133,8 +134,10 @@ export default defineConfig({
           // Files share one worker's loaded modules (playwright-core, sharp, the support files): importing
           // them again for each file was 23 s of the run's browser tests. Each file launches its own browser.
           isolate: false,
-          // A hang, not slowness: a page test on a machine half as fast (issue 55).
+          // A hang, not slowness: a page test on a machine half as fast (issue 55); expect.poll's own
+          // default (1 s) assumed a fast machine.
           testTimeout: 180_000,
+          expect: { poll: { timeout: 30_000 } },
           // A server's first start builds the web app and creates its PGlite database: minutes on a
           // busy 2-core machine (seen: 4 minutes for the database alone at load 10).
           hookTimeout: 600_000,
@@ -151,6 +154,7 @@ export default defineConfig({
           // After the browser tests (decision 066).
           sequence: { groupOrder: 1 },
           testTimeout: 300_000,
+          expect: { poll: { timeout: 30_000 } },
           hookTimeout: 600_000,
         },
       },

@@ -21,8 +21,10 @@ import { buildWebIfStale, WEB_DIST_DIR } from './web-build.mjs';
 // issue 39: the router's entry for /developers (its chunk's name and deps) and the footer's link to it
 // (the page itself, with zod, is its own chunk). 87.7 kB since issue 40: the entry's list of what each
 // lazy page preloads names the batch pages' new chunks (+84 bytes; the batch code itself loads with a
-// tool's page), and the FAQ says that six tools take a batch (+14).
-const BUDGET_GZIPPED_BYTES = Math.round(87.7 * 1024);
+// tool's page), and the FAQ says that six tools take a batch (+14). 89.7 kB since issue 54: the landing
+// page states this server's prices and previews from GET /api/tools (lib/tools-info.ts and
+// lib/tool-prices.ts, +1.2 kB, and the hero's and cards' words for a preview), still under issue 18's 90.
+const BUDGET_GZIPPED_BYTES = Math.round(89.7 * 1024);
 const LANDING_PAGE = 'features/landing/LandingPage.tsx';
 
 /** A chunk and everything it imports statically: what must load before it runs. */
