@@ -1,11 +1,14 @@
 // Accounts in a real browser against the real server: sign-up to verified (mail read from the
 // local outbox), the watcher, the link opened signed out or signed in as someone else, wrong
-// password, reset, logout and the resend countdown.
+// password, reset, logout and the resend countdown. Each test is a visitor of its own (a context);
+// where the hero's sign-up is not the subject, the account is made through the API and its session
+// given to the browser, and the test opens the page it is about: one page load, not three.
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { afterAll, beforeAll, beforeEach, describe, expect, inject, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { Profile } from '../src/contract/accounts';
-import { launchBrowser, newVisitorContext, PHONE } from './support/browser';
-import { followMailLink } from './support/mail';
+import { DESKTOP, launchBrowser, newVisitorContext, nextVisitorAddress, openFromMenu, PHONE } from './support/browser';
+import { apiSignUp, followMailLink } from './support/mail';
+import { newAccount, newAccountContext } from './support/visitors';
 
 const baseUrl = inject('baseUrl');
 let counter = 0;
@@ -13,17 +16,35 @@ const newEmail = () => `e2e${++counter}.${Date.now()}@example.com`;
 
 describe.runIf(inject('browserAvailable'))('accounts in the browser', () => {
   let browser: Browser;
-  let context: BrowserContext;
+  let context: BrowserContext | undefined;
   let page: Page;
+  /** The visitor's client address: its API calls come from the same place as its browser. */
+  let address: string;
   beforeAll(async () => {
     browser = await launchBrowser();
   });
   afterAll(() => browser?.close());
-  beforeEach(async () => {
+  afterEach(async () => {
     await context?.close();
-    context = await newVisitorContext(browser);
-    page = await context.newPage();
+    context = undefined;
   });
+
+  /** A signed-out visitor on no page yet. */
+  async function visitor(viewport = DESKTOP) {
+    address = nextVisitorAddress();
+    context = await newVisitorContext(browser, viewport, address);
+    page = await context.newPage();
+  }
+
+  /** A visitor signed in to a new, unverified account (made through the API), on `route`. */
+  async function signedInOn(route: string, viewport = DESKTOP) {
+    ({ page } = await newAccount(browser, baseUrl, { verified: false, prefix: 'e2e', viewport, at: route }));
+    context = page.context();
+  }
+
+  /** An account made through the API from the visitor's address, as another device would make it. */
+  const signedUpElsewhere = (email: string, password?: string) =>
+    apiSignUp(baseUrl, email, { password, headers: { 'x-forwarded-for': address } });
 
   const message = () => page.getByTestId('hero-auth-message');
 
@@ -36,17 +57,18 @@ describe.runIf(inject('browserAvailable'))('accounts in the browser', () => {
   }
 
   it('signs up, shows 20 tokens, and turns verified when the mailed link is followed', async () => {
+    await visitor();
     const email = newEmail();
     await signUpThroughHero(email);
     await expect.poll(() => page.getByTestId('token-balance').textContent()).toContain('20');
 
-    await page.goto(`${baseUrl}/user-settings`);
+    await openFromMenu(page, 'User Settings');
     // The account card's address (the sign-in details card, loaded on its own, shows it a second time).
     await page.getByTestId('account-email').filter({ hasText: email }).waitFor();
     await page.getByRole('button', { name: 'Verify Email' }).waitFor();
 
     // The link, followed in another tab: this tab's watcher notices without a reload.
-    const mailTab = await context.newPage();
+    const mailTab = await page.context().newPage();
     await followMailLink(mailTab, baseUrl, email, /verify/i, /verify/i);
     await mailTab.waitForURL(`${baseUrl}/text-to-pic`);
     await page.getByText('Email verified').waitFor({ timeout: 15_000 });
@@ -57,9 +79,9 @@ describe.runIf(inject('browserAvailable'))('accounts in the browser', () => {
   const profileOf = (tab: Page) => tab.evaluate(async () => (await fetch('/api/profile')).json() as Promise<Profile>);
 
   it('signs in a signed-out browser that opens its own verification link', async () => {
+    await visitor(); // signed out: the mail is read on another device than the sign-up's
     const email = newEmail();
-    await signUpThroughHero(email);
-    await context.clearCookies(); // read the mail later, signed out (another device, say)
+    await signedUpElsewhere(email);
 
     await followMailLink(page, baseUrl, email, /verify/i, /verify/i);
     await page.waitForURL(`${baseUrl}/text-to-pic`);
@@ -69,16 +91,17 @@ describe.runIf(inject('browserAvailable'))('accounts in the browser', () => {
 
   it('keeps a browser signed in as its own account when it opens another account’s link', async () => {
     const attackerEmail = newEmail();
-    const attackerContext = await newVisitorContext(browser);
-    const attacker = await attackerContext.newPage();
-    await attacker.goto(baseUrl);
-    await attacker.getByLabel('Email').fill(attackerEmail);
-    await attacker.getByLabel('Password', { exact: true }).fill('attacker password 1');
-    await attacker.getByRole('button', { name: 'Continue with Email' }).click();
-    await attacker.waitForURL(`${baseUrl}/text-to-pic`);
+    const attackerCookie = await apiSignUp(baseUrl, attackerEmail, {
+      password: 'attacker password 1',
+      headers: { 'x-forwarded-for': nextVisitorAddress() },
+    });
 
-    const victimEmail = newEmail();
-    await signUpThroughHero(victimEmail);
+    let victimEmail: string;
+    ({ context, email: victimEmail } = await newAccountContext(browser, baseUrl, {
+      verified: false,
+      prefix: 'victim',
+    }));
+    page = await context.newPage();
     // The victim follows the link the attacker sent: the attacker's own, unverified account's.
     await followMailLink(page, baseUrl, attackerEmail, /verify/i, /verify/i);
     await page.waitForURL(/\/text-to-pic\?verifiedEmail=/);
@@ -86,18 +109,18 @@ describe.runIf(inject('browserAvailable'))('accounts in the browser', () => {
       .poll(() => page.getByTestId('verified-elsewhere').textContent())
       .toBe(`Email verified for ${attackerEmail}. You are still signed in as ${victimEmail}.`);
     expect(await profileOf(page)).toMatchObject({ email: victimEmail, emailVerified: false });
-    await page.goto(`${baseUrl}/user-settings`);
+    await openFromMenu(page, 'User Settings');
     await page.getByTestId('account-email').filter({ hasText: victimEmail }).waitFor();
     expect(await page.getByText(attackerEmail).count()).toBe(0);
 
-    expect(await profileOf(attacker)).toMatchObject({ email: attackerEmail, emailVerified: true });
-    await attackerContext.close();
+    const attackerProfile = await fetch(`${baseUrl}/api/profile`, { headers: { cookie: attackerCookie } });
+    expect(await attackerProfile.json()).toMatchObject({ email: attackerEmail, emailVerified: true });
   });
 
   it('tells a returning user with a wrong password what to do', async () => {
+    await visitor();
     const email = newEmail();
-    await signUpThroughHero(email);
-    await context.clearCookies();
+    await signedUpElsewhere(email);
     await page.goto(baseUrl);
     await page.getByLabel('Email').fill(email);
     await page.getByLabel('Password', { exact: true }).fill('not my password');
@@ -109,9 +132,9 @@ describe.runIf(inject('browserAvailable'))('accounts in the browser', () => {
   });
 
   it('resets a forgotten password through the mailed link', async () => {
+    await visitor();
     const email = newEmail();
-    await signUpThroughHero(email, 'first password 1');
-    await context.clearCookies();
+    await signedUpElsewhere(email, 'first password 1');
 
     await page.goto(baseUrl);
     await page.getByRole('button', { name: 'Reset your Password' }).click();
@@ -136,8 +159,7 @@ describe.runIf(inject('browserAvailable'))('accounts in the browser', () => {
   });
 
   it('logs out from User Settings and returns to the landing page', async () => {
-    await signUpThroughHero(newEmail());
-    await page.goto(`${baseUrl}/user-settings`);
+    await signedInOn('/user-settings');
     await page.getByRole('button', { name: 'Logout' }).click();
     await page.waitForURL(`${baseUrl}/`);
     await page.getByRole('button', { name: 'Continue with Email' }).waitFor();
@@ -146,16 +168,13 @@ describe.runIf(inject('browserAvailable'))('accounts in the browser', () => {
   });
 
   it('shows the Picture Palette button to a signed-in user instead of the form', async () => {
-    await signUpThroughHero(newEmail());
-    await page.goto(baseUrl);
+    await signedInOn('/');
     await page.getByTestId('hero-auth').getByRole('button', { name: 'Picture Palette', exact: true }).waitFor();
     expect(await page.getByLabel('Password', { exact: true }).count()).toBe(0);
   });
 
   it('counts down before another verification mail may be sent', async () => {
-    await page.setViewportSize(PHONE);
-    await signUpThroughHero(newEmail());
-    await page.goto(`${baseUrl}/user-settings`);
+    await signedInOn('/user-settings', PHONE);
     const verify = page.getByRole('button', { name: 'Verify Email' });
     await verify.click(); // the sign-up mail went out moments ago: the server says wait
     const countdown = page.getByRole('button', { name: /^Resend in \d+s$/ });

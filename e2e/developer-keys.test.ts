@@ -29,8 +29,12 @@ describe.runIf(inject('browserAvailable'))('API keys in User Settings', () => {
     ['desktop', DESKTOP],
   ] as const) {
     it(`makes a key shown once that works at once, and revokes it (${viewport.width} px)`, async () => {
-      const { page, email } = await newAccount(browser, baseUrl, { verified: true, prefix: 'keys', viewport });
-      await page.goto(`${baseUrl}/user-settings`);
+      const { page, email } = await newAccount(browser, baseUrl, {
+        verified: true,
+        prefix: 'keys',
+        viewport,
+        at: '/user-settings',
+      });
       const card = page.getByRole('region', { name: 'Developer' });
       await card.getByText('No API keys yet.').waitFor();
       expect(await card.getByRole('link', { name: 'Read the API docs' }).getAttribute('href')).toBe('/developers');

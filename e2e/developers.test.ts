@@ -1,11 +1,13 @@
 // /developers in a real browser, at a phone's and a desktop's width: prerendered, the guide's
 // headings, no page wider than the screen (code scrolls inside its block), the landing footer's link
-// to it, and the OpenAPI document it links to. Screenshots go to .tmp/e2e-shots/ (not committed).
+// to it, and the OpenAPI document it links to. One page for the file: the landing page is loaded
+// once, and the footer's link and a resize bring the guide at each width. Screenshots go to
+// .tmp/e2e-shots/ (not committed).
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
-import AxeBuilder from '@axe-core/playwright';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { axeViolations } from './support/axe';
 import { appIsLive, DESKTOP, launchBrowser, openPage, PHONE } from './support/browser';
 
 const baseUrl = inject('baseUrl');
@@ -25,14 +27,42 @@ const HEADINGS = [
 
 describe.runIf(inject('browserAvailable'))('the /developers page in the browser', () => {
   let browser: Browser;
-  const pages: Page[] = [];
+  let page: Page;
+  let errors: string[];
   beforeAll(async () => {
     browser = await launchBrowser();
     mkdirSync(SHOTS, { recursive: true });
+    ({ page, errors } = await openPage(browser, PHONE));
+    await page.goto(baseUrl);
+    await appIsLive(page);
   });
-  afterAll(async () => {
-    for (const page of pages) await page.close();
-    await browser?.close();
+  afterAll(() => browser?.close());
+
+  const footerLink = () => page.getByRole('navigation', { name: 'Footer' }).getByRole('link', { name: 'Developers' });
+
+  /** The guide, reached from the landing page's footer as a visitor reaches it. */
+  async function openGuide() {
+    if (new URL(page.url()).pathname === '/developers') return;
+    await footerLink().scrollIntoViewIfNeeded();
+    await footerLink().click();
+    await page.getByRole('heading', { level: 1, name: 'Picture Palette API' }).waitFor();
+  }
+
+  it('is linked from the landing page footer, and links to the OpenAPI document', async () => {
+    await page.setViewportSize(PHONE);
+    await openGuide();
+    expect(new URL(page.url()).pathname).toBe('/developers');
+    const href = await page.getByRole('link', { name: 'OpenAPI document' }).getAttribute('href');
+    expect(href).toBe('/api/openapi.json');
+    const document = await page.evaluate(async (url) => (await fetch(url)).json(), href as string);
+    expect(document.openapi).toBe('3.1.0');
+    expect(errors).toEqual([]);
+  });
+
+  it('is prerendered: the guide is in the HTML the server sends, before any script runs', async () => {
+    const response = await fetch(`${baseUrl}/developers`);
+    expect(response.status).toBe(200);
+    expect(await response.text()).toContain('Picture Palette API</h1>');
   });
 
   for (const [name, viewport] of [
@@ -40,13 +70,8 @@ describe.runIf(inject('browserAvailable'))('the /developers page in the browser'
     ['desktop', DESKTOP],
   ] as const) {
     it(`reads at ${viewport.width} px: the headings, every tool, nothing wider than the screen`, async () => {
-      const { page, errors } = await openPage(browser, viewport);
-      pages.push(page);
-      const response = await page.goto(`${baseUrl}/developers`);
-      expect(response?.status()).toBe(200);
-      // Prerendered: the heading is in the HTML the server sent, before any script ran.
-      expect(await response?.text()).toContain('Picture Palette API</h1>');
-      await appIsLive(page);
+      await page.setViewportSize(viewport);
+      await openGuide();
       expect(await page.title()).toContain('Developers');
       expect(await page.getByRole('heading', { level: 2 }).allTextContents()).toEqual(HEADINGS);
       expect(await page.getByRole('heading', { level: 3 }).count()).toBe(10);
@@ -62,9 +87,8 @@ describe.runIf(inject('browserAvailable'))('the /developers page in the browser'
         .toContain(`${creative} token${creative === 1 ? '' : 's'} per request`);
       const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
       expect(overflow).toBeLessThanOrEqual(0);
-      // axe, as e2e/accessibility.test.ts runs it over the spec's routes (legacy mode: no frames here).
-      const axe = await new AxeBuilder({ page }).setLegacyMode().analyze();
-      expect(axe.violations.flatMap((v) => v.nodes.map((n) => `${v.id}: ${n.target.join(' ')}`))).toEqual([]);
+      // axe, as e2e/accessibility.test.ts runs it over the spec's routes.
+      expect(await axeViolations(page, `/developers (${viewport.width} px)`)).toEqual([]);
       await page.screenshot({ path: path.join(SHOTS, `developers-${name}.png`) });
       for (const section of ['Your first call', 'Tools', 'Errors', 'Webhooks', 'Batches']) {
         const region = page.getByRole('region', { name: section, exact: true });
@@ -83,21 +107,4 @@ describe.runIf(inject('browserAvailable'))('the /developers page in the browser'
       expect(errors).toEqual([]);
     });
   }
-
-  it('is linked from the landing page footer, and links to the OpenAPI document', async () => {
-    const { page, errors } = await openPage(browser, PHONE);
-    pages.push(page);
-    await page.goto(baseUrl);
-    await appIsLive(page);
-    const footerLink = page.getByRole('navigation', { name: 'Footer' }).getByRole('link', { name: 'Developers' });
-    await footerLink.scrollIntoViewIfNeeded();
-    await footerLink.click();
-    await page.getByRole('heading', { level: 1, name: 'Picture Palette API' }).waitFor();
-    expect(new URL(page.url()).pathname).toBe('/developers');
-    const href = await page.getByRole('link', { name: 'OpenAPI document' }).getAttribute('href');
-    expect(href).toBe('/api/openapi.json');
-    const document = await page.evaluate(async (url) => (await fetch(url)).json(), href as string);
-    expect(document.openapi).toBe('3.1.0');
-    expect(errors).toEqual([]);
-  });
 });

@@ -4,20 +4,24 @@ import { rmSync } from 'node:fs';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { startOidcServer } from '../test/support/oidc-server';
-import { launchBrowser, newVisitorContext } from './support/browser';
+import { launchBrowser, newVisitorContext, openFromMenu } from './support/browser';
 import { type ServerProcess, startServerProcess } from './support/server';
+
+// One browser for the file; each test is a visitor of its own (a context).
+let browser: Browser;
+beforeAll(async () => {
+  if (inject('browserAvailable')) browser = await launchBrowser();
+});
+afterAll(() => browser?.close());
 
 describe.runIf(inject('browserAvailable'))('Google sign-in in the browser', () => {
   let oidc: Awaited<ReturnType<typeof startOidcServer>>;
   let server: ServerProcess;
-  let browser: Browser;
   beforeAll(async () => {
     oidc = await startOidcServer();
     server = await startServerProcess({ env: oidc.serverEnv });
-    browser = await launchBrowser();
   });
   afterAll(async () => {
-    await browser?.close();
     await server?.stop();
     if (server) rmSync(server.dataDir, { recursive: true, force: true });
     await oidc?.stop();
@@ -35,7 +39,7 @@ describe.runIf(inject('browserAvailable'))('Google sign-in in the browser', () =
 
     await page.waitForURL(`${server.url}/text-to-pic`);
     await expect.poll(() => page.getByTestId('token-balance').textContent()).toContain('20');
-    await page.goto(`${server.url}/user-settings`);
+    await openFromMenu(page, 'User Settings');
     // The sign-in details card shows the address too: the account summary's row is the one asserted.
     await expect.poll(() => page.getByTestId('account-email').textContent()).toBe('popup.user@gmail.test');
     await page.getByText('Email verified').waitFor();
@@ -44,12 +48,6 @@ describe.runIf(inject('browserAvailable'))('Google sign-in in the browser', () =
 });
 
 describe.runIf(inject('browserAvailable'))('Google sign-in when it is not configured', () => {
-  let browser: Browser;
-  beforeAll(async () => {
-    browser = await launchBrowser();
-  });
-  afterAll(() => browser?.close());
-
   it('explains instead of failing silently', async () => {
     const context = await newVisitorContext(browser);
     const page = await context.newPage();

@@ -1,31 +1,39 @@
 // The landing page in a real browser: the spec's sections in order, the gallery at desktop and phone
 // widths, the FAQ's + and −, the closing call to action, and a landing route that loads no tool code.
+// One tab: loaded at the desktop's width, then again at the phone's; the tests in between use the
+// page as it is (only the first asks what the load fetched).
 import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, inject, it, onTestFinished } from 'vitest';
 import { appIsLive, DESKTOP, launchBrowser, openPage, PHONE } from './support/browser';
 
 const baseUrl = inject('baseUrl');
 
 describe.runIf(inject('browserAvailable'))('landing page in the browser', () => {
   let browser: Browser;
-  const pages: Page[] = [];
+  let opened: { page: Page; errors: string[] } | undefined;
+  /** The scripts and fonts the tab's last load asked for. */
+  const scripts: string[] = [];
+  const fonts: string[] = [];
   beforeAll(async () => {
     browser = await launchBrowser();
   });
   afterAll(async () => {
-    for (const page of pages) await page.close();
+    await opened?.page.close();
     await browser?.close();
   });
 
+  /** The landing page at `viewport`'s width: loaded again only when the width changes. */
   async function openLanding(viewport = DESKTOP) {
-    const opened = await openPage(browser, viewport);
-    pages.push(opened.page);
-    const scripts: string[] = [];
-    const fonts: string[] = [];
-    opened.page.on('request', (request) => {
-      if (request.resourceType() === 'script') scripts.push(new URL(request.url()).pathname);
-      if (request.resourceType() === 'font') fonts.push(new URL(request.url()).pathname);
-    });
+    if (!opened) {
+      opened = await openPage(browser, viewport);
+      opened.page.on('request', (request) => {
+        if (request.resourceType() === 'script') scripts.push(new URL(request.url()).pathname);
+        if (request.resourceType() === 'font') fonts.push(new URL(request.url()).pathname);
+      });
+    } else if (opened.page.viewportSize()?.width === viewport.width) return { ...opened, scripts, fonts };
+    await opened.page.setViewportSize(viewport);
+    scripts.length = 0;
+    fonts.length = 0;
     await opened.page.goto(baseUrl);
     await opened.page.getByRole('heading', { level: 1 }).waitFor();
     await appIsLive(opened.page);
@@ -77,6 +85,7 @@ describe.runIf(inject('browserAvailable'))('landing page in the browser', () => 
     const { page } = await openLanding();
     // The tests' contexts ask for reduced motion (support/browser.ts); a visitor who does not sees it move.
     await page.emulateMedia({ reducedMotion: 'no-preference' });
+    onTestFinished(() => page.emulateMedia({ reducedMotion: 'reduce' }));
     const icon = page.getByTestId('hero-icon');
     const seen = new Set<string>();
     for (let i = 0; i < 40 && seen.size < 2; i++) {

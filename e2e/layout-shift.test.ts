@@ -1,11 +1,12 @@
 // Nothing moves once it has painted (issue 18: CLS <= 0.05): the account banner, the engine notice
 // and the /tokens sign-in card arrive after the session and /api/tools answer, which a slow network
 // makes late; they must take room held for them, not push the page down. The answers are held back
-// here so that they arrive well after the first paint, as on a phone.
-import type { Browser, Page } from 'playwright-core';
+// here so that they arrive well after the first paint, as on a phone. Each case is a page's first
+// load, in a new tab of the one visitor (or of the one signed-in user).
+import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { DESKTOP, gotoQuiet, launchBrowser, openPage, PHONE } from './support/browser';
-import { newAccount } from './support/visitors';
+import { DESKTOP, gotoQuiet, launchBrowser, newVisitorContext, PHONE } from './support/browser';
+import { newAccountContext } from './support/visitors';
 
 const baseUrl = inject('baseUrl');
 
@@ -38,10 +39,24 @@ async function layoutShiftOf(page: Page): Promise<number> {
 
 describe.runIf(inject('browserAvailable'))('layout shift', () => {
   let browser: Browser;
+  let visitor: BrowserContext;
   beforeAll(async () => {
     browser = await launchBrowser();
+    visitor = await newVisitorContext(browser);
   });
   afterAll(() => browser?.close());
+
+  /** A new tab of `context` at `viewport` that records console errors and uncaught exceptions. */
+  async function tab(context: BrowserContext, viewport: { width: number; height: number }) {
+    const page = await context.newPage();
+    await page.setViewportSize(viewport);
+    const errors: string[] = [];
+    page.on('console', (message) => {
+      if (message.type() === 'error') errors.push(message.text());
+    });
+    page.on('pageerror', (error) => errors.push(error.message));
+    return { page, errors };
+  }
 
   it.each([
     ['/background-remover', DESKTOP],
@@ -49,7 +64,7 @@ describe.runIf(inject('browserAvailable'))('layout shift', () => {
     ['/tokens', DESKTOP],
     ['/tokens', PHONE],
   ])('%s moves nothing when the session and the tools list answer late (%o)', async (route, viewport) => {
-    const { page, errors } = await openPage(browser, viewport);
+    const { page, errors } = await tab(visitor, viewport);
     await answerLate(page);
     await gotoQuiet(page, `${baseUrl}${route}`);
     await page
@@ -62,13 +77,12 @@ describe.runIf(inject('browserAvailable'))('layout shift', () => {
   });
 
   it('moves nothing for a signed-in user either, on a tool page and on /tokens', async () => {
-    const signedIn = await newAccount(browser, baseUrl, { verified: true, prefix: 'shift' });
+    const { context } = await newAccountContext(browser, baseUrl, { verified: true, prefix: 'shift' });
     // A fresh tab of the signed-in context, its answers held back before its first request, as the
-    // visitors' tests do: held back on the tab that had just loaded /text-to-pic, the next page's
+    // visitors' tests do: held back on a tab that had just loaded /text-to-pic, the next page's
     // chunks twice hung 30 s in CI (stops 29 and 32; not reproduced under load locally), which is
     // Playwright's interception switched on mid-load, not what this test measures.
-    const page = await signedIn.page.context().newPage();
-    await signedIn.page.close();
+    const { page } = await tab(context, DESKTOP);
     await answerLate(page);
     await gotoQuiet(page, `${baseUrl}/background-remover`);
     await page.waitForFunction(() => !document.querySelector('[data-testid="token-balance"][aria-busy]'));

@@ -1,12 +1,14 @@
 // Prerendered pages (decision 021): the HTML the server sends already holds the page (its heading,
 // the tool layout's menu), paints before any script has run, and hydrates without a mismatch (React
 // reports one as error #418 in the console) for a visitor and for a signed-in user, at both widths.
-import type { Browser } from 'playwright-core';
+// Every load here is a page's first: the HTML and its hydration are the subject. One visitor and one
+// signed-in user (signed up once) open a tab for each test.
+import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { ROUTES } from '../src/contract/routes';
 import { TOOLS } from '../src/contract/tools';
-import { appIsLive, CONTEXT_OPTIONS, DESKTOP, gotoQuiet, launchBrowser, openPage, PHONE } from './support/browser';
-import { newAccount } from './support/visitors';
+import { appIsLive, CONTEXT_OPTIONS, DESKTOP, launchBrowser, newVisitorContext, PHONE } from './support/browser';
+import { newAccountContext } from './support/visitors';
 
 const baseUrl = inject('baseUrl');
 
@@ -14,10 +16,42 @@ const PAGES = [ROUTES.home, ROUTES.tokens, ...TOOLS.map((tool) => tool.route), R
 
 describe.runIf(inject('browserAvailable'))('prerendered pages', () => {
   let browser: Browser;
+  let visitor: BrowserContext | undefined;
+  let member: BrowserContext | undefined;
   beforeAll(async () => {
     browser = await launchBrowser();
   });
-  afterAll(() => browser?.close());
+  afterAll(async () => {
+    await visitor?.close();
+    await member?.close();
+    await browser?.close();
+  });
+
+  /**
+   * A new tab of the visitor or of the signed-in user (a verified account, made on first use) at
+   * `viewport`, which records console errors and uncaught exceptions: React reports a mismatch there.
+   */
+  async function tab(who: 'visitor' | 'member', viewport: { width: number; height: number }) {
+    let context: BrowserContext;
+    if (who === 'visitor') context = visitor ??= await newVisitorContext(browser, PHONE);
+    else
+      context = member ??= (await newAccountContext(browser, baseUrl, { verified: true, prefix: 'prerender' })).context;
+    const page = await context.newPage();
+    await page.setViewportSize(viewport);
+    const errors: string[] = [];
+    page.on('console', (message) => {
+      if (message.type() === 'error') errors.push(message.text());
+    });
+    page.on('pageerror', (error) => errors.push(error.message));
+    return { page, errors };
+  }
+
+  /** Loads `route` in `page` until it is live: hydrated, with its deferred parts (src/web/app/Root.tsx). */
+  async function loadLive(page: Page, route: string) {
+    const response = await page.goto(`${baseUrl}${route}`);
+    await appIsLive(page);
+    return response;
+  }
 
   it('sends each page as HTML with its heading, which shows with scripts off', async () => {
     for (const route of PAGES) {
@@ -58,10 +92,9 @@ describe.runIf(inject('browserAvailable'))('prerendered pages', () => {
   ])('hydrates every page without a mismatch for a visitor (%s)', async (_name, viewport) => {
     // One tab, each page loaded into it whole (a navigation, not the app's own links): every load
     // hydrates its page from the server's HTML.
-    const { page, errors } = await openPage(browser, viewport);
+    const { page, errors } = await tab('visitor', viewport);
     for (const route of PAGES) {
-      await gotoQuiet(page, `${baseUrl}${route}`);
-      await appIsLive(page);
+      await loadLive(page, route);
       expect(errors, route).toEqual([]);
     }
     await page.close();
@@ -69,9 +102,8 @@ describe.runIf(inject('browserAvailable'))('prerendered pages', () => {
 
   it('hydrates the landing page below the fold from a chunk of its own, never taking its HTML away', async () => {
     // A visitor, then a signed-in user (whose session answer arrives while the page hydrates).
-    const visitor = (await openPage(browser, PHONE)).page;
-    const member = (await newAccount(browser, baseUrl, { verified: true, prefix: 'below-fold', viewport: PHONE })).page;
-    for (const page of [visitor, member]) {
+    const pages = [(await tab('visitor', PHONE)).page, (await tab('member', PHONE)).page];
+    for (const page of pages) {
       // Every section element React removes from the document: a part that lost its HTML while its
       // chunk was on the way would show nothing there for a moment.
       await page.addInitScript(() => {
@@ -100,12 +132,11 @@ describe.runIf(inject('browserAvailable'))('prerendered pages', () => {
       await question.click();
       expect(await question.getAttribute('aria-expanded')).toBe('true');
     }
-    await visitor.close();
-    await member.context().close();
+    for (const page of pages) await page.close();
   });
 
   it('lets a signed-in user who leaves the landing page before its lower sections come see the session', async () => {
-    const { page } = await newAccount(browser, baseUrl, { verified: true, prefix: 'leaves-early', viewport: DESKTOP });
+    const { page } = await tab('member', DESKTOP);
     // The sections below the fold never arrive: the session's answer waits for them only while they
     // are on the page.
     await page.route(/BelowTheFold-[\w-]+\.js$/, () => {});
@@ -115,22 +146,16 @@ describe.runIf(inject('browserAvailable'))('prerendered pages', () => {
     await page.getByRole('link', { name: 'Explore the tools' }).click();
     await page.waitForURL(`${baseUrl}/text-to-pic`);
     await expect.poll(() => page.getByTestId('token-balance').first().textContent()).toContain('20');
-    await page.context().close();
+    await page.close();
   });
 
   it('hydrates without a mismatch for a signed-in user', async () => {
-    const { page } = await newAccount(browser, baseUrl, { verified: true, prefix: 'hydrate', viewport: PHONE });
-    const errors: string[] = [];
-    page.on('console', (message) => {
-      if (message.type() === 'error') errors.push(message.text());
-    });
-    page.on('pageerror', (error) => errors.push(error.message));
+    const { page, errors } = await tab('member', PHONE);
     for (const route of [ROUTES.tokens, '/background-remover', ROUTES.home, ROUTES.creations]) {
-      const response = await gotoQuiet(page, `${baseUrl}${route}`);
+      const response = await loadLive(page, route);
       expect(await response?.text(), route).toContain('data-signed-in="true"');
-      await appIsLive(page);
       expect(errors, route).toEqual([]);
     }
-    await page.context().close();
+    await page.close();
   });
 });

@@ -3,13 +3,14 @@
 // in words that say what to try; three 2x upscales sent at once from three tabs say where each
 // stands (the one holding a slot but waiting for the model, and the one waiting for a slot, are
 // "Queued" with their place) and all finish. Screenshots go to .tmp/e2e-shots/ (not committed).
+// One user signs in once for both: a refusal takes nothing, so the upscales start from the same 20 tokens.
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { DESKTOP, launchBrowser, PHONE } from './support/browser';
-import { shownBalance as balance, newAccount } from './support/visitors';
+import { shownBalance as balance, newAccountContext } from './support/visitors';
 
 const baseUrl = inject('baseUrl');
 const FACE = path.resolve(import.meta.dirname, 'fixtures/grace_hopper.jpg');
@@ -18,13 +19,21 @@ const SHOTS = path.resolve(import.meta.dirname, '../.tmp/e2e-shots');
 
 describe.runIf(inject('browserAvailable'))('progress and refusals that tell the truth', () => {
   let browser: Browser;
+  let user: BrowserContext | undefined;
   beforeAll(async () => {
     mkdirSync(SHOTS, { recursive: true });
     browser = await launchBrowser();
   });
   afterAll(async () => {
+    await user?.close();
     await browser?.close();
   });
+
+  /** A tab of the file's one user (a verified account with its 20 tokens, made on first use). */
+  async function userTab(): Promise<Page> {
+    user ??= (await newAccountContext(browser, baseUrl, { verified: true, prefix: 'progress' })).context;
+    return user.newPage();
+  }
 
   const action = (page: Page) => page.getByTestId('tool-action');
   const progress = async (page: Page) =>
@@ -50,42 +59,48 @@ describe.runIf(inject('browserAvailable'))('progress and refusals that tell the 
     const sky = await sharp({ create: { width: 320, height: 240, channels: 3, background: '#8ec5ff' } })
       .png()
       .toBuffer();
-    for (const [viewport, width] of [
-      [PHONE, 390],
-      [DESKTOP, 1280],
-    ] as const) {
-      const { page } = await newAccount(browser, baseUrl, { verified: true, prefix: 'refusal', viewport });
-      await expect.poll(() => balance(page)).toBe(20);
-      await openTool(page, '/face-fixer', 'Fix a Face');
+    const page = await userTab();
+    await openTool(page, '/face-fixer', 'Fix a Face');
+    await expect.poll(() => balance(page)).toBe(20);
+    const message = page.getByTestId('tool-message');
+    /** The refusal as a phone and a desktop show it: the same answer, laid out at each width. */
+    async function atBothWidths(shot: string, check: (width: number) => Promise<void> = async () => {}) {
+      for (const [viewport, width] of [
+        [PHONE, 390],
+        [DESKTOP, 1280],
+      ] as const) {
+        await page.setViewportSize(viewport);
+        await check(width);
+        await message.scrollIntoViewIfNeeded();
+        await page.screenshot({ path: path.resolve(SHOTS, `${shot}-${width}.png`) });
+      }
+    }
 
-      await choose(page, { name: 'small-face.jpg', mimeType: 'image/jpeg', buffer: small });
-      await action(page).click();
-      const message = page.getByTestId('tool-message');
-      await expect
-        .poll(() => message.textContent(), { timeout: 60_000 })
-        .toMatch(
-          /^The face in this photo is too small for Fix a Face \(about \d+ px\)\. Try a photo where the face is at least 96 pixels tall, or use Image Upscaler\.$/,
-        );
-      // Beside the button, inside the screen, and nothing taken.
+    await choose(page, { name: 'small-face.jpg', mimeType: 'image/jpeg', buffer: small });
+    await action(page).click();
+    await expect
+      .poll(() => message.textContent(), { timeout: 60_000 })
+      .toMatch(
+        /^The face in this photo is too small for Fix a Face \(about \d+ px\)\. Try a photo where the face is at least 96 pixels tall, or use Image Upscaler\.$/,
+      );
+    // Beside the button, inside the screen, and nothing taken.
+    await atBothWidths('fix-a-face-too-small', async (width) => {
       const box = await message.boundingBox();
       expect(box && box.x >= 0 && box.x + box.width <= width).toBe(true);
       expect(await action(page).isEnabled()).toBe(true);
-      await message.scrollIntoViewIfNeeded();
-      await page.screenshot({ path: path.resolve(SHOTS, `fix-a-face-too-small-${width}.png`) });
+    });
 
-      await page.getByRole('button', { name: 'Remove image' }).click();
-      await choose(page, { name: 'sky.png', mimeType: 'image/png', buffer: sky });
-      await action(page).click();
-      await expect
-        .poll(() => message.textContent(), { timeout: 60_000 })
-        .toBe("We couldn't find a face in this photo. Try a photo where the face is clear and faces the camera.");
-      await message.scrollIntoViewIfNeeded();
-      await page.screenshot({ path: path.resolve(SHOTS, `fix-a-face-no-face-${width}.png`) });
+    await page.getByRole('button', { name: 'Remove image' }).click();
+    await choose(page, { name: 'sky.png', mimeType: 'image/png', buffer: sky });
+    await action(page).click();
+    await expect
+      .poll(() => message.textContent(), { timeout: 60_000 })
+      .toBe("We couldn't find a face in this photo. Try a photo where the face is clear and faces the camera.");
+    await atBothWidths('fix-a-face-no-face');
 
-      await page.reload();
-      await expect.poll(() => balance(page)).toBe(20);
-      await page.context().close();
-    }
+    await page.reload();
+    await expect.poll(() => balance(page)).toBe(20);
+    await page.close();
   }, 300_000);
 
   it('three 2x upscales from three tabs: the ones waiting say Queued with their place, then all finish', async () => {
@@ -93,13 +108,13 @@ describe.runIf(inject('browserAvailable'))('progress and refusals that tell the 
     // the other tests), so the second and third wait while their screenshots are taken: the one next in
     // line first, as it waits only for the first job.
     const photo = await sharp(CAT).resize(360).jpeg({ quality: 90 }).toBuffer();
-    const { page: first } = await newAccount(browser, baseUrl, { verified: true, prefix: 'queue' });
-    await expect.poll(() => balance(first)).toBe(20);
-    const tabs = [first, await first.context().newPage(), await first.context().newPage()];
+    const tabs = [await userTab(), await userTab(), await userTab()];
+    const [first] = tabs as [Page, Page, Page];
     for (const tab of tabs) {
       await openTool(tab, '/image-upscaler', 'Image Upscaler');
       await choose(tab, { name: 'cat.jpg', mimeType: 'image/jpeg', buffer: photo });
     }
+    await expect.poll(() => balance(first)).toBe(20);
     for (const tab of tabs) await action(tab).click();
 
     // Two worker slots: one job runs; one holds the other slot and waits for the model (next); the
@@ -141,6 +156,6 @@ describe.runIf(inject('browserAvailable'))('progress and refusals that tell the 
     }
     await first.reload();
     await expect.poll(() => balance(first)).toBe(17);
-    await first.context().close();
+    for (const tab of tabs) await tab.close();
   }, 400_000);
 });

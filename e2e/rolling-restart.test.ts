@@ -63,25 +63,25 @@ describe.runIf(ADMIN_URL)('rolling restart of web and worker processes under tra
 
     // The rotation a load balancer keeps: new processes join it, old ones leave it before SIGTERM.
     let rotation = [oldWeb];
-    const users = await Promise.all(
-      [1, 2, 3].map(async (n) => {
-        const email = `rolling${n}.${Date.now()}@example.com`;
-        const answer = await fetch(`${oldWeb.url}/api/auth/sign-up/email`, {
-          method: 'POST',
-          headers: { origin: ORIGIN, 'content-type': 'application/json', 'x-forwarded-for': `10.90.0.${n}` },
-          body: JSON.stringify({ email, password: 'rolling password 42', name: `r${n}` }),
-        });
-        expect(answer.status).toBe(200);
-        await db.query('update "user" set email_verified = true where email = $1', [email]);
-        const { rows } = await db.query('select id from "user" where email = $1', [email]);
-        await db.query(`insert into ledger (user_id, delta, reason, reference) values ($1, 500, 'grant', $2)`, [
-          rows[0].id,
-          `rolling-grant:${n}`,
-        ]);
-        await db.query('update profiles set tokens = tokens + 500 where user_id = $1', [rows[0].id]);
-        return { ip: `10.90.0.${n}`, cookie: cookieHeaderFrom(answer) };
-      }),
-    );
+    // One after another: the test's one database client takes one query at a time.
+    const users: { ip: string; cookie: string }[] = [];
+    for (const n of [1, 2, 3]) {
+      const email = `rolling${n}.${Date.now()}@example.com`;
+      const answer = await fetch(`${oldWeb.url}/api/auth/sign-up/email`, {
+        method: 'POST',
+        headers: { origin: ORIGIN, 'content-type': 'application/json', 'x-forwarded-for': `10.90.0.${n}` },
+        body: JSON.stringify({ email, password: 'rolling password 42', name: `r${n}` }),
+      });
+      expect(answer.status).toBe(200);
+      await db.query('update "user" set email_verified = true where email = $1', [email]);
+      const { rows } = await db.query('select id from "user" where email = $1', [email]);
+      await db.query(`insert into ledger (user_id, delta, reason, reference) values ($1, 500, 'grant', $2)`, [
+        rows[0].id,
+        `rolling-grant:${n}`,
+      ]);
+      await db.query('update profiles set tokens = tokens + 500 where user_id = $1', [rows[0].id]);
+      users.push({ ip: `10.90.0.${n}`, cookie: cookieHeaderFrom(answer) });
+    }
 
     // Steady traffic: each user calls in a loop, bounded in count (and by the test's timeout), each
     // call with its own Idempotency-Key (a client may retry a call once with the same key if its

@@ -9,7 +9,10 @@ export async function axeViolations(page: Page, label: string): Promise<string[]
   // frames' results (a renderer process each, about half of each check's CPU), and our pages have no frames.
   // resultTypes: axe checks every rule as before, and lists every node only for the violations (passes
   // keep one node a rule): building selectors for every passing node is work nobody reads.
-  const result = await new AxeBuilder({ page })
+  // axe-core stays in the page between checks of one document (the app's own navigations keep it): its
+  // 650 kB source is sent only to a page without it, where AxeBuilder sent it twice for every check.
+  const inPage = await page.evaluate(() => 'axe' in window);
+  const result = await new AxeBuilder({ page, ...(inPage ? { axeSource: 'void 0' } : {}) })
     .setLegacyMode()
     .options({ resultTypes: ['violations'] })
     .analyze();

@@ -81,6 +81,30 @@ export function newVisitorContext(
 export const appIsLive = (page: Page) => page.waitForSelector('html[data-app="live"]', { state: 'attached' });
 
 /**
+ * Opens a page of the app's main menu as a user does, without a page load (the phone's menu opened
+ * first): for a test about a page, not about its first load.
+ */
+export async function openFromMenu(page: Page, label: string): Promise<void> {
+  const toggle = page.getByTestId('menu-toggle');
+  if ((await toggle.isVisible()) && (await toggle.getAttribute('aria-expanded')) !== 'true') await toggle.click();
+  await page.getByRole('navigation', { name: 'Main menu' }).getByRole('link', { name: label, exact: true }).click();
+}
+
+/**
+ * Goes to `route` through the app's own router, as a back or forward does (history.pushState and a
+ * popstate: no page load), also to a route no menu links to: for a test about a page, not about its
+ * first load. Resolves once the router shows the route (or its error screen): its store updates
+ * React synchronously, and the slim progress bar is active while the route's chunk loads.
+ */
+export async function goInApp(page: Page, route: string): Promise<void> {
+  await page.evaluate((to) => {
+    window.history.pushState(null, '', to);
+    window.dispatchEvent(new PopStateEvent('popstate'));
+  }, route);
+  await page.waitForFunction(() => !document.querySelector('.pp-route-progress[data-active="true"]'));
+}
+
+/**
  * `page.goto(url)` (its answer) until the network has been quiet for half a second (Playwright's networkidle).
  * If it never is, the error names the requests still open and how long each has been, so that a
  * timeout under a loaded CI says what it waited for instead of only "Timeout 30000ms exceeded".

@@ -2,7 +2,7 @@
 // verification link read from the outbox), and support's admin tool on a stopped server's data.
 import { spawnSync } from 'node:child_process';
 import path from 'node:path';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { DESKTOP, newVisitorContext, nextVisitorAddress } from './browser';
 import { apiSignUp, verifyByMail } from './mail';
 
@@ -24,16 +24,29 @@ export async function throughHero(page: Page, baseUrl: string, email: string) {
 }
 
 /**
- * A new browser visitor with an account of its own, on Text to Pic as the hero's sign-up leaves it.
- * The account is made through the API (and verified through the mailed link when asked), its session
- * given to the browser: the hero's form and the mailed link in the browser are accounts.test.ts's
- * subject, and for every other test they were five page loads of setup.
+ * A new browser visitor with an account of its own, on Text to Pic as the hero's sign-up leaves it
+ * (or on `at`, the page the test is about: one page load, not two). The account is made through the
+ * API (and verified through the mailed link when asked), its session given to the browser: the
+ * hero's form and the mailed link in the browser are accounts.test.ts's subject, and for every other
+ * test they were five page loads of setup.
  */
 export async function newAccount(
   browser: Browser,
   baseUrl: string,
-  options: { verified: boolean; prefix?: string; viewport?: { width: number; height: number } },
+  options: { verified: boolean; prefix?: string; viewport?: { width: number; height: number }; at?: string },
 ): Promise<{ page: Page; email: string }> {
+  const { context, email } = await newAccountContext(browser, baseUrl, options);
+  const page = await context.newPage();
+  await page.goto(`${baseUrl}${options.at ?? '/text-to-pic'}`);
+  return { page, email };
+}
+
+/** newAccount's browser context, signed in, with no page open yet. */
+export async function newAccountContext(
+  browser: Browser,
+  baseUrl: string,
+  options: { verified: boolean; prefix?: string; viewport?: { width: number; height: number } },
+): Promise<{ context: BrowserContext; email: string }> {
   const address = nextVisitorAddress();
   const context = await newVisitorContext(browser, options.viewport ?? DESKTOP, address);
   const email = uniqueEmail(options.prefix ?? 'buyer');
@@ -46,9 +59,7 @@ export async function newAccount(
       return { name: pair.slice(0, at), value: pair.slice(at + 1), url: baseUrl };
     }),
   );
-  const page = await context.newPage();
-  await page.goto(`${baseUrl}/text-to-pic`);
-  return { page, email };
+  return { context, email };
 }
 
 /** Runs `npm run admin -- <args>` on a data directory whose server is stopped; throws on failure. */

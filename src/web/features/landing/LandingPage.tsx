@@ -50,7 +50,7 @@ export function LandingPage() {
             <a href="#tools" className="pp-topbar__link pp-topbar__link--wide">
               Tools
             </a>
-            <a href="#pricing" className="pp-topbar__link">
+            <a href="#pricing" className="pp-topbar__link pp-topbar__link--pricing">
               Pricing
             </a>
             <a href="#faq" className="pp-topbar__link pp-topbar__link--wide">
