@@ -5,7 +5,7 @@
 // load, in a new tab of the one visitor (or of the one signed-in user).
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { DESKTOP, gotoQuiet, launchBrowser, newVisitorContext, PHONE } from './support/browser';
+import { DESKTOP, gotoQuiet, launchBrowser, newVisitorContext, openTab, PHONE } from './support/browser';
 import { newAccountContext } from './support/visitors';
 
 const baseUrl = inject('baseUrl');
@@ -46,25 +46,13 @@ describe.runIf(inject('browserAvailable'))('layout shift', () => {
   });
   afterAll(() => browser?.close());
 
-  /** A new tab of `context` at `viewport` that records console errors and uncaught exceptions. */
-  async function tab(context: BrowserContext, viewport: { width: number; height: number }) {
-    const page = await context.newPage();
-    await page.setViewportSize(viewport);
-    const errors: string[] = [];
-    page.on('console', (message) => {
-      if (message.type() === 'error') errors.push(message.text());
-    });
-    page.on('pageerror', (error) => errors.push(error.message));
-    return { page, errors };
-  }
-
   it.each([
     ['/background-remover', DESKTOP],
     ['/text-to-pic', PHONE],
     ['/tokens', DESKTOP],
     ['/tokens', PHONE],
   ])('%s moves nothing when the session and the tools list answer late (%o)', async (route, viewport) => {
-    const { page, errors } = await tab(visitor, viewport);
+    const { page, errors } = await openTab(visitor, viewport);
     await answerLate(page);
     await gotoQuiet(page, `${baseUrl}${route}`);
     await page
@@ -82,7 +70,7 @@ describe.runIf(inject('browserAvailable'))('layout shift', () => {
     // visitors' tests do: held back on a tab that had just loaded /text-to-pic, the next page's
     // chunks twice hung 30 s in CI (stops 29 and 32; not reproduced under load locally), which is
     // Playwright's interception switched on mid-load, not what this test measures.
-    const { page } = await tab(context, DESKTOP);
+    const { page } = await openTab(context, DESKTOP);
     await answerLate(page);
     await gotoQuiet(page, `${baseUrl}/background-remover`);
     await page.waitForFunction(() => !document.querySelector('[data-testid="token-balance"][aria-busy]'));

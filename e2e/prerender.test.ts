@@ -7,7 +7,15 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { ROUTES } from '../src/contract/routes';
 import { TOOLS } from '../src/contract/tools';
-import { appIsLive, CONTEXT_OPTIONS, DESKTOP, launchBrowser, newVisitorContext, PHONE } from './support/browser';
+import {
+  appIsLive,
+  CONTEXT_OPTIONS,
+  DESKTOP,
+  launchBrowser,
+  newVisitorContext,
+  openTab,
+  PHONE,
+} from './support/browser';
 import { newAccountContext } from './support/visitors';
 
 const baseUrl = inject('baseUrl');
@@ -36,14 +44,7 @@ describe.runIf(inject('browserAvailable'))('prerendered pages', () => {
     if (who === 'visitor') context = visitor ??= await newVisitorContext(browser, PHONE);
     else
       context = member ??= (await newAccountContext(browser, baseUrl, { verified: true, prefix: 'prerender' })).context;
-    const page = await context.newPage();
-    await page.setViewportSize(viewport);
-    const errors: string[] = [];
-    page.on('console', (message) => {
-      if (message.type() === 'error') errors.push(message.text());
-    });
-    page.on('pageerror', (error) => errors.push(error.message));
-    return { page, errors };
+    return openTab(context, viewport);
   }
 
   /** Loads `route` in `page` until it is live: hydrated, with its deferred parts (src/web/app/Root.tsx). */

@@ -46,15 +46,29 @@ export const DESKTOP = { width: 1280, height: 900 };
  */
 export const CONTEXT_OPTIONS = { reducedMotion: 'reduce' } as const;
 
-/** A page that records console errors and uncaught exceptions, which a test can assert are none. */
-export async function openPage(browser: Browser, viewport = DESKTOP): Promise<{ page: Page; errors: string[] }> {
-  const page = await browser.newPage({ ...CONTEXT_OPTIONS, viewport });
+/** The console errors and uncaught exceptions of `page` from now on, which a test can assert are none. */
+function recordErrors(page: Page): { page: Page; errors: string[] } {
   const errors: string[] = [];
   page.on('console', (message) => {
     if (message.type() === 'error') errors.push(message.text());
   });
   page.on('pageerror', (error) => errors.push(error.message));
   return { page, errors };
+}
+
+/** A page of its own context that records console errors and uncaught exceptions. */
+export async function openPage(browser: Browser, viewport = DESKTOP): Promise<{ page: Page; errors: string[] }> {
+  return recordErrors(await browser.newPage({ ...CONTEXT_OPTIONS, viewport }));
+}
+
+/** A new tab of `context` at `viewport` that records console errors and uncaught exceptions. */
+export async function openTab(
+  context: BrowserContext,
+  viewport: { width: number; height: number },
+): Promise<{ page: Page; errors: string[] }> {
+  const page = await context.newPage();
+  await page.setViewportSize(viewport);
+  return recordErrors(page);
 }
 
 let visitors = 0;
