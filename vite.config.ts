@@ -23,7 +23,22 @@ export default defineConfig({
     rolldownOptions: {
       output: {
         codeSplitting: {
-          groups: [{ name: 'vendor-react', test: /node_modules[\\/](react|react-dom|scheduler)[\\/]/ }],
+          groups: [
+            { name: 'vendor-react', test: /node_modules[\\/](react|react-dom|scheduler)[\\/]/ },
+            // Everything else the entry imports is one chunk, the entry's own. Without this group what
+            // it shares with the lazy pages (the router, the tool list, Rolldown's runtime) came as
+            // chunks of their own, each costing every page a request, gzip framing and imports (about
+            // 0.7 kB gzipped a page; the landing page's budget: scripts/build-output.test.ts).
+            { name: 'app', tags: ['$initial'] },
+            // The prices a page states: lib/tool-prices.ts reads lib/tools-info.ts, which the routes
+            // also fetch ahead of a priced page; one chunk, not two. These files only: what they import
+            // (the router, the API client) stays in the entry's chunk, which imports them dynamically.
+            {
+              name: 'tool-prices',
+              test: /src[\\/]web[\\/]lib[\\/](tool-prices|tools-info)\.ts$/,
+              includeDependenciesRecursively: false,
+            },
+          ],
         },
       },
     },

@@ -6,7 +6,8 @@ import { defineConfig } from 'vitest/config';
 //   unit         pure server/contract code, scripts, and brief runs of the benches (bench/benches.test.ts);
 //                unit-isolated: the few that need a module graph of their own
 //   integration  the Hono app in-process against PGlite (cloned from a migrated template), and
-//                again against PostgreSQL when TEST_DATABASE_URL is set (except PGLITE_ONLY)
+//                again against PostgreSQL when TEST_DATABASE_URL is set (except PGLITE_ONLY);
+//                integration-isolated: the few that mock a module (on PGlite)
 //   e2e          the real server process driven by Playwright in Debian chromium;
 //                e2e-processes: the real server's processes started, killed and clustered, no browser
 // Run on PGlite only: these test HTTP, policy, mail, sign-in, storage and model behaviour whose SQL is
@@ -57,12 +58,17 @@ const ISOLATED_UNIT_TESTS = [
   'src/server/inference/local/faces/shared-runtime.test.ts',
 ];
 
+// Integration files that replace a module with vi.mock (the tool lists, to add a throwaway tool):
+// in the shared module graph of the others they would be handed the modules already loaded, so they
+// run in integration-isolated (on PGlite), each in a module graph of its own.
+const ISOLATED_INTEGRATION_TESTS = ['test/integration/throwaway-tool.test.ts'];
+
 const integrationOn = (dialect: 'pglite' | 'postgres') => ({
   extends: true as const,
   test: {
     name: `integration-${dialect}`,
     include: ['test/integration/**/*.test.ts'],
-    exclude: dialect === 'postgres' ? PGLITE_ONLY : [],
+    exclude: [...ISOLATED_INTEGRATION_TESTS, ...(dialect === 'postgres' ? PGLITE_ONLY : [])],
     // Files share a worker's loaded modules: each file's own backend and database keep them apart,
     // and importing the whole server again per file was most of this tier's time. (accounts.test.ts
     // failing after other files was its own race, the Stripe customer made after sign-up, now awaited.)
@@ -122,6 +128,16 @@ export default defineConfig({
       },
       integrationOn('pglite'),
       ...(process.env.TEST_DATABASE_URL ? [integrationOn('postgres')] : []),
+      {
+        ...integrationOn('pglite'),
+        test: {
+          ...integrationOn('pglite').test,
+          name: 'integration-isolated',
+          include: ISOLATED_INTEGRATION_TESTS,
+          exclude: [],
+          isolate: true,
+        },
+      },
       {
         test: {
           name: 'e2e',

@@ -145,6 +145,18 @@ describe('the benches', { timeout: HANG }, () => {
     expect(output).toMatch(/ratio build\/sources: [\d.]+x CPU to answer, [\d.]+x warmed, [\d.]+x wall/);
   });
 
+  it('measure the colour error at a cut-out’s edge before and after clean edges', async () => {
+    // Small subjects, one timed run: the table's six backgrounds and a contact sheet still come out.
+    const sheet = path.join(mkdtempSync(path.join(os.tmpdir(), 'pp-edges-')), 'edges.png');
+    const output = await runBench('edges.ts', ['--side', '160', '--runs', '1', '--sheet', sheet]);
+    for (const background of ['red', 'green', 'blue', 'white', 'black', 'photo'])
+      expect(output, background).toMatch(
+        new RegExp(`^${background}\\s+[\\d.]+\\s+[\\d.]+\\s+[\\d.]+x(\\s+[\\d.]+){3}$`, 'm'),
+      );
+    expect(output).toContain(`contact sheet: ${sheet}`);
+    rmSync(path.dirname(sheet), { recursive: true, force: true });
+  });
+
   describe('on one real server (the local engine), shared', () => {
     // Both benches sign their own user up on it (a new account's 20 tokens pay their brief runs): one
     // server start, one engine process and one load of the upscaler's models instead of two.

@@ -5,7 +5,9 @@
 // on the same server in the same run. Prints throughput, p50/p99 and the ratios, and where the
 // thread's time per request went: inside PGlite's wasm (every statement runs to its end on this
 // thread) and everything else (HTTP server and this bench's own client, the app, the output file).
-//   npm run bench -- [--seconds 10 | --requests 20] [--concurrency 8]
+// Paired: the same again with METRICS=off, and what counting for GET /metrics costs a tool call
+// (issue 57: under 5% of its thread time); --rounds n repeats the pair.
+//   npm run bench -- [--seconds 10 | --requests 20] [--concurrency 8] [--rounds 1]
 import { mkdtempSync, rmSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
@@ -31,6 +33,8 @@ const SECONDS = arg('seconds', 10);
 /** Requests each client sends in a phase, instead of sending for SECONDS (0: by time). */
 const REQUESTS = arg('requests', 0);
 const CONCURRENCY = arg('concurrency', 8);
+/** Pairs of runs with metrics on and off (the order alternating). */
+const ROUNDS = arg('rounds', 1);
 
 type Run = {
   requests: number;
@@ -130,9 +134,10 @@ function summary(name: string, run: Run) {
   return { rps, p50: percentile(sorted, 0.5), p99: percentile(sorted, 0.99), thread, database, cpu, databaseCpu };
 }
 
-async function main() {
+async function measure(metrics: 'on' | 'off') {
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'pp-bench-'));
   const config = loadConfig({
+    METRICS: metrics,
     DATA_DIR: dataDir,
     QUEUE_POLL_SECONDS: '0.5',
     TRUST_PROXY_HOPS: '1',
@@ -158,7 +163,9 @@ async function main() {
   const body = JSON.stringify({ prompt: 'benchmark', numOutputs: 1 });
 
   const each = REQUESTS > 0 ? `${REQUESTS} requests` : `${SECONDS} s`;
-  console.log(`tool-overhead: ${CONCURRENCY} concurrent clients, ${each} each, PGlite in memory, instant provider`);
+  console.log(
+    `tool-overhead: ${CONCURRENCY} concurrent clients, ${each} each, PGlite in memory, instant provider, METRICS=${metrics}`,
+  );
   const health = summary('GET /api/health', await load(() => fetch(`${base}/api/health`)));
   const toolRun = await load(() => fetch(`${base}/api/generate-image`, { method: 'POST', headers, body }));
   const tool = summary('POST /api/generate-image', toolRun);
@@ -192,6 +199,28 @@ async function main() {
   await backend.stop();
   await database.close();
   rmSync(dataDir, { recursive: true, force: true });
+  return tool;
+}
+
+/** Each pair's tool call with and without metrics: what counting costs its thread and CPU time. */
+async function main() {
+  const pairs: Array<{ on: ReturnType<typeof summary>; off: ReturnType<typeof summary> }> = [];
+  for (let round = 0; round < ROUNDS; round++) {
+    // Each second pair the other way round: the first run of a process also warms its code up.
+    if (round % 2 === 0) {
+      const on = await measure('on');
+      pairs.push({ on, off: await measure('off') });
+    } else {
+      const off = await measure('off');
+      pairs.push({ off, on: await measure('on') });
+    }
+  }
+  const share = (on: number, off: number) => `${(((on - off) / off) * 100).toFixed(1)}%`;
+  for (const { on, off } of pairs) {
+    console.log(
+      `metrics on / off, a tool call's time: thread ${on.thread.toFixed(2)} / ${off.thread.toFixed(2)} ms (${share(on.thread, off.thread)}), cpu ${on.cpu.toFixed(2)} / ${off.cpu.toFixed(2)} ms (${share(on.cpu, off.cpu)})`,
+    );
+  }
 }
 
 // Awaited, so that bench/in-one-process.ts can run the next bench once this one has ended.

@@ -28,6 +28,8 @@ const ROOT = path.resolve(import.meta.dirname, '..');
 const FIXTURES = path.join(ROOT, 'test/fixtures/images');
 const TSX = path.join(ROOT, 'node_modules/.bin/tsx');
 const FIRST_CALL_PATH = '/api/remove-background';
+/** The tool the guide walks through (its web module's `apiGuide`): the batch example's tool. */
+const GUIDE_TOOL = 'background-remover';
 /** A key of the right shape that no account has: every call with it is refused (401). */
 const UNKNOWN_KEY = `pp_${'x'.repeat(43)}`;
 
@@ -225,7 +227,7 @@ server.listen(0, '127.0.0.1', () => console.log('listening on', server.address()
       await photo(cwd, 'IMG_0412.jpg', 'grace_hopper.jpg');
       await photo(cwd, 'IMG_0413.jpg', 'rocket.jpg');
       await photo(cwd, 'IMG_0414.jpg', 'chelsea.png');
-      writeFileSync(path.join(cwd, 'batch.sh'), batchExample(origin));
+      writeFileSync(path.join(cwd, 'batch.sh'), batchExample(origin, GUIDE_TOOL));
       const result = await run('bash', ['batch.sh'], { cwd, env: { PP_API_KEY: key } });
       expect(result, result.stderr).toMatchObject({ code: 0, stderr: '' });
       // Each image as it was queued, then the counts until none waits or runs.
@@ -262,7 +264,7 @@ server.listen(0, '127.0.0.1', () => console.log('listening on', server.address()
   for (const [name, example, file, script] of [
     ['the first call with curl', (at: string) => curlExample(at, FIRST_CALL_PATH), 'no-background.png', false],
     ['the result-file example', resultFileExample, 'sneaker-listing.jpg', false],
-    ['the batch script', batchExample, 'results.zip', true],
+    ['the batch script', (at: string) => batchExample(at, GUIDE_TOOL), 'results.zip', true],
   ] as const) {
     it(
       `${name} fails visibly when refused, and saves no ${file}`,
@@ -301,7 +303,7 @@ server.listen(0, '127.0.0.1', () => console.log('listening on', server.address()
             curlExample(origin, FIRST_CALL_PATH),
             fetchExample(origin, FIRST_CALL_PATH),
             webhookExample,
-            batchExample(origin),
+            batchExample(origin, GUIDE_TOOL),
             resultFileExample(origin),
           ]) {
             expect(shown).toContain(example);

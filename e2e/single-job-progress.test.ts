@@ -4,18 +4,18 @@
 // brought into view with the focus on its heading; a batch's zip link says what it gives while
 // images still run ("Download the 1 finished"), and that zip's README.txt lists the rest.
 // Screenshots go to .tmp/e2e-shots/ (not committed).
-import { mkdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { unzipSync } from 'fflate';
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import sharp from 'sharp';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { DESKTOP, launchBrowser, PHONE } from './support/browser';
+import { describe, expect, inject, it } from 'vitest';
+import { DESKTOP, PHONE, SHOTS } from './support/browser';
+import { browserForFile } from './support/suite';
+import { chooseImage, downloadFrom, pageReady } from './support/tool-page';
 import { shownBalance as balance, newAccount } from './support/visitors';
 
 const baseUrl = inject('baseUrl');
 const CAT = path.resolve(import.meta.dirname, 'fixtures/chelsea.png');
-const SHOTS = path.resolve(import.meta.dirname, '../.tmp/e2e-shots');
 /** Local models on a machine the other tests keep busy: a limit catches a hang, not slowness. */
 const RUN_WAIT_MS = 240_000;
 
@@ -25,21 +25,13 @@ async function cat(name: string, width: number) {
 }
 
 describe.runIf(inject('browserAvailable'))("one job's progress as good as a batch's (issue 54)", () => {
-  let browser: Browser;
-  beforeAll(async () => {
-    mkdirSync(SHOTS, { recursive: true });
-    browser = await launchBrowser();
-  });
-  afterAll(async () => {
-    await browser?.close();
-  });
+  const browser = browserForFile();
 
   const progress = (page: Page) => page.getByTestId('job-progress');
 
   async function openUpscaler(page: Page) {
     await page.goto(`${baseUrl}/image-upscaler`);
-    await page.getByRole('heading', { level: 1, name: 'Image Upscaler' }).waitFor();
-    await page.getByTestId('token-balance').and(page.locator(':not([aria-busy])')).waitFor();
+    await pageReady(page, 'Image Upscaler');
   }
 
   /**
@@ -84,7 +76,7 @@ describe.runIf(inject('browserAvailable'))("one job's progress as good as a batc
   }
 
   it('a single job says its place and time left, and its result takes the view and the focus (390 and 1280 px)', async () => {
-    const { page: phone } = await newAccount(browser, baseUrl, { verified: true, prefix: 'single', viewport: PHONE });
+    const { page: phone } = await newAccount(browser(), baseUrl, { verified: true, prefix: 'single', viewport: PHONE });
     await runsOfTheTool(phone);
     const desktop = await phone.context().newPage();
     await desktop.setViewportSize(DESKTOP);
@@ -93,8 +85,7 @@ describe.runIf(inject('browserAvailable'))("one job's progress as good as a batc
       [desktop, 240],
     ] as const) {
       await openUpscaler(page);
-      await page.getByTestId('image-input').setInputFiles(await cat(`cat-${width}.jpg`, width));
-      await page.getByRole('img', { name: `Your image: cat-${width}.jpg` }).waitFor();
+      await chooseImage(page, await cat(`cat-${width}.jpg`, width));
     }
     // The phone's job first: the desktop's waits for the model it holds (the local engine runs one at a time).
     await phone.getByTestId('tool-action').click();
@@ -126,7 +117,7 @@ describe.runIf(inject('browserAvailable'))("one job's progress as good as a batc
   }, 600_000);
 
   it('a running batch offers its finished images and a README.txt for the rest (390 and 1280 px)', async () => {
-    const { page } = await newAccount(browser, baseUrl, { verified: true, prefix: 'zip', viewport: PHONE });
+    const { page } = await newAccount(browser(), baseUrl, { verified: true, prefix: 'zip', viewport: PHONE });
     await openUpscaler(page);
     await expect.poll(() => balance(page)).toBe(20);
     // A small image first, then two larger: the first is done while the others wait or run.
@@ -141,8 +132,7 @@ describe.runIf(inject('browserAvailable'))("one job's progress as good as a batc
       await partial.scrollIntoViewIfNeeded();
       await page.screenshot({ path: path.resolve(SHOTS, `batch-partial-zip-${viewport.width}.png`) });
     }
-    const [download] = await Promise.all([page.waitForEvent('download'), partial.click()]);
-    const entries = unzipSync(new Uint8Array(readFileSync(await download.path())));
+    const entries = unzipSync(new Uint8Array((await downloadFrom(page, partial)).bytes));
     const readme = Buffer.from(entries['README.txt'] as Uint8Array).toString();
     expect(readme.startsWith('Image Upscaler: a batch of 3 images.\r\n')).toBe(true);
     // The others may have finished since the link was read: README.txt says what the zip holds, and

@@ -59,18 +59,21 @@ const vitestArgs = process.argv.slice(2);
 // is the one every server process of the tests runs).
 let typecheck = Promise.resolve();
 let licenses = Promise.resolve();
+let imports = Promise.resolve();
 if (vitestArgs.length === 0) {
   const build = path.join(root, 'scripts/build.mjs');
   typecheck = step('typecheck', [bin('typescript', 'bin/tsc'), '--noEmit', '-p', 'tsconfig.json']);
   // Every runtime dependency's licence against docs/models.md (decision 070), beside lint: its count
   // and any package refused (`npm run licenses` prints the whole table).
   licenses = step('licenses', [path.join(root, 'scripts/licenses.mjs'), '--summary']);
+  // The server's imports against docs/architecture.md's "may import" table, with no folder loop (decision 076).
+  imports = step('imports', [path.join(root, 'scripts/check-imports.mjs')]);
   await step('lint', [bin('@biomejs/biome', 'bin/biome'), 'ci', '.']).then(() => step('build', [build]));
 }
 
 // The browser tests run one file at a time (one server and one browser each); Vitest runs such a
 // project only after all the others, so it runs in a Vitest of its own beside the rest instead.
-const otherProjects = ['web', 'unit', 'unit-isolated', 'integration-pglite'];
+const otherProjects = ['web', 'unit', 'unit-isolated', 'integration-pglite', 'integration-isolated'];
 if (process.env.TEST_DATABASE_URL) otherProjects.push('integration-postgres');
 // Side by side, the two fill both cores (95% busy over a quiet run; one file at a time left a core
 // idle through every integration file: decision 054). ONE_VITEST=1 runs every project in one Vitest, one file at a time.
@@ -125,7 +128,7 @@ function runVitest({ name, args }) {
     });
   });
 }
-await Promise.all([...runs.map(runVitest), typecheck, licenses]);
+await Promise.all([...runs.map(runVitest), typecheck, licenses, imports]);
 
 // Where the time went: each tier's wall time (Vitest's projects overlap: they share the cores).
 const seconds = (ms) => `${(ms / 1000).toFixed(0).padStart(5)} s`;

@@ -5,6 +5,7 @@
 // context and page (0.37 against 1.27 CPU-s, docs/performance.md). Full chromium when it is the
 // only one installed.
 import { existsSync } from 'node:fs';
+import path from 'node:path';
 import {
   type Browser,
   type BrowserContext,
@@ -37,6 +38,14 @@ export function launchBrowser(): Promise<Browser> {
 
 export const PHONE = { width: 390, height: 844 };
 export const DESKTOP = { width: 1280, height: 900 };
+/** The two widths a page is tested at, named for test titles and screenshot files: `it.each(WIDTHS)`. */
+export const WIDTHS = [
+  ['phone', PHONE],
+  ['desktop', DESKTOP],
+] as const;
+
+/** Where the browser tests' screenshots go (not committed). */
+export const SHOTS = path.resolve(import.meta.dirname, '../../.tmp/e2e-shots');
 
 /**
  * Every test context asks for reduced motion, which the app honours (each looping animation has its

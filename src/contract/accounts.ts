@@ -37,6 +37,8 @@ export type PublicConfig = {
   googleSignIn: boolean;
   /** Where development mail can be read (the local outbox), or null with a real mailer. */
   devMailUrl: string | null;
+  /** The support address (SUPPORT_EMAIL) "Please contact support" links to, or null when it is not set. */
+  supportEmail: string | null;
 };
 
 /** POST /api/profile/verification-email: 200 with this body, or 429 with it plus `error`. */

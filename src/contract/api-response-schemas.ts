@@ -8,12 +8,15 @@ import { TOOL_IDS } from './tools';
 export const JOB_STATUS = z.enum(['queued', 'running', 'succeeded', 'failed']);
 
 export const KEYWORD = z
-  .object({ keyword: z.string(), score: z.number().describe('From 0 to 1.') })
+  .object({ keyword: z.string(), score: z.number().min(0).max(1).describe('From 0 to 1.') })
   .describe('One keyword of an analysis, scored from 0 to 1.');
 
 export const COLOR = z
   .object({
-    hex: z.string().describe('"#rrggbb".'),
+    hex: z
+      .string()
+      .regex(/^#[0-9a-f]{6}$/i)
+      .describe('"#rrggbb".'),
     name: z.string(),
     percentage: z.number().describe('Its share of the image, 0 to 100.'),
   })
@@ -158,6 +161,11 @@ export const CREATION = JOB_VIEW.extend({
     })
     .nullable()
     .describe('The batch this job is an image of (GET /api/batches/{id}); null for a single call.'),
+  versions: z
+    .array(z.string())
+    .describe(
+      "The job ids of this result's versions, oldest first: the tool's own result, then each one refined by hand (POST /api/creations/{id}/refine). Empty when it has no other version.",
+    ),
 }).describe('One job of the account, with what it cost and what it made.');
 
 export const BATCH_ITEM = CREATION.extend({
@@ -276,5 +284,9 @@ export const PUBLIC_CONFIG = z
   .object({
     googleSignIn: z.boolean().describe('Whether Google sign-in is offered.'),
     devMailUrl: z.string().nullable().describe('Where development mail can be read, or null with a real mailer.'),
+    supportEmail: z
+      .string()
+      .nullable()
+      .describe('Where users write to support (SUPPORT_EMAIL), or null when it is not set.'),
   })
   .describe("What the web app needs to know of this server's settings.");

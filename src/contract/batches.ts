@@ -4,19 +4,16 @@
 // share these names, limits, sentences and the names of the files a batch's zip holds.
 import type { z } from 'zod';
 import type * as schemas from './api-response-schemas';
-import { IMAGE_DOWNLOAD_NAMES } from './download-names';
-import type { ToolId } from './tools';
+import { downloadName } from './download-names';
+import { type DefinitionOf, TOOLS, type ToolId } from './tools';
 
-/** The image tools that take a batch: one image in, one result out. */
-export const BATCH_TOOL_IDS = [
-  'background-remover',
-  'image-upscaler',
-  'creative-upscaler',
-  'fix-a-face',
-  'colorizer',
-  'image-analyzer',
-] as const satisfies readonly ToolId[];
-export type BatchToolId = (typeof BATCH_TOOL_IDS)[number];
+/** The image tools that take a batch (`batch` in their definition): one image in, one result out. */
+export type BatchToolId = { [T in ToolId]: DefinitionOf<T> extends { batch: true } ? T : never }[ToolId];
+/** In the list's order (a non-empty tuple, as z.enum takes). */
+export const BATCH_TOOL_IDS = TOOLS.filter((tool) => tool.batch).map((tool) => tool.id) as unknown as readonly [
+  BatchToolId,
+  ...BatchToolId[],
+];
 
 export const isBatchTool = (tool: string): tool is BatchToolId => (BATCH_TOOL_IDS as readonly string[]).includes(tool);
 
@@ -93,9 +90,10 @@ export function stemOf(fileName: string): string {
 /**
  * What the result of a batch image downloads as: the input's name with the tool's own download
  * name after it (product-spec's names: "IMG_0412.jpg" through Background Remover is
- * "IMG_0412-background-removed.png"); null for the Image Analyzer, whose results are the CSV.
+ * "IMG_0412-background-removed.png"); null for a tool whose result is not an image (the Image
+ * Analyzer's analyses are the batch's CSV).
  */
 export function batchResultName(tool: BatchToolId, inputName: string): string | null {
-  if (tool === 'image-analyzer') return null;
-  return `${stemOf(inputName)}-${IMAGE_DOWNLOAD_NAMES[tool]()}`;
+  const name = downloadName(tool, 1);
+  return name === null ? null : `${stemOf(inputName)}-${name}`;
 }

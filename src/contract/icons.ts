@@ -16,6 +16,7 @@ export const ICON_NAMES = [
   'maximize-2',
   'scan-search',
   'images',
+  'workflow',
 ] as const;
 
 export type IconName = (typeof ICON_NAMES)[number];

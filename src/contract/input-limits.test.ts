@@ -10,10 +10,11 @@ import {
   isSentence,
   promptProblem,
 } from './input-limits';
-import { describeIssue, TOOL_REQUEST_SCHEMAS } from './tool-requests';
+import { describeIssue } from './tool-requests';
+import { request as textToPic } from './tools/text-to-pic/request';
 
 const parseError = (body: unknown) => {
-  const result = TOOL_REQUEST_SCHEMAS['text-to-pic'].safeParse(body);
+  const result = textToPic.safeParse(body);
   if (result.success) throw new Error('parsed');
   return describeIssue(result.error, body);
 };

@@ -81,7 +81,7 @@ export const INPUT_MESSAGES = {
 export const isSentence = (reason: string) => /^[A-Z]/.test(reason);
 
 /** The file-size limit of `tool`'s image and what refuses a larger one (the spec's own for the 5 MB tools). */
-const hasSpecLimit = (tool: ImageToolId) => tool === 'metamorphose' || tool === 'background-swap';
+const hasSpecLimit = (tool: ImageToolId) => IMAGE_SHAPE_LIMITS[tool].spec5MB === true;
 
 export function imageByteLimit(tool: ImageToolId): { maxBytes: number; message: (bytes?: number) => string } {
   if (hasSpecLimit(tool)) {

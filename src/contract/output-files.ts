@@ -2,10 +2,10 @@
 // cut-out's finishing options, and the shop presets the Background Remover page offers. The request
 // schemas (tool-requests.ts), the server's finishing (server/images/finishing/) and the pages read
 // these, so the three cannot drift apart.
-import type { ToolId } from './tools';
+import { OUTPUT_FORMATS, type OutputFormat } from './output-formats';
+import { type ImageResultToolId, TOOLS } from './tools';
 
-export const OUTPUT_FORMATS = ['png', 'jpeg', 'webp', 'avif'] as const;
-export type OutputFormat = (typeof OUTPUT_FORMATS)[number];
+export { type ImageResultToolId, OUTPUT_FORMATS, type OutputFormat };
 
 export const OUTPUT_FORMAT_LABELS: Record<OutputFormat, string> = {
   png: 'PNG',
@@ -39,21 +39,10 @@ export function extensionOfType(contentType: string): string {
 /** Formats that keep transparency; JPEG does not. */
 export const keepsTransparency = (format: OutputFormat): boolean => format !== 'jpeg';
 
-/** The tools whose result is an image (all but Image Analyzer): each takes `outputFormat`. */
-export type ImageResultToolId = Exclude<ToolId, 'image-analyzer'>;
-
-/** The spec's format per tool: what a result comes in when no `outputFormat` is asked for. */
-export const DEFAULT_OUTPUT_FORMAT: Record<ImageResultToolId, OutputFormat> = {
-  'text-to-pic': 'webp',
-  metamorphose: 'webp',
-  'image-upscaler': 'webp',
-  colorizer: 'webp',
-  'background-remover': 'png',
-  'creative-upscaler': 'webp',
-  'fix-a-face': 'webp',
-  'text-lab': 'webp',
-  'background-swap': 'webp',
-};
+/** The spec's format per tool: what a result comes in when no `outputFormat` is asked for (its definition's `resultFiles`). */
+export const DEFAULT_OUTPUT_FORMAT = Object.fromEntries(
+  TOOLS.flatMap((tool) => (tool.resultFiles ? [[tool.id, tool.resultFiles.format]] : [])),
+) as Record<ImageResultToolId, OutputFormat>;
 
 /** `outputQuality` (1-100) for the lossy formats when none is asked for; PNG is lossless. */
 export const DEFAULT_OUTPUT_QUALITY: Record<Exclude<OutputFormat, 'png'>, number> = { jpeg: 90, webp: 90, avif: 60 };
@@ -66,6 +55,20 @@ export const CUT_OUT_SIZE = { min: 64, max: 4096 } as const;
 /** The margin around the subject when cropping, in percent of the subject's longer side. */
 export const CUT_OUT_MARGIN = { min: 0, max: 50, whenSized: 5 } as const;
 
+/** What the Background Remover hands back: the cut-out (the default), the photo with its background blurred, or the matte. */
+export const CUT_OUT_MODES = ['cutout', 'blur', 'mask'] as const;
+export type CutOutMode = (typeof CUT_OUT_MODES)[number];
+/** `blurStrength` (1-100) of mode blur; 50 when none is asked for. */
+export const BLUR_STRENGTH = { min: 1, max: 100, default: 50 } as const;
+/**
+ * A mode's result when it is not a cut-out: a blur is an opaque photo, WebP unless asked (as the
+ * other photo tools' results); a mask is a one-channel PNG and nothing else.
+ */
+export const MODE_RESULT: Partial<Record<CutOutMode, { format: OutputFormat; only?: true }>> = {
+  blur: { format: 'webp' },
+  mask: { format: 'png', only: true },
+};
+
 /**
  * Background Remover's finishing, as the request names it: `background` "transparent" (the default)
  * or a colour; `crop` the margin around the subject in percent (absent: the whole picture); `size` a
@@ -76,6 +79,14 @@ export type CutOutFinish = {
   crop?: number;
   size?: number;
   shadow?: boolean;
+  /**
+   * Issue 58: "blur" (the photo, its background blurred by `blurStrength` 1-100) or "mask" (the
+   * matte as a grey PNG) instead of the cut-out; `cleanEdges` the soft edge's colours cleaned of the
+   * old background's (decision 080). The request's default for both is kept with the job.
+   */
+  mode?: CutOutMode;
+  blurStrength?: number;
+  cleanEdges?: boolean;
 };
 
 /**

@@ -17,6 +17,7 @@ describe('the menu', () => {
       'Image Upscaler',
       'Image Analyzer',
       'My Creations',
+      'Recipes',
       'Tokens',
       'User Settings',
     ]);
@@ -34,13 +35,13 @@ describe('the menu', () => {
     } as ToolDefinition;
     const menu = menuOf([...TOOLS, eleventh]);
     expect(menu).toHaveLength(MENU.length + 1);
-    expect(menu.at(-4)).toEqual({
+    expect(menu.at(-5)).toEqual({
       label: 'Sketch Maker',
       to: '/sketch-maker',
       icon: 'paintbrush',
       toolId: 'sketch-maker',
     });
-    expect(menu.at(-3)?.label).toBe('My Creations');
+    expect(menu.at(-4)?.label).toBe('My Creations');
   });
 
   it('sends a signed-in user to Text to Pic', () => {

@@ -1,8 +1,21 @@
 import { describe, expect, it } from 'vitest';
+import type { z } from 'zod';
 import { INPUT_MESSAGES } from './input-limits';
 import { isStorableText, unstorableTextError } from './text';
-import { TOOL_REQUEST_SCHEMAS, unstorableTextRefusal } from './tool-requests';
-import { TOOL_IDS } from './tools';
+import { unstorableTextRefusal } from './tool-requests';
+import { TOOL_IDS, type ToolId } from './tools';
+import { request as backgroundRemover } from './tools/background-remover/request';
+import { request as colorizer } from './tools/colorizer/request';
+import { request as textLab } from './tools/text-lab/request';
+import { request as textToPic } from './tools/text-to-pic/request';
+
+/** Every tool's request schema (contract/tools/<tool-id>/request.ts), by tool id. */
+const REQUESTS = import.meta.glob<{ request: z.ZodObject }>('./tools/*/request.ts', { eager: true });
+function requestOf(tool: ToolId): z.ZodObject {
+  const module = REQUESTS[`./tools/${tool}/request.ts`];
+  if (!module) throw new Error(`no request.ts for ${tool}`);
+  return module.request;
+}
 
 describe('text a prompt may hold', () => {
   it('takes any well-formed Unicode, emoji and other scripts included', () => {
@@ -16,7 +29,7 @@ describe('text a prompt may hold', () => {
     ]) {
       expect(isStorableText(text), text).toBe(true);
     }
-    expect(TOOL_REQUEST_SCHEMAS['text-to-pic'].safeParse({ prompt: 'a fox 🦊' }).success).toBe(true);
+    expect(textToPic.safeParse({ prompt: 'a fox 🦊' }).success).toBe(true);
   });
 
   it('refuses NUL and lone surrogates, which PostgreSQL cannot store, and the other C0 controls (issue 36)', () => {
@@ -32,7 +45,7 @@ describe('text a prompt may hold', () => {
     ]) {
       expect(isStorableText(text), JSON.stringify(text)).toBe(false);
     }
-    const parsed = TOOL_REQUEST_SCHEMAS['text-lab'].safeParse({ prompt: 'sign \ud83d' });
+    const parsed = textLab.safeParse({ prompt: 'sign \ud83d' });
     expect(parsed.success).toBe(false);
   });
 });
@@ -40,34 +53,34 @@ describe('text a prompt may hold', () => {
 describe("a tool call's text fields (issue 52)", () => {
   it('refuses a control character in any field but the images, naming the field', () => {
     for (const tool of TOOL_IDS) {
-      expect(unstorableTextRefusal(tool, { webhook: 'https://example.com/hook\u0000' }), tool).toBe(
+      expect(unstorableTextRefusal(requestOf(tool), { webhook: 'https://example.com/hook\u0000' }), tool).toBe(
         unstorableTextError('webhook'),
       );
-      expect(unstorableTextRefusal(tool, { userId: 'u\u001b' }), tool).toBe(unstorableTextError('userId'));
+      expect(unstorableTextRefusal(requestOf(tool), { userId: 'u\u001b' }), tool).toBe(unstorableTextError('userId'));
     }
-    expect(unstorableTextRefusal('text-to-pic', { aspectRatio: '1:1\u0001' })).toBe(unstorableTextError('aspectRatio'));
-    expect(unstorableTextRefusal('background-remover', { background: '#ffffff\u0000' })).toBe(
+    expect(unstorableTextRefusal(textToPic, { aspectRatio: '1:1\u0001' })).toBe(unstorableTextError('aspectRatio'));
+    expect(unstorableTextRefusal(backgroundRemover, { background: '#ffffff\u0000' })).toBe(
       unstorableTextError('background'),
     );
   });
 
   it("checks the fields a route reads itself (a batch image's name) when it names them", () => {
-    expect(unstorableTextRefusal('colorizer', { name: 'IMG\u0000.jpg' })).toBeNull();
-    expect(unstorableTextRefusal('colorizer', { name: 'IMG\u0000.jpg' }, ['item', 'name'])).toBe(
+    expect(unstorableTextRefusal(colorizer, { name: 'IMG\u0000.jpg' })).toBeNull();
+    expect(unstorableTextRefusal(colorizer, { name: 'IMG\u0000.jpg' }, ['item', 'name'])).toBe(
       unstorableTextError('name'),
     );
   });
 
   it('leaves images to the image rule and the prompt to its own sentence', () => {
-    expect(unstorableTextRefusal('colorizer', { image: 'abc\u0000' })).toBeNull();
-    expect(unstorableTextRefusal('text-lab', { prompt: 'sign\u0000' })).toBeNull();
-    const parsed = TOOL_REQUEST_SCHEMAS['text-lab'].safeParse({ prompt: 'sign\u0000' });
+    expect(unstorableTextRefusal(colorizer, { image: 'abc\u0000' })).toBeNull();
+    expect(unstorableTextRefusal(textLab, { prompt: 'sign\u0000' })).toBeNull();
+    const parsed = textLab.safeParse({ prompt: 'sign\u0000' });
     expect(parsed.error?.issues[0]?.message).toBe(INPUT_MESSAGES.promptUnstorable);
   });
 
   it('takes tabs, line breaks and any script', () => {
     expect(
-      unstorableTextRefusal('background-remover', { webhook: 'https://例え.jp/フック', userId: 'a\tb\r\n' }),
+      unstorableTextRefusal(backgroundRemover, { webhook: 'https://例え.jp/フック', userId: 'a\tb\r\n' }),
     ).toBeNull();
   });
 });

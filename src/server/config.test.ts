@@ -12,7 +12,8 @@ describe('configuration', () => {
     expect(config.database).toEqual({ kind: 'pglite', dir: path.resolve('./data/pglite') });
     expect(config.role).toEqual({ web: true, worker: true });
     expect(config.providers).toEqual({ inference: 'local', payments: 'local', mail: 'outbox', storage: 'fs' });
-    expect(config.webhooks).toEqual({ retryBaseSeconds: 10 });
+    // Unset: the webhook delivery's retry policy (db/queue/retry-policies.ts) gives the base.
+    expect(config.webhooks).toEqual({ retryBaseSeconds: undefined });
     expect(loadConfig({ WEBHOOK_RETRY_BASE_SECONDS: '0.2' }).webhooks.retryBaseSeconds).toBe(0.2);
   });
 
@@ -119,8 +120,8 @@ describe('configuration', () => {
     }
   });
 
-  it('retries a failed tool run after 5 s unless TOOL_RETRY_DELAY_SECONDS says 0.05 to 3600', () => {
-    expect(loadConfig({}).toolRetryDelaySeconds).toBe(5);
+  it('retries a failed tool run after the delay of its retry policy unless TOOL_RETRY_DELAY_SECONDS says 0.05 to 3600', () => {
+    expect(loadConfig({}).toolRetryDelaySeconds).toBeUndefined();
     expect(loadConfig({ TOOL_RETRY_DELAY_SECONDS: '0.2' }).toolRetryDelaySeconds).toBe(0.2);
     for (const bad of ['0', '-1', '3601', 'soon']) {
       expect(() => loadConfig({ TOOL_RETRY_DELAY_SECONDS: bad }), bad).toThrow(/TOOL_RETRY_DELAY_SECONDS: /);
@@ -253,6 +254,17 @@ describe('configuration', () => {
     expect(loadConfig({ UNSAFE_LOCAL_CHECKOUT_IN_PRODUCTION: 'true' }).unsafeLocalCheckout).toBe(false);
     expect(() => loadConfig({ ...production, UNSAFE_LOCAL_CHECKOUT_IN_PRODUCTION: 'yes' })).toThrow(
       /UNSAFE_LOCAL_CHECKOUT_IN_PRODUCTION/,
+    );
+  });
+
+  it('reads the operators of ADMIN_EMAILS without case or spaces, and names an entry that is no address', () => {
+    expect(loadConfig({}).adminEmails).toEqual([]);
+    expect(loadConfig({ ADMIN_EMAILS: ' Ops@Example.com,, support@example.com ' }).adminEmails).toEqual([
+      'ops@example.com',
+      'support@example.com',
+    ]);
+    expect(() => loadConfig({ ADMIN_EMAILS: 'ops@example.com, Support Team' })).toThrow(
+      'ADMIN_EMAILS: "support team" is not an email address',
     );
   });
 });

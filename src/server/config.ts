@@ -10,6 +10,13 @@ const optionalString = z
   .transform((v) => (v === '' ? undefined : v))
   .optional();
 
+/** A metrics listener's port: 0 lets the system pick a free one (the start log names it). */
+const metricsPort = z.coerce
+  .number<string | undefined>({ error: 'must be a number' })
+  .int('must be a whole number')
+  .min(0, 'must be between 0 and 65535')
+  .max(65535, 'must be between 0 and 65535');
+
 const EnvSchema = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
   PORT: z.coerce
@@ -39,8 +46,8 @@ const EnvSchema = z.object({
   TOOL_WAIT_SECONDS: z.coerce.number().min(0).max(300).default(55),
   /** Seconds a tool job's provider call may take; a job running longer is handed back by the orphan sweep (retried or refunded). */
   TOOL_JOB_EXPIRE_SECONDS: z.coerce.number().int().min(2).max(86_400).default(900),
-  /** Seconds before a failed tool run's first retry; the second waits twice as long, each up to twice that at random. */
-  TOOL_RETRY_DELAY_SECONDS: z.coerce.number().min(0.05).max(3600).default(5),
+  /** Seconds before a failed tool run's first retry (unset: the retry policy's, db/queue/retry-policies.ts, 5 s); the second waits twice as long, each up to twice that at random. */
+  TOOL_RETRY_DELAY_SECONDS: z.coerce.number().min(0.05).max(3600).optional(),
   /** Tool calls one account may make per minute (valid or not); beyond it the API answers 429 with Retry-After. */
   TOOL_CALLS_PER_MINUTE: z.coerce.number().int().min(1).max(100_000).default(60),
   /** Seconds a worker may go without renewing its lease before its jobs are handed back to the queue. */
@@ -57,15 +64,15 @@ const EnvSchema = z.object({
   RESULT_RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(90),
   /** Megabytes of stored images one user may have; a tool call past it is refused, nothing charged. */
   STORAGE_QUOTA_MB: z.coerce.number().int().min(1).max(1_000_000).default(1000),
-  /** Seconds before a failed webhook delivery's first retry; each next waits three times longer (10 tries, about a day). */
+  /** Seconds before a failed webhook delivery's first retry (unset: the retry policy's, 10 s); each next waits three times longer (10 tries, about a day). */
   WEBHOOK_RETRY_BASE_SECONDS: z.coerce
     .number({ error: 'must be a number' })
     .min(0.01, 'must be at least 0.01')
     .max(3600, 'must be at most 3600')
-    .default(10),
+    .optional(),
   /** Inference provider for every tool (default: replicate with a token, else local); see routing. */
   INFERENCE_PROVIDER: z.enum(['replicate', 'local', 'demo']).optional(),
-  /** Per-tool overrides, e.g. INFERENCE_TOOLS="colorizer=demo,image-upscaler=local". */
+  /** Per-tool overrides, e.g. INFERENCE_TOOLS="<tool-id>=demo,<tool-id>=local" (ids of contract/tools.ts). */
   INFERENCE_TOOLS: z.string().trim().optional(),
   /** The local engine's ISNet for background removal: small (quantized, less memory) or medium (faster on CPU). */
   LOCAL_BACKGROUND_MODEL: z.enum(['small', 'medium']).default('medium'),
@@ -100,8 +107,24 @@ const EnvSchema = z.object({
    * without any payment. Its name says what it is; every start logs a warning while it is on.
    */
   UNSAFE_LOCAL_CHECKOUT_IN_PRODUCTION: z.enum(['true', 'false']).default('false'),
+  /** The support console's operators (issue 57): these accounts, once verified, may use /admin. Comma-separated. */
+  ADMIN_EMAILS: z.string().default(''),
   /** In production, callers with `Authorization: Bearer <HEALTH_TOKEN>` see /api/health's details (as do local ones). */
   HEALTH_TOKEN: optionalString.pipe(z.string().min(16, 'must be at least 16 characters').optional()),
+  /** off: nothing is counted and GET /metrics answers 404 (the bench's pairing measures what metrics cost). */
+  METRICS: z.enum(['on', 'off']).default('on'),
+  /** In production GET /metrics answers only `Authorization: Bearer <METRICS_TOKEN>` (404 while unset); open elsewhere. */
+  METRICS_TOKEN: optionalString.pipe(z.string().min(16, 'must be at least 16 characters').optional()),
+  /** A process without the app's HTTP server (`--worker`) serves its GET /metrics on this port (0: any free one, logged). */
+  METRICS_PORT: optionalString.pipe(metricsPort.optional()),
+  /** The local engine process (the models) serves its own GET /metrics on this port (0: any free one, logged). */
+  ENGINE_METRICS_PORT: optionalString.pipe(metricsPort.optional()),
+  /** The address those listeners bind: this machine only unless told (a scraper elsewhere: 0.0.0.0). */
+  METRICS_HOST: z.string().trim().min(1).default('127.0.0.1'),
+  /** Where the "Please contact support" sentences, the FAQ and the footer send users (a mailto link). */
+  SUPPORT_EMAIL: optionalString.pipe(
+    z.email({ error: 'must be an email address such as support@example.com' }).optional(),
+  ),
   /** Another Stripe API address (tests: a fake on 127.0.0.1); default https://api.stripe.com. */
   STRIPE_API_BASE: optionalString.pipe(z.url({ error: 'must be a URL such as http://127.0.0.1:12111' }).optional()),
   SMTP_URL: optionalString.pipe(
@@ -142,8 +165,8 @@ export type Config = {
   queuePollSeconds: number;
   toolWaitSeconds: number;
   toolJobExpireSeconds: number;
-  /** The first retry's delay of a tool run that threw (doubled for the next, each up to twice at random). */
-  toolRetryDelaySeconds: number;
+  /** The first retry's delay of a tool run that threw (doubled for the next, each up to twice at random); unset: the retry policy's. */
+  toolRetryDelaySeconds: number | undefined;
   workerConcurrency: number;
   toolCallsPerMinute: number;
   /** Tool jobs one user may have queued or running at once (the fair queue's cap). */
@@ -167,14 +190,31 @@ export type Config = {
   } | null;
   /** Stripe payments (else the built-in local checkout). */
   stripe: StripeConfig | null;
+  /** The support console's operators' emails (ADMIN_EMAILS), lower-cased: admin/operators.ts. */
+  adminEmails: readonly string[];
   /** The bearer token that shows /api/health's details to an operator in production. */
   healthToken: string | undefined;
+  /**
+   * GET /metrics (observability/metrics-route.ts): counted at all, and the bearer token production asks
+   * for; the listeners of the processes without the app's server (observability/metrics-listener.ts).
+   */
+  metrics: {
+    enabled: boolean;
+    token: string | undefined;
+    /** METRICS_PORT: a worker-only process's listener (null: none). */
+    port: number | null;
+    /** ENGINE_METRICS_PORT: the local engine process's listener (null: none). */
+    enginePort: number | null;
+    host: string;
+  };
+  /** The support address users are shown (GET /api/config); the start log warns in production without it. */
+  supportEmail: string | null;
   /** Production running the local checkout anyway (UNSAFE_LOCAL_CHECKOUT_IN_PRODUCTION): warned at every start. */
   unsafeLocalCheckout: boolean;
   /** Seconds a job waits for its provider's webhook before the worker checks on it. */
   webhookGraceSeconds: number;
-  /** Our own webhooks to the callers (webhooks/deliveries/): the first retry's delay, tripled for each next. */
-  webhooks: { retryBaseSeconds: number };
+  /** Our own webhooks to the callers (webhooks/deliveries/): the first retry's delay, tripled for each next; unset: the retry policy's. */
+  webhooks: { retryBaseSeconds: number | undefined };
   role: Role;
   trustProxyHops: number;
   auth: {
@@ -287,6 +327,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, argv: readonly 
     ]);
   }
   const s3 = s3Config(e);
+  const adminEmails = adminEmailsOf(e.ADMIN_EMAILS);
   return {
     env: e.NODE_ENV,
     port: e.PORT,
@@ -322,7 +363,16 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, argv: readonly 
       : null,
     stripe,
     unsafeLocalCheckout,
+    adminEmails,
     healthToken: e.HEALTH_TOKEN,
+    metrics: {
+      enabled: e.METRICS === 'on',
+      token: e.METRICS_TOKEN,
+      port: e.METRICS_PORT ?? null,
+      enginePort: e.ENGINE_METRICS_PORT ?? null,
+      host: e.METRICS_HOST,
+    },
+    supportEmail: e.SUPPORT_EMAIL ?? null,
     webhookGraceSeconds: e.REPLICATE_WEBHOOK_GRACE_SECONDS,
     webhooks: { retryBaseSeconds: e.WEBHOOK_RETRY_BASE_SECONDS },
     role,
@@ -352,6 +402,21 @@ const STRIPE_SETTINGS = [
   'STRIPE_PRICE_1100',
   'STRIPE_PRICE_2400',
 ] as const;
+
+/** ADMIN_EMAILS: comma-separated addresses, compared without case (an account's email is kept lower-cased). */
+function adminEmailsOf(list: string): string[] {
+  const emails = list
+    .split(',')
+    .map((email) => email.trim().toLowerCase())
+    .filter((email) => email !== '');
+  const malformed = emails.filter((email) => !/^[^\s@]+@[^\s@]+$/.test(email));
+  if (malformed.length > 0) {
+    throw new ConfigError([
+      `ADMIN_EMAILS: ${malformed.map((email) => `"${email}"`).join(', ')} is not an email address`,
+    ]);
+  }
+  return emails;
+}
 
 /** S3 storage needs its bucket and both keys together; a half-configured storage is an error. */
 function s3Config(e: z.infer<typeof EnvSchema>): S3StorageConfig | null {

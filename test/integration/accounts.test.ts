@@ -487,6 +487,6 @@ describe('password reset', () => {
 describe('GET /api/config', () => {
   it('says Google is off and where development mail can be read', async () => {
     const response = await client().get('/api/config');
-    expect(response.body).toEqual({ googleSignIn: false, devMailUrl: '/dev/mail' });
+    expect(response.body).toEqual({ googleSignIn: false, devMailUrl: '/dev/mail', supportEmail: null });
   });
 });

@@ -2,10 +2,10 @@
 // POST /api/create-stripe-customer), and the same id for everyone after, even when they race.
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ensureProfile } from '../../src/server/accounts/profiles';
 import { ensureCustomer } from '../../src/server/billing/customers';
 import type { PaymentProvider } from '../../src/server/billing/payment-provider';
 import { profiles, user } from '../../src/server/db/schema';
+import { ensureProfile } from '../../src/server/profiles/profiles';
 import { createTestDatabase, type TestDatabase } from '../support/test-backend';
 
 /** A provider that numbers its customers and counts how many it made. */

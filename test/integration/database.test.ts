@@ -1,12 +1,17 @@
 import { sql } from 'drizzle-orm';
 import { PgDialect } from 'drizzle-orm/pg-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { creationPageQuery } from '../../src/server/creations/creations-repository';
 import { migrateDatabase } from '../../src/server/db/client';
 import { ensureInstance } from '../../src/server/db/instance';
 import { appInstance, jobs } from '../../src/server/db/schema';
 import { activeJobsOf } from '../../src/server/jobs/queue/fair-queue';
-import { finishStatement, heldJobsQuery, medianRunQuery } from '../../src/server/jobs/queue/jobs-repository';
+import {
+  finishStatement,
+  heldJobsQuery,
+  medianRunQuery,
+  takeStatement,
+} from '../../src/server/jobs/queue/jobs-repository';
+import { jobPageQuery } from '../../src/server/jobs/views/job-pages';
 import { createTestDatabase, type TestDatabase } from '../support/test-backend';
 
 describe('database', () => {
@@ -64,6 +69,7 @@ describe('database', () => {
     );
     expect(rows.map((row) => row.name)).toEqual([
       'jobs_batch_item_unique',
+      'jobs_parent_idx',
       'jobs_provider_ref_idx',
       'jobs_queue_order_idx',
       'jobs_share_token_unique',
@@ -75,16 +81,22 @@ describe('database', () => {
   });
 
   it('takes the next waiting tool job by reading the first entry of an index of waiting jobs, with no sort', async () => {
-    // The take's own choice of row (jobs/queue/jobs-repository.ts takeAndClaim), in the fair queue's order.
+    // The take (jobs/queue/jobs-repository.ts takeStatement, the row queue's claim), in the fair queue's
+    // order, in the plan a named statement keeps for any values (a generic plan): the partial index
+    // serves it only if the statement names its 'queued' as a literal.
+    const statement = new PgDialect().sqlToQuery(takeStatement('00000000-0000-4000-8000-000000000001'));
+    const literal = (value: unknown) => (typeof value === 'number' ? String(value) : `'${String(value)}'`);
     const plan = await database.db.transaction(async (tx) => {
       await tx.execute(sql`set local enable_seqscan = off`);
+      await tx.execute(sql`set local plan_cache_mode = force_generic_plan`);
+      await tx.execute(sql.raw(`prepare take_plan as ${statement.sql}`));
       const { rows } = (await tx.execute(
-        sql`explain select id from jobs where status = 'queued' and (run_after is null or run_after <= now())
-          order by queue_round, created_at, id limit 1 for update skip locked`,
+        sql.raw(`explain execute take_plan(${statement.params.map(literal).join(', ')})`),
       )) as unknown as { rows: Record<string, string>[] };
+      await tx.execute(sql`deallocate take_plan`);
       return rows.map((row) => row['QUERY PLAN']).join(' ');
     });
-    expect(plan).toMatch(/Index Scan using jobs_queue_order_idx/);
+    expect(plan).toMatch(/Index Scan using jobs_queue_order_idx on jobs q/);
     expect(plan).not.toMatch(/Sort/);
   });
 
@@ -101,7 +113,7 @@ describe('database', () => {
       { tool: null, cursor: null, limit: 21 },
       { tool: null, cursor, limit: 21 },
     ]) {
-      const query = creationPageQuery(database.db, 'long-history', options).toSQL();
+      const query = jobPageQuery(database.db, 'long-history', options).toSQL();
       const { rows } = await database.executeSql(
         `explain (analyze, costs off, timing off, summary off) ${query.sql}`,
         query.params,

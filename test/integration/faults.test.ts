@@ -63,15 +63,16 @@ describe('a provider that answers nonsense', () => {
     }
   });
 
-  it('a malformed analysis (a score of 7, a colour without hex) is refunded too', async () => {
+  // Checked against the analysis the API declares (contract/api-response-schemas.ts ANALYSIS): each
+  // fault alone fails the job.
+  it.each<[string, { keywords: unknown; colors: unknown }]>([
+    ['a score of 7', { keywords: [{ keyword: 'cup', score: 7 }], colors: [] }],
+    ['a colour without a hex', { keywords: [], colors: [{ hex: 'brown', name: 'Brown', percentage: 100 }] }],
+    ['a keyword without its word', { keywords: [{ score: 0.5 }], colors: [] }],
+    ['no colours at all', { keywords: [{ keyword: 'cup', score: 0.5 }], colors: undefined }],
+  ])('a malformed analysis (%s) is refunded too', async (_, analysis) => {
     const backend = await createTestBackend({
-      inference: routerWith(
-        answering(async () => ({
-          kind: 'analysis',
-          keywords: [{ keyword: 'cup', score: 7 }],
-          colors: [{ hex: 'brown', name: 'Brown', percentage: 100 }],
-        })),
-      ),
+      inference: routerWith(answering(async () => ({ kind: 'analysis', ...analysis }) as ToolResult)),
     });
     try {
       const { client, id } = await verifiedUser(backend, 20);
@@ -132,7 +133,7 @@ describe('storage that cannot write', () => {
       const { client, id } = await verifiedUser(backend, 20);
       const response = await client.post<{ error: string }>('/api/upscale-image', await upscale());
       expect(response.status).toBe(500);
-      expect(response.body.error).toBe('Something went wrong on our side. Please try again.');
+      expect(response.body.error).toMatch(/^Something went wrong on our side\. Please try again\. Reference: \S+$/);
       expect(await tokensOf(client)).toBe(20);
       expect(await backend.database.db.select().from(jobs).where(eq(jobs.userId, id))).toEqual([]);
       expect(await findLedgerMismatches(backend.database.db)).toEqual([]);

@@ -2,8 +2,8 @@
 // item 6) are deleted; other accounts' keys stay.
 import { migrate } from 'drizzle-orm/pglite/migrator';
 import { afterAll, describe, expect, it } from 'vitest';
-import { deletedEmail } from '../../src/server/accounts/account-deletion';
 import { MIGRATIONS_DIR } from '../../src/server/db/client';
+import { deletedEmail } from '../../src/server/profiles/profiles';
 import { openEmptyPglite } from '../support/empty-pglite';
 import { migrationsBefore } from '../support/migrations';
 

@@ -16,15 +16,12 @@ import { exifHasLocation, pngWithMetadata } from '../../src/server/images/finish
 import { colourTagsOf } from '../support/colour-tags';
 import type { TestClient } from '../support/http-client';
 import { adobeRgbProfile } from '../support/icc-profiles';
-import { createTestBackend, type TestBackend } from '../support/test-backend';
-import { dataUrl, paidLookalikeOfDemo, pngBytes, routerWith, tokensOf, verifiedUser } from '../support/tool-fixtures';
+import type { TestBackend } from '../support/test-backend';
+import { dataUrl, paidToolsBackend, pngBytes, tokensOf, verifiedUser } from '../support/tool-fixtures';
 
 let backend: TestBackend;
 beforeAll(async () => {
-  backend = await createTestBackend({
-    env: { TOOL_CALLS_PER_MINUTE: '1000' },
-    inference: routerWith(paidLookalikeOfDemo()),
-  });
+  backend = await paidToolsBackend({ TOOL_CALLS_PER_MINUTE: '1000' });
 });
 afterAll(() => backend.stop());
 

@@ -8,12 +8,13 @@ import { eq } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { BATCH_PATHS } from '../../src/contract/batches';
 import { unstorableTextError } from '../../src/contract/text';
-import { IMAGE_FIELD_MESSAGE, imageFieldsOf, TOOL_REQUEST_SCHEMAS } from '../../src/contract/tool-requests';
+import { IMAGE_FIELD_MESSAGE, imageFieldsOf as imageFieldsOfSchema } from '../../src/contract/tool-requests';
 import { TOOLS, type ToolId } from '../../src/contract/tools';
 import { jobs } from '../../src/server/db/schema';
-import { unitPrice } from '../../src/server/jobs/free-preview';
 import { findLedgerMismatches } from '../../src/server/ledger/ledger';
+import { unitPrice } from '../../src/server/pricing/prices';
 import { CONTROL_CHARACTER_URL_ERROR } from '../../src/server/security/url-encoding';
+import { serverTool } from '../../src/server/tools/registry';
 import type { TestClient } from '../support/http-client';
 import { createTestBackend, type TestBackend } from '../support/test-backend';
 import { dataUrl, instantProvider, pngBytes, routerWith, tokensOf, verifiedUser } from '../support/tool-fixtures';
@@ -36,11 +37,15 @@ afterEach(async () => {
   expect(await findLedgerMismatches(backend.database.db)).toEqual([]);
 });
 
+/** A tool's request schema, as its server module carries it. */
+const requestOf = (tool: ToolId) => serverTool(tool).request;
+const imageFieldsOf = (tool: ToolId) => imageFieldsOfSchema(requestOf(tool));
+
 const apiPathOf = (tool: ToolId) => `/api${TOOLS.find((t) => t.id === tool)?.apiPath}`;
 
 /** A body `tool` takes, its images as `image` (a data URL, which every tool took before issue 52, unless a test says otherwise). */
 function validBody(tool: ToolId, image = dataUrl(png)): Record<string, unknown> {
-  const body: Record<string, unknown> = 'prompt' in TOOL_REQUEST_SCHEMAS[tool].shape ? { prompt: 'a fox' } : {};
+  const body: Record<string, unknown> = 'prompt' in requestOf(tool).shape ? { prompt: 'a fox' } : {};
   for (const field of imageFieldsOf(tool)) body[field] = image;
   if (tool === 'image-upscaler') body.scale = 2;
   return body;
@@ -87,7 +92,7 @@ describe('a control character in any text field is a 400 that names the field', 
     it(`${tool}: each text field, with NUL, U+0001 and U+001B`, async () => {
       const images = imageFieldsOf(tool);
       // Every field but its images (checked as images) and the prompt (its own sentence, tool-bad-input.test.ts).
-      const fields = Object.keys(TOOL_REQUEST_SCHEMAS[tool].shape).filter((f) => f !== 'prompt' && !images.includes(f));
+      const fields = Object.keys(requestOf(tool).shape).filter((f) => f !== 'prompt' && !images.includes(f));
       expect(fields).toContain('webhook');
       for (const field of fields) {
         for (const control of CONTROLS) {

@@ -2,11 +2,11 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TOOL_MESSAGES, toolById } from '../../src/contract/tools';
-import { readOrCreateProfileWithStorage } from '../../src/server/accounts/profiles';
 import { jobs, ledger } from '../../src/server/db/schema';
 import { createDemoProvider } from '../../src/server/inference/demo/demo-provider';
 import { createInferenceRouter } from '../../src/server/inference/routing';
 import { callTool, type ToolCallServiceDeps } from '../../src/server/jobs/request/tool-call-service';
+import { readOrCreateProfileWithStorage } from '../../src/server/profiles/profiles';
 import { SERVER_TOOLS } from '../../src/server/tools/registry';
 import { createTestBackend, type TestBackend } from '../support/test-backend';
 import { toolCallDeps } from '../support/tool-call-deps';

@@ -258,7 +258,7 @@ describe('bad multipart bodies change nothing', () => {
           { name: 'size', value: 'big' },
         ]),
       400,
-      'size: is not a field of Image Upscaler (its fields: userId, image, scale, outputFormat, outputQuality, keepLocation, webhook)',
+      'size: is not a field of Image Upscaler (its fields: userId, image, scale, targetWidth, targetHeight, printSize, dpi, outputFormat, outputQuality, keepLocation, webhook)',
     ],
     [
       'two files for one field',

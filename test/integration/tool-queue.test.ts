@@ -103,7 +103,7 @@ describe('the tool-run queue', () => {
     try {
       const { id: userId, client } = await verifiedUser(backend, 20);
       const deps = { db: backend.database.db, logger: quietLogger() };
-      // The worker's delay when TOOL_RETRY_DELAY_SECONDS is not set: 5 s (config.test.ts).
+      // The worker's delay when TOOL_RETRY_DELAY_SECONDS is not set: the tool job's retry policy's, 5 s.
       const backoff = { delaySeconds: loadConfig({}).toolRetryDelaySeconds };
       const lease = randomUUID();
       const { job } = await chargeTextToPicJob(backend, userId);

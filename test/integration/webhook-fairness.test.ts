@@ -9,11 +9,11 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { eq } from 'drizzle-orm';
 import { afterEach, describe, expect, it } from 'vitest';
-import { ensureProfile } from '../../src/server/accounts/profiles';
 import type { AppDb } from '../../src/server/db/client';
 import { jobs, user } from '../../src/server/db/schema';
 import { insertChargedJob } from '../../src/server/jobs/request/charge';
 import { quietLogger } from '../../src/server/log';
+import { ensureProfile } from '../../src/server/profiles/profiles';
 import { claimNextDelivery, deliveryOf } from '../../src/server/webhooks/deliveries/delivery-repository';
 import { HOST_FAILURES_TO_GIVE_UP } from '../../src/server/webhooks/deliveries/host-health';
 import {

@@ -14,12 +14,12 @@ import type { JobDetail } from '../../src/contract/tool-responses';
 import { toolById } from '../../src/contract/tools';
 import { WEBHOOK_EVENT, WEBHOOK_MESSAGES, type WebhookEvent } from '../../src/contract/webhooks';
 import { deleteAccount } from '../../src/server/accounts/account-deletion';
-import { ensureProfile } from '../../src/server/accounts/profiles';
 import { jobs, ledger, user, webhookDeliveries, webhookSecrets } from '../../src/server/db/schema';
 import type { InferenceProvider } from '../../src/server/inference/provider';
 import { insertChargedJob } from '../../src/server/jobs/request/charge';
 import { findLedgerMismatches } from '../../src/server/ledger/ledger';
 import { quietLogger } from '../../src/server/log';
+import { ensureProfile } from '../../src/server/profiles/profiles';
 import { startBackend } from '../../src/server/system';
 import {
   claimNextDelivery,

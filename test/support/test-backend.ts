@@ -10,7 +10,7 @@ import { type Config, loadConfig } from '../../src/server/config';
 import { type Database, openPglite, openPostgres } from '../../src/server/db/client';
 import type { NsfwClassifier } from '../../src/server/images/moderation/image-moderation';
 import type { InferenceRouter } from '../../src/server/inference/routing';
-import { type Logger, quietLogger } from '../../src/server/log';
+import { type Logger, quietLogger, scopedLogFields } from '../../src/server/log';
 import type { FileStorage } from '../../src/server/storage/storage';
 import { type Backend, startBackend } from '../../src/server/system';
 import { databaseUrl, dropPostgresDatabases } from './template-db';
@@ -143,7 +143,9 @@ type LogEntry = { level: 'debug' | 'info' | 'warn' | 'error'; message: string; f
 export function recordingLogger() {
   const entries: LogEntry[] = [];
   const record = (level: LogEntry['level']) => (message: string, fields?: Record<string, unknown>) => {
-    entries.push({ level, message, fields });
+    // As createLogger does: the fields of the work logging now (a request's id) come with each line.
+    const scoped = scopedLogFields();
+    entries.push({ level, message, fields: Object.keys(scoped).length > 0 ? { ...scoped, ...fields } : fields });
   };
   const logger: Logger = {
     debug: record('debug'),

@@ -2,10 +2,10 @@
 // over a test backend, for tests that call it directly; and a Text to Pic call carrying `webhook` made
 // through them as production sets them, for the tests of which addresses a call refuses.
 import { toolById } from '../../src/contract/tools';
-import { readOrCreateProfileWithStorage } from '../../src/server/accounts/profiles';
 import { createImageModeration } from '../../src/server/images/moderation/image-moderation';
 import { callTool, type ToolCallServiceDeps } from '../../src/server/jobs/request/tool-call-service';
 import { quietLogger } from '../../src/server/log';
+import { readOrCreateProfileWithStorage } from '../../src/server/profiles/profiles';
 import { NEUTRAL_CLASSIFIER, type TestBackend } from './test-backend';
 
 export function toolCallDeps(backend: TestBackend, { production }: { production: boolean }): ToolCallServiceDeps {

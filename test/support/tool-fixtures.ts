@@ -14,7 +14,7 @@ import type { JobRow } from '../../src/server/jobs/queue/jobs-repository';
 import { insertChargedJob } from '../../src/server/jobs/request/charge';
 import { SERVER_TOOLS, type ToolInput } from '../../src/server/tools/registry';
 import { TestClient } from './http-client';
-import type { TestBackend } from './test-backend';
+import { createTestBackend, type TestBackend } from './test-backend';
 
 export async function pngBytes(width = 32, height = 24, color = '#6c5ce7') {
   return sharp({ create: { width, height, channels: 3, background: color } })
@@ -133,6 +133,10 @@ export function paidLookalikeOfDemo(): InferenceProvider {
 export const routerWith = (provider: InferenceProvider): InferenceRouter =>
   createInferenceRouter({ default: 'local', perTool: {} }, { local: provider }, provider);
 
+/** A backend (with `env` set) whose every tool answers as paidLookalikeOfDemo does: each call charged. */
+export const paidToolsBackend = (env: Record<string, string> = {}) =>
+  createTestBackend({ env, inference: routerWith(paidLookalikeOfDemo()) });
+
 /** The balance the server reports to this client's user (GET /api/profile). */
 export const tokensOf = async (client: TestClient) => (await client.get<Profile>('/api/profile')).body.tokens;
 
@@ -162,6 +166,7 @@ export function finishedJobRow(id: string): JobRow {
     batchId: null,
     batchItem: null,
     sourceName: null,
+    parentJobId: null,
     createdAt: at,
     startedAt: at,
     finishedAt: at,

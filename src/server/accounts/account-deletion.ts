@@ -17,9 +17,8 @@ import {
   webhookSecrets,
 } from '../db/schema';
 import { removeFiles } from '../jobs/job-files';
+import { deletedEmail } from '../profiles/profiles';
 import type { FileStorage } from '../storage/storage';
-
-export const deletedEmail = (userId: string) => `deleted-${userId}@deleted.invalid`;
 
 /**
  * Answers the ids of the jobs deleted unfinished (queued or running): the caller stops their runs and

@@ -9,11 +9,13 @@ import type { Auth } from '../auth/auth';
 import { ensureCustomer } from '../billing/customers';
 import type { PaymentProvider } from '../billing/payment-provider';
 import type { AppDb } from '../db/client';
+import { RETRY_POLICIES } from '../db/queue/retry-policies';
+import { claimNext, isLastAttempt, type RowQueue, retryLater } from '../db/queue/row-queue';
 import { accountSetups, user } from '../db/schema';
 import type { Logger } from '../log';
 import { waitAtMost, wakeableSleep } from '../loops/loop-timing';
 import type { Mailer } from '../mail/mailer';
-import { deletedEmail } from './account-deletion';
+import { deletedEmail } from '../profiles/profiles';
 import { sendVerificationMail } from './verification-mail';
 
 export type AccountSetupDeps = {
@@ -24,12 +26,24 @@ export type AccountSetupDeps = {
   logger: Logger;
 };
 
+/**
+ * The setups waiting, a row queue (db/queue/row-queue.ts): a claimed setup stays in the table, held
+ * for its worker until the expiry (15 minutes: a hung provider call) or until its worker's lease
+ * lapses; it retries as RETRY_POLICIES.accountSetup says (5 s x 2^n, 11 tries).
+ */
+const setupQueue: RowQueue = {
+  table: accountSetups,
+  key: accountSetups.userId,
+  attempts: accountSetups.attempts,
+  dueAt: accountSetups.runAfter,
+  order: [accountSetups.runAfter],
+  policy: RETRY_POLICIES.accountSetup,
+  workerId: accountSetups.workerId,
+  holdSeconds: 15 * 60,
+};
+
 /** Runs a setup gets at most: the first and 10 retries (pg-boss's retryLimit 10 before decision 045). */
-export const ACCOUNT_SETUP_TRIES = 11;
-/** A retry waits 5 s after the first run, twice that after each next, each up to twice that at random: about 1.5-3 hours in all. */
-const RETRY_DELAY_SECONDS = 5;
-/** A run held longer than this (a hung provider call) is due again even though its worker lives. */
-const EXPIRE_SECONDS = 15 * 60;
+export const ACCOUNT_SETUP_TRIES = setupQueue.policy.maxAttempts;
 /** How long a stop waits for the setup in hand before leaving it to the next worker. */
 const STOP_WAIT_MS = 10_000;
 
@@ -68,18 +82,8 @@ export async function claimNextAccountSetup(
   workerId: string,
   leaseSeconds: number,
 ): Promise<ClaimedSetup | null> {
-  const { rows } = (await db.execute(sql`
-    update account_setups set attempts = attempts + 1, worker_id = ${workerId}::uuid,
-      run_after = now() + make_interval(secs => ${EXPIRE_SECONDS})
-    where user_id = (
-      select s.user_id from account_setups s
-      where s.attempts < ${ACCOUNT_SETUP_TRIES} and (s.run_after <= now() or (s.worker_id is not null and not exists (
-        select 1 from worker_leases l
-        where l.id = s.worker_id and l.heartbeat_at > now() - make_interval(secs => ${leaseSeconds}))))
-      order by s.run_after limit 1 for update skip locked)
-    returning user_id, attempts`)) as Rows<{ user_id: string; attempts: number }>;
-  const row = rows[0];
-  return row ? { userId: row.user_id, attempt: Number(row.attempts) } : null;
+  const claim = await claimNext(db, setupQueue, { workerId, leaseSeconds });
+  return claim ? { userId: claim.key, attempt: claim.attempt } : null;
 }
 
 /** Runs a claimed setup: done, its row goes; failed, it is due again after the backoff (unless out of tries). */
@@ -88,15 +92,12 @@ async function runClaimed(deps: AccountSetupDeps, { userId, attempt }: ClaimedSe
   try {
     await runAccountSetup(deps, userId);
   } catch (error) {
-    const lastTry = attempt >= ACCOUNT_SETUP_TRIES;
+    const lastTry = isLastAttempt(setupQueue.policy, attempt);
     if (lastTry) deps.logger.error('account setup failed on its last try; it is not retried', { userId, error });
     else deps.logger.error('account setup failed; it will be retried', { userId, attempt, error });
     const message = error instanceof Error ? error.message : String(error);
     // Only if this run still holds it (a later claim, after this worker's lease lapsed, owns it then).
-    await db.execute(sql`
-      update account_setups set worker_id = null, last_error = ${message},
-        run_after = now() + make_interval(secs => ${RETRY_DELAY_SECONDS}::float8 * power(2, ${attempt}::int - 1) * (1 + random()))
-      where user_id = ${userId} and attempts = ${attempt}`);
+    await retryLater(db, setupQueue, { key: userId, attempt }, { set: [[accountSetups.lastError, sql`${message}`]] });
     return;
   }
   // Done, whichever run holds it now.

@@ -26,11 +26,11 @@ import { session, user } from '../db/schema';
 import type { JobSignals } from '../jobs/queue/job-signals';
 import type { Logger } from '../log';
 import type { Mailer } from '../mail/mailer';
+import { readOrCreateProfile, type SignupBonusCounter } from '../profiles/profiles';
 import type { FileStorage } from '../storage/storage';
 import { deleteAccount } from './account-deletion';
 import { GET_CONFIG_OPERATION, GET_PROFILE_OPERATION } from './api-docs';
 import { recordDeletedEmail } from './deleted-emails';
-import { readOrCreateProfile } from './profiles';
 import { confirmIdentity, signInMethods } from './reauth';
 import { sendVerificationMail } from './verification-mail';
 
@@ -44,6 +44,8 @@ export type AccountRoutesDeps = {
   payments: PaymentProvider;
   /** Stops the deleted account's runs and wakes its waiters in this process, or relayed. */
   signals: JobSignals;
+  /** Counts a signup bonus a profile read credited late (GET /metrics). */
+  metrics?: SignupBonusCounter;
 };
 
 export const DEV_MAIL_PATH = '/dev/mail';
@@ -56,6 +58,7 @@ export function accountRoutes(deps: AccountRoutesDeps) {
     c.json({
       googleSignIn: deps.config.auth.google !== null,
       devMailUrl: deps.mailer.kind === 'outbox' && deps.config.env !== 'production' ? DEV_MAIL_PATH : null,
+      supportEmail: deps.config.supportEmail,
     } satisfies PublicConfig),
   );
 
@@ -142,17 +145,17 @@ export function accountRoutes(deps: AccountRoutesDeps) {
   });
 
   app.get('/profile', describeRoute(GET_PROFILE_OPERATION), async (c) => {
-    const current = await sessionUser(auth, c.req.raw.headers);
+    const current = await sessionUser(auth, c);
     if (!current) return c.json({ error: ACCOUNT_MESSAGES.signInRequired }, 401);
     c.header('Cache-Control', 'no-store');
-    return c.json(await readOrCreateProfile(db, current.id));
+    return c.json(await readOrCreateProfile(db, current.id, deps.metrics));
   });
 
   app.post('/profile/verification-email', async (c) => {
-    const current = await sessionUser(auth, c.req.raw.headers);
+    const current = await sessionUser(auth, c);
     if (!current) return c.json({ error: ACCOUNT_MESSAGES.signInRequired }, 401);
     if (current.emailVerified) return c.json({ error: ACCOUNT_MESSAGES.alreadyVerified }, 409);
-    await readOrCreateProfile(db, current.id);
+    await readOrCreateProfile(db, current.id, deps.metrics);
     try {
       const result = await sendVerificationMail(deps, { id: current.id, email: current.email });
       if (!result.sent) {

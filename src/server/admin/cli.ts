@@ -1,7 +1,8 @@
 // `npm run admin -- <command>`: support's tool, on the configured database.
 //   lookup <email>                         the account, its balance, flags and recent ledger
-//   grant <email> <tokens> [note...]       add tokens (a ledger row of reason grant)
-//   flag <email> dispute|fraud on|off      set or clear a suspension flag
+//   grant <email> <tokens> [reason...]     add tokens (a ledger row of reason grant)
+//   flag <email> dispute|fraud on|off [reason...]   set or clear a suspension flag
+// grant and flag write the audit log the console shows (operator `cli`, the OS user's name).
 //   ledger-check                           every user whose balance differs from their ledger
 //   alerts                                 what needs a hand: payments for deleted accounts not refunded
 import { unrefundedPayments } from '../billing/account-payments';
@@ -13,8 +14,8 @@ import { AdminError, grantTokens, lookupAccount, setFlag } from './commands';
 
 const USAGE = `Usage: npm run admin -- <command>
   lookup <email>
-  grant <email> <tokens> [note...]
-  flag <email> dispute|fraud on|off
+  grant <email> <tokens> [reason...]
+  flag <email> dispute|fraud on|off [reason...]
   ledger-check
   alerts`;
 
@@ -49,9 +50,9 @@ async function main(argv: string[]) {
         break;
       }
       case 'flag': {
-        const [email, flag, state] = args;
+        const [email, flag, state, ...reason] = args;
         if (!email || (flag !== 'dispute' && flag !== 'fraud') || (state !== 'on' && state !== 'off')) fail(USAGE);
-        result = await setFlag(db, email, flag, state === 'on');
+        result = await setFlag(db, email, flag, state === 'on', reason.length ? reason.join(' ') : undefined);
         break;
       }
       case 'ledger-check': {

@@ -1,16 +1,21 @@
-// What support does to an account: look it up, grant tokens (a ledger row of reason grant), and
-// set or clear the dispute and fraud flags. `npm run admin` calls these; tests call them directly.
-import { randomUUID } from 'node:crypto';
+// What `npm run admin` does to an account: look it up, grant tokens (a ledger row of reason grant),
+// and set or clear the dispute and fraud flags. The changes go through the console's actions
+// (actions.ts), so each writes its audit entry, its operator `cli` and the OS user. Tests call these
+// directly.
 import { desc, eq } from 'drizzle-orm';
+import { ADMIN_MAX_TOKEN_CHANGE } from '../../contract/admin';
 import type { AppDb } from '../db/client';
 import { ledger, profiles, user } from '../db/schema';
-import { applyLedgerEntry, findLedgerMismatches } from '../ledger/ledger';
+import { findLedgerMismatches } from '../ledger/ledger';
+import { AdminError, changeFlags, changeTokens } from './actions';
+import { cliOperator, type Operator } from './audit';
 
-export class AdminError extends Error {
-  override name = 'AdminError';
-}
+export { AdminError };
 
-export const MAX_GRANT = 1_000_000;
+export const MAX_GRANT = ADMIN_MAX_TOKEN_CHANGE;
+
+/** The reason written when a caller gives none (tests' grants; the CLI asks for one). */
+const DEFAULT_GRANT_NOTE = 'granted by support';
 
 async function accountByEmail(db: AppDb, email: string) {
   const [row] = await db
@@ -51,27 +56,39 @@ export async function lookupAccount(db: AppDb, email: string) {
   };
 }
 
-export async function grantTokens(db: AppDb, email: string, amount: number, note?: string) {
+export async function grantTokens(
+  db: AppDb,
+  email: string,
+  amount: number,
+  note?: string,
+  operator: Operator = cliOperator(),
+) {
   if (!Number.isInteger(amount) || amount < 1 || amount > MAX_GRANT) {
     throw new AdminError(`The amount must be a whole number from 1 to ${MAX_GRANT}.`);
   }
   const account = await accountByEmail(db, email);
-  const result = await applyLedgerEntry(db, {
-    userId: account.id,
-    delta: amount,
-    reason: 'grant',
-    reference: `grant:${randomUUID()}`,
-    note: note ?? 'granted by support',
-  });
+  const result = await changeTokens(db, operator, account.id, amount, note ?? DEFAULT_GRANT_NOTE);
   return { email: account.email, granted: amount, balance: result.balance };
 }
 
 export type AccountFlag = 'dispute' | 'fraud';
 
-export async function setFlag(db: AppDb, email: string, flag: AccountFlag, on: boolean) {
+export async function setFlag(
+  db: AppDb,
+  email: string,
+  flag: AccountFlag,
+  on: boolean,
+  reason = `${flag} flag ${on ? 'set' : 'cleared'} by support`,
+  operator: Operator = cliOperator(),
+) {
   const account = await accountByEmail(db, email);
-  const column = flag === 'dispute' ? { isDispute: on } : { isFraudulent: on };
-  const updated = await db.update(profiles).set(column).where(eq(profiles.userId, account.id)).returning();
-  if (updated.length === 0) throw new AdminError(`${email} has no profile yet.`);
-  return { email: account.email, isDispute: updated[0]?.isDispute, isFraudulent: updated[0]?.isFraudulent };
+  const flags = flag === 'dispute' ? { isDispute: on } : { isFraudulent: on };
+  try {
+    const result = await changeFlags(db, operator, account.id, flags, reason);
+    return { email: account.email, isDispute: result.isDispute, isFraudulent: result.isFraudulent };
+  } catch (error) {
+    // The console's sentence speaks of an id; here support typed an email.
+    if (error instanceof AdminError && error.status === 409) throw new AdminError(`${email} has no profile yet.`);
+    throw error;
+  }
 }

@@ -9,8 +9,9 @@ import { API_KEY_LIST, CREATE_API_KEY_REQUEST, CREATED_API_KEY } from '../../con
 import * as answers from '../../contract/api-response-schemas';
 import { BATCH_TOOL_IDS, MAX_BATCH_IMAGES, MAX_BATCH_NAME_LENGTH } from '../../contract/batches';
 import { OUTPUT_FORMAT_TYPES } from '../../contract/output-files';
-import { imageFieldsOf, TOOL_REQUEST_SCHEMAS } from '../../contract/tool-requests';
-import { METAMORPHOSE_SIZES, TOOLS, type ToolDefinition } from '../../contract/tools';
+import * as recipes from '../../contract/recipe-schemas';
+import { imageFieldsOf } from '../../contract/tool-requests';
+import { TOOLS, type ToolDefinition, type ToolId } from '../../contract/tools';
 import { WEBHOOK_EVENT, WEBHOOK_SECRET } from '../../contract/webhooks';
 import type { Header, JsonSchema, Response } from './describe-route';
 
@@ -50,6 +51,9 @@ const ANSWER_SCHEMAS = {
   Batch: answers.BATCH,
   BatchItem: answers.BATCH_ITEM,
   BatchImageQueued: answers.BATCH_IMAGE_QUEUED,
+  Recipe: recipes.RECIPE,
+  RecipeList: recipes.RECIPE_LIST,
+  RecipeRun: recipes.RECIPE_RUN,
 } satisfies Record<string, z.ZodType>;
 
 /** A batch image's own fields, beside its tool's (routes in server/batches/routes.ts check them). */
@@ -62,12 +66,14 @@ const BATCH_IMAGE_PLACE = {
   name: z.string().min(1).max(MAX_BATCH_NAME_LENGTH).describe("The image's file name: its result is named after it."),
 };
 
-/** The requests, by component name (their input side: defaults make a field optional). */
+/**
+ * Each tool's request schema (contract/tools/<tool-id>/request.ts), as the server's tool modules
+ * carry it: handed in by app.ts, since this folder imports the contract alone.
+ */
+export type ToolRequestSchemaOf = (tool: ToolId) => z.ZodObject;
+
+/** The requests other than the tools', by component name (their input side: defaults make a field optional). */
 const REQUEST_SCHEMAS = {
-  ...(Object.fromEntries(TOOLS.map((tool) => [requestName(tool), TOOL_REQUEST_SCHEMAS[tool.id]])) as Record<
-    string,
-    z.ZodType
-  >),
   CreateApiKeyRequest: CREATE_API_KEY_REQUEST,
   CreateBatchRequest: z.object({
     tool: z.enum(BATCH_TOOL_IDS),
@@ -79,11 +85,28 @@ const REQUEST_SCHEMAS = {
         "The images' file names in their order, one for each: the zip's README.txt names by them the images never sent.",
       ),
   }),
+  RefineRequest: z
+    .object({
+      mask: z
+        .string()
+        .describe(
+          "The edited mask: a PNG or WebP, white where the subject stays, black or transparent where it goes, the photo's size or smaller in its shape; in base64 or a data URL.",
+        ),
+    })
+    .describe("A cut-out's mask, edited by hand (GET /api/creations/{jobId}/mask is the one to start from)."),
   BatchImageRequest: z
     .looseObject({ image: z.string().describe("The image, as in its tool's call."), ...BATCH_IMAGE_PLACE })
     .describe(
       "The batch's tool's own body (its other fields, such as `scale`, as in POST /api/<tool>), with the image's place and name.",
     ),
+  RecipeRequest: recipes.RECIPE_REQUEST,
+  RecipeRunRequest: recipes.RECIPE_RUN_REQUEST,
+  RecipeRunImageRequest: z
+    .object({
+      image: z.string().describe("The image, as in a tool call: its first step's."),
+      name: z.string().min(1).max(MAX_BATCH_NAME_LENGTH).optional().describe("The image's file name."),
+    })
+    .describe('One image through a recipe.'),
 };
 
 /** An answer's component, or a request's (every request component's name ends in Request). */
@@ -226,36 +249,25 @@ function multipartOf(jsonBody: JsonSchema, imageFields: string[]): JsonSchema {
   return { ...jsonBody, properties };
 }
 
-/**
- * Metamorphose takes three sizes, width and height together (METAMORPHOSE_SIZES; its server tool
- * refuses any other pair): said as the values each may take, not as any integer.
- */
-function withMetamorphoseSizes(body: JsonSchema): JsonSchema {
-  const sizes = Object.values(METAMORPHOSE_SIZES);
-  const pairs = sizes.map(({ width, height }) => `${width}x${height}`).join(', ');
-  const properties = body.properties as Record<string, JsonSchema>;
-  const sizeOf = (side: 'width' | 'height') => ({
-    ...properties[side],
-    enum: [...new Set(sizes.map((size) => size[side]))],
-    description:
-      `${properties[side]?.description ?? ''} With ${side === 'width' ? 'height' : 'width'}, one of ${pairs}.`.trim(),
-  });
-  return { ...body, properties: { ...properties, width: sizeOf('width'), height: sizeOf('height') } };
-}
-
-/** Every named schema of the document. */
-export function schemaComponents(): Record<string, JsonSchema> {
-  const requests = Object.fromEntries(
-    Object.entries(componentsOf(REQUEST_SCHEMAS, 'input')).map(([name, body]) => [name, defaultsAsWords(body)]),
+/** Every named schema of the document; `requestOf`: each tool's request schema. */
+export function schemaComponents(requestOf: ToolRequestSchemaOf): Record<string, JsonSchema> {
+  const toolRequests: Record<string, z.ZodType> = Object.fromEntries(
+    TOOLS.map((tool) => [requestName(tool), requestOf(tool.id)]),
   );
-  const metamorphose = requestName(TOOLS.find((tool) => tool.id === 'metamorphose') as ToolDefinition);
-  requests[metamorphose] = withMetamorphoseSizes(requests[metamorphose] as JsonSchema);
+  const requests = Object.fromEntries(
+    Object.entries(componentsOf({ ...toolRequests, ...REQUEST_SCHEMAS }, 'input')).map(([name, body]) => [
+      name,
+      defaultsAsWords(body),
+    ]),
+  );
   const multipart = Object.fromEntries(
     TOOLS.map((tool) => [
       multipartName(tool),
-      multipartOf(requests[requestName(tool)] as JsonSchema, imageFieldsOf(tool.id)),
+      multipartOf(requests[requestName(tool)] as JsonSchema, imageFieldsOf(requestOf(tool.id))),
     ]),
   );
   multipart.BatchImageMultipartRequest = multipartOf(requests.BatchImageRequest as JsonSchema, ['image']);
+  multipart.RecipeRunImageMultipartRequest = multipartOf(requests.RecipeRunImageRequest as JsonSchema, ['image']);
+  multipart.RefineMultipartRequest = multipartOf(requests.RefineRequest as JsonSchema, ['mask']);
   return { ...componentsOf(ANSWER_SCHEMAS, 'output'), ...requests, ...multipart };
 }

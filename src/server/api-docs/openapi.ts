@@ -6,8 +6,8 @@
 // limit, Node's header limit) is added here, once.
 import { API_ERROR_STATUSES } from '../../contract/api-errors';
 import { INPUT_MESSAGES } from '../../contract/input-limits';
-import { WEBHOOK_DELIVERIES } from '../webhooks/api-docs';
-import { refusal, schemaComponents } from './components';
+import { toolCountInWords } from '../../contract/tool-count';
+import { refusal, schemaComponents, type ToolRequestSchemaOf } from './components';
 import { type Access, type DescribedRoute, describedRoutes, type JsonSchema, type Response } from './describe-route';
 
 export type ApiRoutes = readonly { method: string; path: string; handler: unknown }[];
@@ -19,9 +19,10 @@ const SECURITY: Record<Access, JsonSchema[]> = {
 };
 
 const TAGS = [
-  { name: 'Tools', description: 'The ten tools: each call makes a job and takes its tokens.' },
+  { name: 'Tools', description: `The ${toolCountInWords()} tools: each call makes a job and takes its tokens.` },
   { name: 'Jobs', description: 'Jobs, their files and the list of creations.' },
   { name: 'Batches', description: 'Many images through one tool, each its own job.' },
+  { name: 'Recipes', description: 'Named chains of image tools, run on an image or a batch: each step its own job.' },
   { name: 'Account', description: 'The balance.' },
   { name: 'Keys', description: 'API keys (a session only).' },
   { name: 'Webhooks', description: "The account's webhook signing secret (a session only), and the deliveries." },
@@ -85,11 +86,21 @@ function operationObject(route: DescribedRoute): JsonSchema {
   };
 }
 
-/**
- * The whole document, of the operations on `routes` (the root app's `app.routes`).
- * `serverUrl`: this server's public address (APP_URL).
- */
-export function buildOpenApiDocument(options: { routes: ApiRoutes; serverUrl: string; version: string }): JsonSchema {
+/** What the document is made of: the mounted routes, and what no route describes. */
+export type OpenApiSources = {
+  /** The root app's `app.routes`: the operations of those that declare one (describeRoute). */
+  routes: ApiRoutes;
+  /** This server's public address (APP_URL). */
+  serverUrl: string;
+  version: string;
+  /** The document's `webhooks`: what the server POSTs to callers (webhooks/api-docs.ts, handed in by app.ts). */
+  webhooks: JsonSchema;
+  /** Each tool's request schema, its body's components (its server module's `request`, handed in by app.ts). */
+  toolRequests: ToolRequestSchemaOf;
+};
+
+/** The whole document. */
+export function buildOpenApiDocument(options: OpenApiSources): JsonSchema {
   const paths: Record<string, Record<string, JsonSchema>> = {};
   // In the tags' order (the tools first), each tag's routes as they are mounted.
   const place = (route: DescribedRoute) => TAGS.findIndex((tag) => tag.name === route.operation.tag);
@@ -102,17 +113,16 @@ export function buildOpenApiDocument(options: { routes: ApiRoutes; serverUrl: st
     info: {
       title: 'Picture Palette API',
       version: options.version,
-      description:
-        'The ten Picture Palette tools from code, at the same prices as the app. See /developers for a guide.',
+      description: `The ${toolCountInWords()} Picture Palette tools from code, at the same prices as the app. See /developers for a guide.`,
       license: { name: 'Proprietary', identifier: 'LicenseRef-Proprietary' },
       contact: { name: 'Picture Palette', url: `${options.serverUrl}/developers` },
     },
     servers: [{ url: options.serverUrl }],
     tags: TAGS,
     paths,
-    webhooks: WEBHOOK_DELIVERIES,
+    webhooks: options.webhooks,
     components: {
-      schemas: schemaComponents(),
+      schemas: schemaComponents(options.toolRequests),
       securitySchemes: {
         apiKey: {
           type: 'http',

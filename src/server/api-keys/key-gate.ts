@@ -1,14 +1,15 @@
 // What a request with `Authorization: Bearer <key>` may do (issue 39). A key acts as its owner on
-// the ten tool calls and the reads of jobs, files, creations and the profile (balance): the routes
+// the ten tool calls, refining a cut-out (decision 082) and the reads of jobs, files, creations (a
+// cut-out's mask too) and the profile (balance): the routes
 // themselves read the key through the session reader (auth/session.ts), as they read a cookie.
 // Everything else (keys, the account, purchases, export, sign-in) needs the website's session:
 // a stolen key cannot lock its owner out, buy with their card or take their data.
 import type { MiddlewareHandler } from 'hono';
 import { API_KEY_MESSAGES, RATE_LIMIT_HEADERS } from '../../contract/api-keys';
+import { hasBearerCredential } from '../auth/api-key-credential';
+import { rateLimitValues, setRateLimitHeaders } from '../rate-limit/tool-call-window';
 import { replaceWithJson } from '../responses/replace-answer';
-import { isToolCallPath } from '../security/tool-call-paths';
-import { hasBearerCredential } from './keys';
-import { rateLimitValues, rateWindowRead } from './rate-window';
+import { isRefinePath, isToolCallPath } from '../security/tool-call-paths';
 
 /** Batches (decision 062): made, fed an image at a time (a tool call), read and downloaded with a key too. */
 const BATCH_CREATE = '/api/batches';
@@ -16,15 +17,21 @@ const KEY_READS = [
   /^\/api\/jobs\/[^/]+$/,
   /^\/api\/files\/[^/]+$/,
   /^\/api\/creations$/,
+  /^\/api\/creations\/[^/]+\/mask$/,
   /^\/api\/profile$/,
   /^\/api\/batches\/[^/]+(\/download)?$/,
+  // Recipes (decision 083): listed, saved and run with a key too; deleted with a session only.
+  /^\/api\/recipes$/,
+  /^\/api\/recipe-runs\/[^/]+$/,
 ];
+const RECIPE_SAVE = '/api/recipes';
 /** Reads anyone may make (prices, packages, what the server offers): a client that sends its key on every request reads them too. */
 const PUBLIC_READS = new Set(['/api/tools', '/api/packages', '/api/config']);
 
 /** Whether a key may make this request (the path as the server sees it, with /api). */
 export function keyMayCall(method: string, path: string): boolean {
-  if (method === 'POST') return isToolCallPath(path) || path === BATCH_CREATE;
+  if (method === 'POST')
+    return isToolCallPath(path) || path === BATCH_CREATE || path === RECIPE_SAVE || isRefinePath(path);
   if (method === 'GET' || method === 'HEAD') return PUBLIC_READS.has(path) || KEY_READS.some((read) => read.test(path));
   return false;
 }
@@ -47,14 +54,11 @@ export function apiKeyGate(options: { callsPerMinute: number }): MiddlewareHandl
       replaceWithJson(c, 401, { ...(toolCall ? { success: false } : {}), error: API_KEY_MESSAGES.invalidKey });
       return;
     }
-    const read = rateWindowRead(headers);
-    // A tool call has set its own (the window it counted); a read answers the window it read.
-    if (read && !c.res.headers.has(RATE_LIMIT_HEADERS.limit)) {
-      const values = rateLimitValues(read.window, options.callsPerMinute);
-      c.res.headers.set(RATE_LIMIT_HEADERS.limit, String(values.limit));
-      c.res.headers.set(RATE_LIMIT_HEADERS.remaining, String(values.remaining));
-      c.res.headers.set(RATE_LIMIT_HEADERS.reset, String(values.resetSeconds));
-    }
+    // The window the route's session read found with the key's owner (auth/session.ts). A tool call
+    // has set its own headers (the window it counted); a read answers the window it read.
+    const read = c.get('keyRateWindow');
+    if (read && !c.res.headers.has(RATE_LIMIT_HEADERS.limit))
+      setRateLimitHeaders(c, rateLimitValues(read.window, options.callsPerMinute));
   };
 }
 

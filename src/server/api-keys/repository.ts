@@ -2,9 +2,9 @@
 // (only its hash); the list never answers the hash.
 import { and, count, desc, eq } from 'drizzle-orm';
 import { API_KEYS_PER_ACCOUNT, type ApiKeySummary, type CreatedApiKey } from '../../contract/api-keys';
+import { newApiKey } from '../auth/api-key-credential';
 import type { AppDb } from '../db/client';
 import { apiKeys, user } from '../db/schema';
-import { newApiKey } from './keys';
 
 /**
  * A new key for `userId`, or 'too-many' at API_KEYS_PER_ACCOUNT. The user's row is locked while

@@ -3,11 +3,11 @@
 import { Hono } from 'hono';
 import { ACCOUNT_MESSAGES } from '../../contract/accounts';
 import { API_KEY_MESSAGES, CREATE_API_KEY_REQUEST } from '../../contract/api-keys';
-import { readOrCreateProfile } from '../accounts/profiles';
 import { describeRoute } from '../api-docs/describe-route';
 import { type SessionReader, sessionUser } from '../auth/session';
 import type { AppDb } from '../db/client';
 import { isUuid } from '../db/ids';
+import { readOrCreateProfile } from '../profiles/profiles';
 import { CREATE_API_KEY_OPERATION, LIST_API_KEYS_OPERATION, REVOKE_API_KEY_OPERATION } from './api-docs';
 import { createApiKey, listApiKeys, revokeApiKey } from './repository';
 
@@ -17,7 +17,7 @@ export function apiKeyRoutes({ db, auth }: ApiKeyRoutesDeps) {
   const app = new Hono();
 
   app.post('/keys', describeRoute(CREATE_API_KEY_OPERATION), async (c) => {
-    const current = await sessionUser(auth, c.req.raw.headers);
+    const current = await sessionUser(auth, c);
     if (!current) return c.json({ error: ACCOUNT_MESSAGES.signInRequired }, 401);
     const body: unknown = await c.req.json().catch(() => null);
     // Not a JSON object at all: no name either, and that is what the user can act on.
@@ -35,14 +35,14 @@ export function apiKeyRoutes({ db, auth }: ApiKeyRoutesDeps) {
   });
 
   app.get('/keys', describeRoute(LIST_API_KEYS_OPERATION), async (c) => {
-    const current = await sessionUser(auth, c.req.raw.headers);
+    const current = await sessionUser(auth, c);
     if (!current) return c.json({ error: ACCOUNT_MESSAGES.signInRequired }, 401);
     c.header('Cache-Control', 'no-store');
     return c.json({ keys: await listApiKeys(db, current.id) });
   });
 
   app.delete('/keys/:id', describeRoute(REVOKE_API_KEY_OPERATION), async (c) => {
-    const current = await sessionUser(auth, c.req.raw.headers);
+    const current = await sessionUser(auth, c);
     if (!current) return c.json({ error: ACCOUNT_MESSAGES.signInRequired }, 401);
     const id = c.req.param('id');
     if (!isUuid(id) || !(await revokeApiKey(db, current.id, id))) {

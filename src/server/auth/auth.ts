@@ -8,6 +8,7 @@ import { createEmailVerificationToken } from 'better-auth/api';
 import { betterAuth } from 'better-auth/minimal';
 import { genericOAuth } from 'better-auth/plugins';
 import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from '../../contract/accounts';
+import { START_ROUTE } from '../../contract/routes';
 import type { Config } from '../config';
 import type { Database } from '../db/client';
 import * as schema from '../db/schema';
@@ -24,8 +25,8 @@ import { signInThrottle } from './sign-in-throttle';
 import { rememberVerifiedUser, signInAfterVerification } from './verification-sign-in';
 
 export const AUTH_BASE_PATH = '/api/auth';
-/** Where the link in the verification mail lands after verifying. */
-export const AFTER_VERIFICATION_PATH = '/text-to-pic';
+/** Where the link in the verification mail lands after verifying: the first tool's page, as after sign-in. */
+export const AFTER_VERIFICATION_PATH = START_ROUTE;
 const VERIFICATION_LINK_SECONDS = 3600;
 
 /** Rate limits per client address, on the routes an attacker would hammer. */

@@ -10,10 +10,10 @@
 // and a deleted key is refused on the next request in every process (no cache).
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { type SQL, sql } from 'drizzle-orm';
-import { type BearerCredential, bearerCredential } from '../api-keys/keys';
-import { noteRateWindow } from '../api-keys/rate-window';
+import type { Context } from 'hono';
 import { type Database, executePrepared } from '../db/client';
-import { TOOL_CALLS_KEY_PREFIX } from '../jobs/request/tool-call-limit';
+import { type RateWindow, windowOfSession } from '../rate-limit/tool-call-window';
+import { type BearerCredential, bearerCredential } from './api-key-credential';
 
 export type SessionUser = { id: string; email: string; emailVerified: boolean };
 
@@ -54,8 +54,11 @@ export type Who = SQL;
  */
 export type SessionStatement<T extends SessionRow> = (who: Who) => Promise<T | null>;
 
+/** Who a request is; for an API key also its owner's window of tool calls, read in the same statement. */
+export type SessionRead = { user: SessionUser; keyWindow?: RateWindow };
+
 export type SessionReader = {
-  (headers: Headers): Promise<SessionUser | null>;
+  (headers: Headers): Promise<SessionRead | null>;
   /** The user and the row `statement` read (the session statement's answer), or null: signed out. */
   with<T extends SessionRow>(
     headers: Headers,
@@ -169,21 +172,29 @@ export function createSessionReader(auth: SessionAuthority, database: Pick<Datab
       await executePrepared(
         database.db,
         sql`with ${who} select sess.*, r.count as window_count, r.last_request as window_start
-          from sess left join rate_limit r on r.key = ${TOOL_CALLS_KEY_PREFIX} || sess.id`,
+          from sess ${windowOfSession}`,
       )
     ).rows[0] as (SessionRow & WindowColumns) | undefined) ?? null;
-  const reader = async (headers: Headers) => {
-    if (!bearerCredential(headers)) return (await readWith(headers, sessionOnly))?.user ?? null;
+  const reader = async (headers: Headers): Promise<SessionRead | null> => {
+    if (!bearerCredential(headers)) {
+      const read = await readWith(headers, sessionOnly);
+      return read && { user: read.user };
+    }
     const read = await readWith(headers, keyOwnerWithWindow);
     if (!read) return null;
     const { window_count: count, window_start: start } = read.row;
-    noteRateWindow(headers, start === null ? null : { count: Number(count), windowStart: Number(start) });
-    return read.user;
+    return { user: read.user, keyWindow: start === null ? null : { count: Number(count), windowStart: Number(start) } };
   };
   return Object.assign(reader, { with: readWith });
 }
 
-/** The signed-in user of a request, or null (from the session cookie or an API key, checked in the database). */
-export function sessionUser(auth: { readSessionUser: SessionReader }, headers: Headers): Promise<SessionUser | null> {
-  return auth.readSessionUser(headers);
+/**
+ * The signed-in user of a request, or null (from the session cookie or an API key, checked in the
+ * database). A key's read leaves its owner's window in the request's context (`keyRateWindow`) for
+ * the RateLimit headers of its answer (api-keys/key-gate.ts).
+ */
+export async function sessionUser(auth: { readSessionUser: SessionReader }, c: Context): Promise<SessionUser | null> {
+  const read = await auth.readSessionUser(c.req.raw.headers);
+  if (read && read.keyWindow !== undefined) c.set('keyRateWindow', { window: read.keyWindow });
+  return read?.user ?? null;
 }

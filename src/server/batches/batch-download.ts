@@ -168,7 +168,8 @@ export function batchZip(
     unique(BATCH_README_NAME); // kept for the README: no result takes its name
     /** Each done image's entries, by its place. */
     const inZip = new Map<number, string[]>();
-    if (tool === 'image-analyzer') {
+    // A tool whose results are analyses (the Image Analyzer) gives the batch one CSV of them.
+    if (toolById(tool).response === 'analysis') {
       const rows = done.map((job) => ({
         name: job.sourceName ?? '',
         analysis: (job.result ?? {}) as Partial<Analysis>,

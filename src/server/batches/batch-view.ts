@@ -7,8 +7,8 @@ import type { ToolId } from '../../contract/tools';
 import { viewCreation } from '../creations/creation-view';
 import { chargesOfJobs, filesOfJobs } from '../creations/creations-repository';
 import type { AppDb } from '../db/client';
-import { unitPrice } from '../jobs/free-preview';
 import type { JobProgressOf } from '../jobs/views/job-progress';
+import { unitPrice } from '../pricing/prices';
 import { imagesOfBatch, refusedImages } from './batch-images';
 import { type BatchRow, jobsOfBatch } from './batch-repository';
 

@@ -3,17 +3,8 @@
 // rules, price and refusals; answered 202 at once, never waited for), GET reads it with each image's
 // state, /download streams its results as a zip, DELETE removes it once nothing of it runs.
 import { Hono } from 'hono';
-import {
-  BATCH_IMAGE_FIELDS,
-  BATCH_MESSAGES,
-  BATCH_PATHS,
-  type BatchImageQueued,
-  isBatchTool,
-  MAX_BATCH_IMAGES,
-  MAX_BATCH_NAME_LENGTH,
-} from '../../contract/batches';
+import { BATCH_IMAGE_FIELDS, BATCH_MESSAGES, BATCH_PATHS, isBatchTool, MAX_BATCH_IMAGES } from '../../contract/batches';
 import { INPUT_MESSAGES, TOOL_BODY_MAX_BYTES } from '../../contract/input-limits';
-import { isStorableText } from '../../contract/text';
 import type { ToolRefusal } from '../../contract/tool-responses';
 import { TOOL_MESSAGES, toolById } from '../../contract/tools';
 import { describeRoute } from '../api-docs/describe-route';
@@ -21,13 +12,11 @@ import { sessionUser } from '../auth/session';
 import { thumbnailKey } from '../creations/thumbnails';
 import { errorChain } from '../db/connection-errors';
 import { isUuid } from '../db/ids';
-import { unitPrice } from '../jobs/free-preview';
 import { removeFiles } from '../jobs/job-files';
-import { findOwnJob } from '../jobs/queue/jobs-repository';
 import { readToolCallBody } from '../jobs/request/tool-call-body';
 import { countedCaller, refusalAnswer, type ToolRoutesDeps } from '../jobs/request/tool-call-routes';
 import { callTool, standingRefusal } from '../jobs/request/tool-call-service';
-import { balanceOf } from '../ledger/ledger';
+import { unitPrice } from '../pricing/prices';
 import { PRIVATE_JSON_CACHE } from '../responses/private-cache';
 import { bodyTooLarge, limitBody } from '../security/body-limit';
 import {
@@ -38,6 +27,7 @@ import {
   GET_BATCH_OPERATION,
 } from './api-docs';
 import { batchZip } from './batch-download';
+import { areBatchNames, batchItemOf, isBatchName, queuedImageAnswer, refusesTheImage } from './batch-image-request';
 import { deleteFinishedBatch, findOwnBatch, insertBatch, jobsOfBatch, noteRefusedImage } from './batch-repository';
 import { viewBatch } from './batch-view';
 
@@ -47,14 +37,6 @@ export type BatchRoutesDeps = Omit<ToolRoutesDeps, 'waitMs'>;
 const isBatchGone = (error: unknown) => [...errorChain(error)].some((e) => e.code === '23503');
 
 const notFound = { error: BATCH_MESSAGES.notFound };
-
-/** An image's file name as a batch keeps it (its zip entry and README line are named after it). */
-const isBatchName = (name: unknown): name is string =>
-  typeof name === 'string' && name.trim() !== '' && name.length <= MAX_BATCH_NAME_LENGTH && isStorableText(name);
-
-/** The names of a new batch's images: one per image. */
-const areBatchNames = (names: unknown, size: number): names is string[] =>
-  Array.isArray(names) && names.length === size && names.every(isBatchName);
 
 export function batchRoutes(deps: BatchRoutesDeps) {
   const { db, auth, storage } = deps;
@@ -98,8 +80,8 @@ export function batchRoutes(deps: BatchRoutesDeps) {
       const read = await readToolCallBody(c.req, tool, BATCH_IMAGE_FIELDS);
       if ('error' in read) return c.json({ success: false, error: read.error } satisfies ToolRefusal, read.status);
       const { item: rawItem, name, ...toolBody } = read.body;
-      const item = typeof rawItem === 'string' && /^\d+$/.test(rawItem) ? Number(rawItem) : rawItem;
-      if (typeof item !== 'number' || !Number.isInteger(item) || item < 0 || item >= batch.size)
+      const item = batchItemOf(rawItem, batch.size);
+      if (item === null)
         return c.json({ success: false, error: BATCH_MESSAGES.item(batch.size) } satisfies ToolRefusal, 400);
       if (!isBatchName(name)) return c.json({ success: false, error: BATCH_MESSAGES.name } satisfies ToolRefusal, 400);
 
@@ -117,27 +99,17 @@ export function batchRoutes(deps: BatchRoutesDeps) {
       });
       if (outcome === null) return c.json({ success: false, ...notFound } satisfies ToolRefusal, 404);
       if (outcome.kind === 'refused') {
-        // Said again where the batch is read and in its zip: counted as failed, with this sentence.
-        // Not a refusal of the image: a 429 (sent again after Retry-After) or a session gone (401).
-        if (outcome.status !== 429 && outcome.status !== 401)
+        if (refusesTheImage(outcome))
           await noteRefusedImage(db, batch.id, { item, name: name.trim(), error: outcome.error });
         return refusalAnswer(c, outcome);
       }
       if (outcome.isNew && !outcome.handedOver) deps.signals?.queued();
-      const job = await findOwnJob(db, outcome.jobId, user.id);
-      const answer: BatchImageQueued = {
-        jobId: outcome.jobId,
-        item,
-        status: job?.status ?? 'queued',
-        charged: job?.charged ?? 0,
-        balance: await balanceOf(db, user.id),
-      };
-      return c.json(answer, 202);
+      return c.json(await queuedImageAnswer(db, user.id, { jobId: outcome.jobId, item }), 202);
     },
   );
 
   app.get('/batches/:id', describeRoute(GET_BATCH_OPERATION), async (c) => {
-    const user = await sessionUser(auth, c.req.raw.headers);
+    const user = await sessionUser(auth, c);
     if (!user) return c.json({ error: TOOL_MESSAGES.signInRequired }, 401);
     const id = c.req.param('id');
     const batch = isUuid(id) ? await findOwnBatch(db, id, user.id) : null;
@@ -147,7 +119,7 @@ export function batchRoutes(deps: BatchRoutesDeps) {
   });
 
   app.get('/batches/:id/download', describeRoute(DOWNLOAD_BATCH_OPERATION), async (c) => {
-    const user = await sessionUser(auth, c.req.raw.headers);
+    const user = await sessionUser(auth, c);
     if (!user) return c.json({ error: TOOL_MESSAGES.signInRequired }, 401);
     const id = c.req.param('id');
     const batch = isUuid(id) ? await findOwnBatch(db, id, user.id) : null;
@@ -164,7 +136,7 @@ export function batchRoutes(deps: BatchRoutesDeps) {
   });
 
   app.delete('/batches/:id', describeRoute(DELETE_BATCH_OPERATION), async (c) => {
-    const user = await sessionUser(auth, c.req.raw.headers);
+    const user = await sessionUser(auth, c);
     if (!user) return c.json({ error: TOOL_MESSAGES.signInRequired }, 401);
     const id = c.req.param('id');
     const deleted = isUuid(id) ? await deleteFinishedBatch(db, id, user.id) : null;

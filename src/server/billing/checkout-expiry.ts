@@ -19,12 +19,13 @@ export const isCheckoutExpired = (createdAt: Date, now = Date.now()) =>
   now >= createdAt.getTime() + CHECKOUT_EXPIRY_SECONDS * 1000;
 
 /**
- * Marks the user's open sessions older than the expiry as expired. Our row is written just after
- * the provider's session, so this never runs ahead of Stripe; a payment completed in time and
- * confirmed late still turns the row paid (fulfilment does not look at the status).
+ * Marks the user's open sessions older than the expiry as expired, and says how many it marked (the
+ * caller counts them in metrics). Our row is written just after the provider's session, so this
+ * never runs ahead of Stripe; a payment completed in time and confirmed late still turns the row
+ * paid (fulfilment does not look at the status).
  */
-export async function expireStaleCheckouts(db: AppDb, userId: string): Promise<void> {
-  await db
+export async function expireStaleCheckouts(db: AppDb, userId: string): Promise<number> {
+  const expired = await db
     .update(payments)
     .set({ status: 'expired', completedAt: sql`now()` })
     .where(
@@ -33,5 +34,7 @@ export async function expireStaleCheckouts(db: AppDb, userId: string): Promise<v
         eq(payments.status, 'open'),
         lt(payments.createdAt, sql`now() - make_interval(secs => ${CHECKOUT_EXPIRY_SECONDS})`),
       ),
-    );
+    )
+    .returning({ id: payments.id });
+  return expired.length;
 }

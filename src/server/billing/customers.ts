@@ -1,9 +1,9 @@
 // The account's payment customer, made on first need by whoever gets there first: account setup
 // after sign-up, or the checkout if that has not run yet. Every caller answers the stored one.
 import { and, eq, isNull } from 'drizzle-orm';
-import { readOrCreateProfile } from '../accounts/profiles';
 import type { AppDb } from '../db/client';
 import { profiles } from '../db/schema';
+import { readOrCreateProfile } from '../profiles/profiles';
 import type { PaymentProvider } from './payment-provider';
 
 /** The user's customer id: the stored one, or a new one (its profile made too if missing). */

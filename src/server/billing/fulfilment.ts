@@ -1,10 +1,11 @@
 // Fulfilment, shared by every payment provider: a paid checkout session credits its package's
 // tokens once (ledger reason purchase, reference the session id), whatever repeats or races.
 import { and, eq, ne, sql } from 'drizzle-orm';
-import { deletedEmail } from '../accounts/account-deletion';
 import type { AppDb } from '../db/client';
 import { payments, user } from '../db/schema';
 import { applyLedgerEntry } from '../ledger/ledger';
+import { type Metrics, NO_METRICS } from '../observability/metrics';
+import { deletedEmail } from '../profiles/profiles';
 
 export type FulfilmentResult =
   | { credited: boolean; tokens: number; userId: string; accountDeleted?: false }
@@ -14,9 +15,16 @@ export type FulfilmentResult =
   | { credited: false; canceled: true; accountDeleted?: false; userId: string }
   | null;
 
-/** Marks the session paid and credits it; a session already paid (or unknown) changes nothing. */
-export async function fulfilPayment(db: AppDb, sessionId: string): Promise<FulfilmentResult> {
-  return db.transaction(async (tx) => {
+/**
+ * Marks the session paid and credits it; a session already paid (or unknown) changes nothing. A
+ * credit is counted (`metrics`: a payment paid, its tokens sold) once committed.
+ */
+export async function fulfilPayment(
+  db: AppDb,
+  sessionId: string,
+  metrics: Metrics = NO_METRICS,
+): Promise<FulfilmentResult> {
+  const result = await db.transaction(async (tx): Promise<FulfilmentResult> => {
     const [payment] = await tx.select().from(payments).where(eq(payments.sessionId, sessionId));
     if (!payment) return null;
     // Locked so that a deletion running now finishes first (or waits for this credit). A session
@@ -42,6 +50,11 @@ export async function fulfilPayment(db: AppDb, sessionId: string): Promise<Fulfi
     });
     return { credited: credit.applied, tokens: payment.tokens, userId: payment.userId };
   });
+  if (result?.credited) {
+    metrics.payment('paid');
+    metrics.tokens('sold', result.tokens);
+  }
+  return result;
 }
 
 /** A session that ended without payment; a paid one stays paid. True when this call closed it. */
@@ -49,11 +62,13 @@ export async function closePayment(
   db: AppDb,
   sessionId: string,
   status: 'failed' | 'canceled' | 'expired',
+  metrics: Metrics = NO_METRICS,
 ): Promise<boolean> {
   const closed = await db
     .update(payments)
     .set({ status, completedAt: sql`now()` })
     .where(and(eq(payments.sessionId, sessionId), eq(payments.status, 'open')))
     .returning({ id: payments.id });
+  if (closed.length > 0) metrics.payment(status);
   return closed.length > 0;
 }

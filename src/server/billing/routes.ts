@@ -6,7 +6,6 @@ import { and, desc, eq } from 'drizzle-orm';
 import { type Context, Hono } from 'hono';
 import { formatPrice, PURCHASE_MESSAGES, type Purchase, type TokenPackage } from '../../contract/packages';
 import { TOOL_MESSAGES } from '../../contract/tools';
-import { readOrCreateProfile } from '../accounts/profiles';
 import { describeRoute } from '../api-docs/describe-route';
 import type { Auth } from '../auth/auth';
 import { sessionUser } from '../auth/session';
@@ -15,6 +14,8 @@ import { payments } from '../db/schema';
 import type { Logger } from '../log';
 import { escapeMarkup } from '../markup/escape-markup';
 import { htmlPage } from '../markup/html-page';
+import type { Metrics } from '../observability/metrics';
+import { readOrCreateProfile } from '../profiles/profiles';
 import { PRIVATE_JSON_CACHE } from '../responses/private-cache';
 import { originCheck } from '../security/origin-check';
 import { inlineStylePagePolicy } from '../security/security-headers';
@@ -33,6 +34,8 @@ export type BillingDeps = {
   appUrl: string;
   trustedOrigins: string[];
   logger?: Logger;
+  /** Counts payments by outcome and the tokens they sold (GET /metrics). */
+  metrics?: Metrics;
 };
 
 /**
@@ -57,7 +60,7 @@ export function billingApiRoutes(deps: BillingDeps) {
   );
 
   app.post('/create-stripe-customer', async (c) => {
-    const user = await sessionUser(auth, c.req.raw.headers);
+    const user = await sessionUser(auth, c);
     if (!user) return c.json({ error: TOOL_MESSAGES.signInRequired }, 401);
     const body = (await c.req.json().catch(() => ({}))) as { userId?: unknown };
     if (body.userId !== undefined && body.userId !== user.id) return c.json({ error: TOOL_MESSAGES.wrongUser }, 403);
@@ -65,12 +68,12 @@ export function billingApiRoutes(deps: BillingDeps) {
   });
 
   app.post('/create-checkout-session', async (c) => {
-    const user = await sessionUser(auth, c.req.raw.headers);
+    const user = await sessionUser(auth, c);
     if (!user) return c.json({ error: TOOL_MESSAGES.signInRequired }, 401);
     const body = (await c.req.json().catch(() => null)) as { priceId?: unknown; userId?: unknown } | null;
     if (!body || typeof body !== 'object') return c.json({ error: 'body: must be a JSON object' }, 400);
     if (body.userId !== undefined && body.userId !== user.id) return c.json({ error: TOOL_MESSAGES.wrongUser }, 403);
-    const profile = await readOrCreateProfile(db, user.id);
+    const profile = await readOrCreateProfile(db, user.id, deps.metrics);
     if (!profile) return c.json({ error: TOOL_MESSAGES.signInRequired }, 401);
     if (!user.emailVerified) return c.json({ error: PURCHASE_MESSAGES.verifyAlert }, 403);
     if (profile.isDispute || profile.isFraudulent) return c.json({ error: PURCHASE_MESSAGES.blockedAlert }, 403);
@@ -103,9 +106,9 @@ export function billingApiRoutes(deps: BillingDeps) {
   });
 
   app.get('/purchases', async (c) => {
-    const user = await sessionUser(auth, c.req.raw.headers);
+    const user = await sessionUser(auth, c);
     if (!user) return c.json({ error: TOOL_MESSAGES.signInRequired }, 401);
-    await expireStaleCheckouts(db, user.id);
+    deps.metrics?.payment('expired', await expireStaleCheckouts(db, user.id));
     const rows = await db
       .select()
       .from(payments)
@@ -119,7 +122,7 @@ export function billingApiRoutes(deps: BillingDeps) {
   // The user ends an open checkout they will not pay (issue 38): the provider's session first, so
   // that it can no longer be paid, then our row. Again on an ended one answers it as it is.
   app.post('/purchases/:id/cancel', async (c) => {
-    const user = await sessionUser(auth, c.req.raw.headers);
+    const user = await sessionUser(auth, c);
     if (!user) return c.json({ error: TOOL_MESSAGES.signInRequired }, 401);
     const sessionId = c.req.param('id');
     const own = async () =>
@@ -133,7 +136,7 @@ export function billingApiRoutes(deps: BillingDeps) {
     // Another user's checkout is the same 404 as a missing one.
     if (!payment) return c.json({ error: PURCHASE_MESSAGES.noSuchCheckout }, 404);
     if (payment.status === 'open' && isCheckoutExpired(payment.createdAt)) {
-      await closePayment(db, sessionId, 'expired');
+      await closePayment(db, sessionId, 'expired', deps.metrics);
     } else if (payment.status === 'open') {
       try {
         await deps.payments.expireCheckoutSession(sessionId);
@@ -145,7 +148,7 @@ export function billingApiRoutes(deps: BillingDeps) {
           return c.json({ error: PURCHASE_MESSAGES.cancelFailed }, 502);
         }
       }
-      await closePayment(db, sessionId, 'canceled');
+      await closePayment(db, sessionId, 'canceled', deps.metrics);
     }
     const ended = (await own()) ?? payment;
     if (ended.status === 'paid') return c.json({ error: PURCHASE_MESSAGES.alreadyPaid }, 409);
@@ -178,8 +181,8 @@ export function localCheckoutRoutes(deps: BillingDeps) {
   const app = new Hono();
   app.use('*', originCheck(deps.trustedOrigins));
 
-  const ownOpenPayment = async (headers: Headers, sessionId: string) => {
-    const user = await sessionUser(auth, headers);
+  const ownOpenPayment = async (c: Context, sessionId: string) => {
+    const user = await sessionUser(auth, c);
     if (!user) return null;
     const [payment] = await db
       .select()
@@ -192,13 +195,13 @@ export function localCheckoutRoutes(deps: BillingDeps) {
   const hasExpired = async (payment: typeof payments.$inferSelect) => {
     if (payment.status === 'expired') return true;
     if (payment.status !== 'open' || !isCheckoutExpired(payment.createdAt)) return false;
-    await closePayment(db, payment.sessionId, 'expired');
+    await closePayment(db, payment.sessionId, 'expired', deps.metrics);
     return true;
   };
 
   app.get('/:sessionId', async (c) => {
     const sessionId = c.req.param('sessionId');
-    const payment = await ownOpenPayment(c.req.raw.headers, sessionId);
+    const payment = await ownOpenPayment(c, sessionId);
     if (!payment)
       return checkoutPage(c, 'Checkout not found', '<p>This checkout does not exist or is not yours.</p>', 404);
     const pack = deps.packages.find((p) => p.id === payment.packageId);
@@ -219,7 +222,7 @@ export function localCheckoutRoutes(deps: BillingDeps) {
 
   app.post('/:sessionId/pay', async (c) => {
     const sessionId = c.req.param('sessionId');
-    const payment = await ownOpenPayment(c.req.raw.headers, sessionId);
+    const payment = await ownOpenPayment(c, sessionId);
     if (!payment)
       return checkoutPage(c, 'Checkout not found', '<p>This checkout does not exist or is not yours.</p>', 404);
     if (await hasExpired(payment)) return checkoutPage(c, 'Checkout expired', EXPIRED_BODY);
@@ -227,16 +230,16 @@ export function localCheckoutRoutes(deps: BillingDeps) {
     if (payment.status !== 'open' && payment.status !== 'paid') {
       return c.redirect(`${deps.appUrl}/tokens?checkout=canceled`, 303);
     }
-    await fulfilPayment(db, sessionId);
+    await fulfilPayment(db, sessionId, deps.metrics);
     return c.redirect(`${deps.appUrl}/tokens?checkout=success`, 303);
   });
 
   app.post('/:sessionId/cancel', async (c) => {
     const sessionId = c.req.param('sessionId');
-    const payment = await ownOpenPayment(c.req.raw.headers, sessionId);
+    const payment = await ownOpenPayment(c, sessionId);
     if (!payment)
       return checkoutPage(c, 'Checkout not found', '<p>This checkout does not exist or is not yours.</p>', 404);
-    await closePayment(db, sessionId, 'canceled');
+    await closePayment(db, sessionId, 'canceled', deps.metrics);
     return c.redirect(`${deps.appUrl}/tokens?checkout=canceled`, 303);
   });
   return app;

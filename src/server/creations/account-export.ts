@@ -5,16 +5,11 @@ import { desc, eq } from 'drizzle-orm';
 import type { Creation } from '../../contract/creations';
 import type { AppDb } from '../db/client';
 import { payments } from '../db/schema';
+import { listPageJobs, type PageCursor } from '../jobs/views/job-pages';
 import { extensionFor, zipStream } from '../responses/zip-stream';
 import type { FileStorage } from '../storage/storage';
 import { viewCreation } from './creation-view';
-import {
-  batchImageCounts,
-  chargesOfJobs,
-  filesOfJobs,
-  listCreationJobs,
-  type PageCursor,
-} from './creations-repository';
+import { batchImageCounts, chargesOfJobs, filesOfJobs, versionsOfJobs } from './creations-repository';
 
 const PAGE = 100;
 
@@ -22,16 +17,17 @@ const PAGE = 100;
 async function* allCreations(db: AppDb, userId: string) {
   let cursor: PageCursor | null = null;
   for (;;) {
-    const page = await listCreationJobs(db, userId, { tool: null, cursor, limit: PAGE });
+    const page = await listPageJobs(db, userId, { tool: null, cursor, limit: PAGE });
     const ids = page.map((j) => j.id);
-    const [jobFiles, charges, batchImages] = await Promise.all([
+    const [jobFiles, charges, batchImages, versions] = await Promise.all([
       filesOfJobs(db, ids),
       chargesOfJobs(db, ids),
       batchImageCounts(db, page),
+      versionsOfJobs(db, page),
     ]);
     for (const job of page) {
       const own = jobFiles.filter((f) => f.jobId === job.id);
-      yield { creation: viewCreation(job, own, charges.get(job.id), null, batchImages), files: own };
+      yield { creation: viewCreation(job, own, charges.get(job.id), null, batchImages, versions), files: own };
     }
     const last = page.at(-1);
     if (page.length < PAGE || !last) return;

@@ -32,6 +32,8 @@ export function viewCreation(
   shareUrl: string | null,
   /** How many images the job's batch has, by batch id (creations-repository.ts batchImageCounts). */
   batchImages: ReadonlyMap<string, number> = new Map(),
+  /** The versions of each original job with any, by its id (creations-repository.ts versionsOfJobs). */
+  versions: ReadonlyMap<string, string[]> = new Map(),
 ): Creation {
   const view = viewJob(job);
   const outputIds = ((job.result ?? {}) as { files?: string[] }).files ?? [];
@@ -57,5 +59,6 @@ export function viewCreation(
             name: job.sourceName ?? '',
             images: batchImages.get(job.batchId) ?? 1,
           },
+    versions: versions.get(job.parentJobId ?? job.id) ?? [],
   };
 }

@@ -26,7 +26,8 @@ export async function sweepExpiredFiles(db: AppDb, storage: FileStorage, setting
       .from(files)
       .where(
         or(
-          and(eq(files.kind, 'input'), olderThan(settings.uploadRetentionDays)),
+          // A matte (decision 082) is of the upload: it goes with it, and is no use without it.
+          and(inArray(files.kind, ['input', 'matte']), olderThan(settings.uploadRetentionDays)),
           and(eq(files.kind, 'output'), olderThan(settings.resultRetentionDays)),
         ),
       )

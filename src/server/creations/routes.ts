@@ -10,6 +10,7 @@ import type { AppDb } from '../db/client';
 import { isUuid } from '../db/ids';
 import { removeFiles } from '../jobs/job-files';
 import { findOwnFile } from '../jobs/queue/jobs-repository';
+import { decodePageCursor, listJobPage, PAGE_LIMIT_ERROR, pageLimit } from '../jobs/views/job-pages';
 import { fileEtag, PRIVATE_JSON_CACHE, sendPrivateImage } from '../responses/private-cache';
 import type { FileStorage } from '../storage/storage';
 import { exportAccount } from './account-export';
@@ -18,12 +19,9 @@ import { viewCreation } from './creation-view';
 import {
   batchImageCounts,
   chargesOfJobs,
-  decodePageCursor,
   deleteFinishedJob,
   filesOfJobs,
-  listCreationPage,
-  PAGE_LIMIT_ERROR,
-  pageLimit,
+  versionsOfJobs,
 } from './creations-repository';
 import { readSharedCreation } from './shared-creation';
 import { findSharedJob, shareJob, shareUrl, unshareJob } from './sharing';
@@ -46,7 +44,7 @@ export function creationRoutes(deps: CreationRoutesDeps) {
   const app = new Hono();
 
   app.get('/creations', describeRoute(LIST_CREATIONS_OPERATION), async (c) => {
-    const user = await sessionUser(auth, c.req.raw.headers);
+    const user = await sessionUser(auth, c);
     if (!user) return c.json({ error: TOOL_MESSAGES.signInRequired }, 401);
     const tool = c.req.query('tool') || null;
     if (tool && !TOOL_IDS.has(tool)) return c.json({ error: `tool: must be one of ${[...TOOL_IDS].join(', ')}` }, 400);
@@ -56,13 +54,14 @@ export function creationRoutes(deps: CreationRoutesDeps) {
     const limit = pageLimit(c.req.query('limit'));
     if (limit === null) return c.json({ error: PAGE_LIMIT_ERROR }, 400);
 
-    const { jobs: page, next } = await listCreationPage(db, user.id, { tool, cursor, limit });
+    const { jobs: page, next } = await listJobPage(db, user.id, { tool, cursor, limit });
     c.header('Cache-Control', PRIVATE_JSON_CACHE);
     const ids = page.map((j) => j.id);
-    const [jobFiles, charges, batchImages] = await Promise.all([
+    const [jobFiles, charges, batchImages, versions] = await Promise.all([
       filesOfJobs(db, ids),
       chargesOfJobs(db, ids),
       batchImageCounts(db, page),
+      versionsOfJobs(db, page),
     ]);
     return c.json({
       creations: page.map((job) =>
@@ -72,6 +71,7 @@ export function creationRoutes(deps: CreationRoutesDeps) {
           charges.get(job.id),
           job.shareToken ? shareUrl(deps.appUrl, job.shareToken) : null,
           batchImages,
+          versions,
         ),
       ),
       next,
@@ -79,13 +79,13 @@ export function creationRoutes(deps: CreationRoutesDeps) {
   });
 
   app.get('/creations/usage', async (c) => {
-    const user = await sessionUser(auth, c.req.raw.headers);
+    const user = await sessionUser(auth, c);
     if (!user) return c.json({ error: TOOL_MESSAGES.signInRequired }, 401);
     return c.json(await usageOf(db, user.id, deps.settings));
   });
 
   app.delete('/creations/:jobId', async (c) => {
-    const user = await sessionUser(auth, c.req.raw.headers);
+    const user = await sessionUser(auth, c);
     if (!user) return c.json({ error: TOOL_MESSAGES.signInRequired }, 401);
     const jobId = c.req.param('jobId');
     const deleted = isUuid(jobId) ? await deleteFinishedJob(db, jobId, user.id) : null;
@@ -99,7 +99,7 @@ export function creationRoutes(deps: CreationRoutesDeps) {
   });
 
   app.get('/files/:id/thumbnail', async (c) => {
-    const user = await sessionUser(auth, c.req.raw.headers);
+    const user = await sessionUser(auth, c);
     if (!user) return c.json({ error: TOOL_MESSAGES.signInRequired }, 401);
     const id = c.req.param('id');
     const file = isUuid(id) ? await findOwnFile(db, id, user.id) : null;
@@ -112,7 +112,7 @@ export function creationRoutes(deps: CreationRoutesDeps) {
   });
 
   app.get('/account/export', async (c) => {
-    const user = await sessionUser(auth, c.req.raw.headers);
+    const user = await sessionUser(auth, c);
     if (!user) return c.json({ error: TOOL_MESSAGES.signInRequired }, 401);
     return c.body(exportAccount(db, storage, user.id), 200, {
       'Content-Type': 'application/zip',
@@ -122,7 +122,7 @@ export function creationRoutes(deps: CreationRoutesDeps) {
   });
 
   app.post('/creations/:jobId/share', async (c) => {
-    const user = await sessionUser(auth, c.req.raw.headers);
+    const user = await sessionUser(auth, c);
     if (!user) return c.json({ error: TOOL_MESSAGES.signInRequired }, 401);
     const jobId = c.req.param('jobId');
     const token = isUuid(jobId) ? await shareJob(db, jobId, user.id) : null;
@@ -132,7 +132,7 @@ export function creationRoutes(deps: CreationRoutesDeps) {
   });
 
   app.delete('/creations/:jobId/share', async (c) => {
-    const user = await sessionUser(auth, c.req.raw.headers);
+    const user = await sessionUser(auth, c);
     if (!user) return c.json({ error: TOOL_MESSAGES.signInRequired }, 401);
     const jobId = c.req.param('jobId');
     const found = isUuid(jobId) && (await unshareJob(db, jobId, user.id));

@@ -2,6 +2,7 @@
 // Migrations in ./migrations are generated from this file with `npm run db:generate`.
 import { sql } from 'drizzle-orm';
 import {
+  type AnyPgColumn,
   bigint,
   bigserial,
   boolean,
@@ -17,8 +18,10 @@ import {
   uniqueIndex,
   uuid,
 } from 'drizzle-orm/pg-core';
+import { ADMIN_ACTIONS } from '../../contract/admin-rules';
 // The statuses GET /api/jobs/:id reports are the column's: one list for both.
 import { WEBHOOK_DELIVERY_STATUSES } from '../../contract/api-response-schemas';
+import type { RecipeStep } from '../../contract/recipes';
 
 const createdAt = () => timestamp('created_at', { withTimezone: true }).notNull().defaultNow();
 const updatedAt = () =>
@@ -141,7 +144,11 @@ export const profiles = pgTable(
   (t) => [check('profiles_tokens_not_negative', sql`${t.tokens} >= 0`)],
 );
 
-export const LEDGER_REASONS = ['signup', 'purchase', 'job', 'refund', 'grant'] as const;
+/**
+ * `grant`: tokens support gave (the console or `npm run admin`); `adjustment`: tokens support took
+ * back (the console, never below zero). Both reference the audit entry: `audit:<admin_audit.id>`.
+ */
+export const LEDGER_REASONS = ['signup', 'purchase', 'job', 'refund', 'grant', 'adjustment'] as const;
 export type LedgerReason = (typeof LEDGER_REASONS)[number];
 
 /** Every balance change. A (reason, reference) pair happens once: no double signup bonus or refund. */
@@ -161,7 +168,7 @@ export const ledger = pgTable(
   (t) => [
     unique('ledger_reason_reference_unique').on(t.reason, t.reference),
     index('ledger_user_id_idx').on(t.userId),
-    check('ledger_reason_known', sql`${t.reason} in ('signup', 'purchase', 'job', 'refund', 'grant')`),
+    check('ledger_reason_known', sql`${t.reason} in ('signup', 'purchase', 'job', 'refund', 'grant', 'adjustment')`),
     check('ledger_delta_not_zero', sql`${t.delta} <> 0`),
   ],
 );
@@ -250,6 +257,12 @@ export const jobs = pgTable(
     batchItem: integer('batch_item'),
     /** The input's file name in a batch (its zip entry is named after it); null outside a batch. */
     sourceName: text('source_name'),
+    /**
+     * A version made by refining a result by hand (issue 58, decision 082): the original job, whose
+     * versions are it and every job naming it here; null for a tool call. A version's row is a
+     * succeeded job of cost 0 with provider `refine`; it outlives its original (then null).
+     */
+    parentJobId: uuid('parent_job_id').references((): AnyPgColumn => jobs.id, { onDelete: 'set null' }),
     createdAt: createdAt(),
     startedAt: timestamp('started_at', { withTimezone: true }),
     finishedAt: timestamp('finished_at', { withTimezone: true }),
@@ -280,8 +293,11 @@ export const jobs = pgTable(
     uniqueIndex('jobs_share_token_unique').on(t.shareToken).where(sql`${t.shareToken} is not null`),
     // A batch's images in their order; each place is taken once.
     uniqueIndex('jobs_batch_item_unique').on(t.batchId, t.batchItem).where(sql`${t.batchId} is not null`),
+    // An original's versions (My Creations lists them with each): only refined versions have one.
+    index('jobs_parent_idx').on(t.parentJobId).where(sql`${t.parentJobId} is not null`),
     check('jobs_status_known', sql`${t.status} in ('queued', 'running', 'succeeded', 'failed')`),
-    check('jobs_cost_positive', sql`${t.cost} > 0`),
+    // 0 only for a version refined by hand (free; decision 082); every tool call has its price.
+    check('jobs_cost_positive', sql`${t.cost} > 0 or ${t.provider} = 'refine'`),
     check('jobs_charged_within_cost', sql`${t.charged} >= 0 and ${t.charged} <= ${t.cost}`),
   ],
 );
@@ -321,7 +337,10 @@ export const accountSetups = pgTable(
   (t) => [index('account_setups_due_idx').on(t.runAfter)],
 );
 
-/** Stored images: a tool's inputs and outputs, served to their owner only. */
+/**
+ * Stored images: a tool's inputs and outputs, served to their owner only, and a refinable result's
+ * matte (`matte`, decision 082: the model's or the hand-refined one, read by the refine editor).
+ */
 export const files = pgTable(
   'files',
   {
@@ -330,7 +349,7 @@ export const files = pgTable(
       .notNull()
       .references(() => user.id, { onDelete: 'cascade' }),
     jobId: uuid('job_id').references(() => jobs.id, { onDelete: 'cascade' }),
-    kind: text('kind', { enum: ['input', 'output'] }).notNull(),
+    kind: text('kind', { enum: ['input', 'output', 'matte'] }).notNull(),
     storageKey: text('storage_key').notNull().unique(),
     contentType: text('content_type').notNull(),
     size: integer('size').notNull(),
@@ -469,4 +488,104 @@ export const apiKeys = pgTable(
     lastUsedAt: timestamp('last_used_at', { withTimezone: true }),
   },
   (t) => [index('api_keys_user_idx').on(t.userId, t.createdAt)],
+);
+
+/**
+ * The support console's audit log (issue 57, decision 078): every operator action, and every change
+ * `npm run admin` makes, written in the same transaction as the change. Nothing references the user
+ * row: an entry outlives anything it names.
+ */
+export const adminAudit = pgTable(
+  'admin_audit',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    /** The operator's user id; `cli` for `npm run admin`. */
+    operatorId: text('operator_id').notNull(),
+    /** The operator's email at the time; the OS user's name for `npm run admin`. */
+    operatorName: text('operator_name').notNull(),
+    action: text('action', { enum: ADMIN_ACTIONS }).notNull(),
+    /** The account acted on. */
+    targetUserId: text('target_user_id'),
+    /** What within it: the job refunded, the key revoked (null: the account itself). */
+    subject: text('subject'),
+    reason: text('reason').notNull(),
+    before: jsonb('before').$type<Record<string, unknown>>(),
+    after: jsonb('after').$type<Record<string, unknown>>(),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    // An account's entries, newest first (the console's account page).
+    index('admin_audit_target_idx').on(t.targetUserId, t.id),
+    check('admin_audit_reason_not_blank', sql`length(trim(${t.reason})) > 0`),
+    check(
+      'admin_audit_action_known',
+      sql`${t.action} in ('tokens', 'flags', 'refund', 'verification-mail', 'revoke-key', 'sign-out')`,
+    ),
+  ],
+);
+
+/**
+ * Recipes (issue 58 item 5, decision 083): a named chain of image tools an account keeps, each step
+ * the tool's own request fields without the image (contract/recipes.ts RecipeStep).
+ */
+export const recipes = pgTable(
+  'recipes',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    userId: text('user_id')
+      .notNull()
+      .references(() => user.id, { onDelete: 'cascade' }),
+    name: text('name').notNull(),
+    steps: jsonb('steps').$type<RecipeStep[]>().notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [index('recipes_user_idx').on(t.userId, t.createdAt)],
+);
+
+/**
+ * A run of a recipe: its steps as they were (the recipe may be edited or deleted meanwhile) and the
+ * batch that holds its last steps' results (the zip). Its images are recipe_run_items.
+ */
+export const recipeRuns = pgTable(
+  'recipe_runs',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    userId: text('user_id')
+      .notNull()
+      .references(() => user.id, { onDelete: 'cascade' }),
+    recipeId: uuid('recipe_id').references(() => recipes.id, { onDelete: 'set null' }),
+    name: text('name').notNull(),
+    steps: jsonb('steps').$type<RecipeStep[]>().notNull(),
+    batchId: uuid('batch_id')
+      .notNull()
+      .references(() => batches.id, { onDelete: 'cascade' }),
+    createdAt: createdAt(),
+  },
+  (t) => [index('recipe_runs_user_idx').on(t.userId)],
+);
+
+/**
+ * One image of a run, and where its chain is: the job of each step started so far (`jobIds`, in
+ * order; the last one is the step waiting or running). The recipe runner (server/recipes/) moves a
+ * `running` image on when its last job ends: the next step's call, or `done`, or `failed`.
+ */
+export const recipeRunItems = pgTable(
+  'recipe_run_items',
+  {
+    runId: uuid('run_id')
+      .notNull()
+      .references(() => recipeRuns.id, { onDelete: 'cascade' }),
+    item: integer('item').notNull(),
+    name: text('name').notNull(),
+    status: text('status', { enum: ['running', 'done', 'failed'] }).notNull(),
+    jobIds: jsonb('job_ids').$type<string[]>().notNull().default([]),
+    error: text('error'),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.runId, t.item] }),
+    // What the runner looks at: the images whose chain goes on.
+    index('recipe_run_items_running_idx').on(t.runId).where(sql`${t.status} = 'running'`),
+    check('recipe_run_items_status_known', sql`${t.status} in ('running', 'done', 'failed')`),
+  ],
 );

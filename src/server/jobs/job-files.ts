@@ -33,12 +33,20 @@ export async function storeInputs(
   );
 }
 
-/** Writes a run's output images; answers their file rows (ids chosen here, for the job's result). */
-export async function storeOutputs(storage: FileStorage, job: JobRow, images: OutputImage[]) {
+/**
+ * Writes a run's output images, or the mattes a refinable tool keeps beside them (`kind` matte,
+ * decision 082); answers their file rows (ids chosen here, for the job's result).
+ */
+export async function storeOutputs(
+  storage: FileStorage,
+  job: Pick<JobRow, 'id' | 'userId' | 'attempts'>,
+  images: OutputImage[],
+  kind: 'output' | 'matte' = 'output',
+) {
   return Promise.all(
     images.map(async (image, index) => {
       // Per attempt: a run that lost its job (handed back) must not overwrite the later run's files.
-      const storageKey = `outputs/${job.id}/${job.attempts}-${index}.${extensionOfType(image.contentType)}`;
+      const storageKey = `${kind}s/${job.id}/${job.attempts}-${index}.${extensionOfType(image.contentType)}`;
       await storage.put(storageKey, image.bytes, image.contentType);
       // From the header only: My Creations shows each output's size.
       const mime = image.width ? null : sniffFormat(image.bytes);
@@ -52,7 +60,7 @@ export async function storeOutputs(storage: FileStorage, job: JobRow, images: Ou
         id: randomUUID(),
         userId: job.userId,
         jobId: job.id,
-        kind: 'output' as const,
+        kind,
         storageKey,
         contentType: image.contentType,
         size: image.bytes.length,

@@ -1,10 +1,12 @@
-// The ledger: the only code that changes a balance. Every change is a ledger row and an update of
-// profiles.tokens in the same transaction; a (reason, reference) pair applies once, so a retried
-// signup bonus, purchase or refund can never count twice. balance == sum(ledger) always holds.
-// The job charge writes its debit, under the same rules, in the statement that creates the job
-// (jobs/request/charge.ts).
-import { and, eq, sql } from 'drizzle-orm';
-import type { AppDb } from '../db/client';
+// The ledger: the only code that changes a balance, and the rule it keeps: every change is a ledger
+// row and an update of profiles.tokens in one statement, never below zero, and a (reason, reference)
+// pair applies once, so a retried signup bonus, purchase or refund can never count twice.
+// balance == sum(ledger) always holds. The SQL of a change is here once (balanceChangeCtes): a
+// signup bonus, purchase, refund or grant runs it alone (applyLedgerEntry); a tool call's charge
+// composes it into the one statement that creates the job it pays for (jobs/request/charge.ts).
+import { eq, type SQL, sql } from 'drizzle-orm';
+import { type AppDb, executePrepared } from '../db/client';
+import { errorChain } from '../db/connection-errors';
 import { type LedgerReason, ledger, profiles } from '../db/schema';
 
 /** A transaction handle or the database itself: both run the same queries. */
@@ -33,41 +35,67 @@ export type LedgerEntry = {
 export type LedgerResult = { applied: boolean; balance: number };
 
 /**
- * Applies `entry` once. A repeated (reason, reference) changes nothing and returns applied false.
- * A debit that would take the balance below zero throws InsufficientTokensError and writes nothing.
- * Inside the caller's transaction it is a savepoint, so the caller's whole unit rolls back with it.
+ * A balance change as CTEs of one statement: `balance_change(tokens)` has a row (the balance after)
+ * only when `when` holds, (reason, reference) has no ledger row yet and the balance stays at zero or
+ * above; the ledger row goes in with it (`ledger_row`), so nothing is written otherwise. The update
+ * comes first: a statement that cannot throw (the charge's, run alone on PGlite) must not write a
+ * ledger row without its change. A delta of 0 (a free preview's charge: decision 039) changes nothing
+ * and reads the balance under the same condition.
  */
-export function applyLedgerEntry(db: DbOrTx, entry: LedgerEntry): Promise<LedgerResult> {
-  return db.transaction((tx) => applyLedgerEntryInTransaction(tx, entry));
+export function balanceChangeCtes(entry: LedgerEntry | (Omit<LedgerEntry, 'delta'> & { delta: 0 }), when?: SQL): SQL {
+  const { userId, delta, reason, reference } = entry;
+  if (!Number.isInteger(delta)) throw new Error('a balance changes by a whole number of tokens');
+  const condition = when ?? sql`true`;
+  if (delta === 0) {
+    return sql`balance_change as (select ${profiles.tokens} as tokens from ${profiles} where ${profiles.userId} = ${userId} and ${condition})`;
+  }
+  return sql`balance_change as (
+      update ${profiles} set tokens = tokens + ${delta}::int
+      where user_id = ${userId}::text and tokens + ${delta}::int >= 0 and ${condition}
+        and not exists (select 1 from ${ledger} where reason = ${reason}::text and reference = ${reference}::text)
+      returning tokens),
+    ledger_row as (
+      insert into ${ledger} (user_id, delta, reason, reference, note)
+      select ${userId}::text, ${delta}::int, ${reason}::text, ${reference}::text, ${entry.note ?? null}::text
+      from balance_change)`;
 }
 
-async function applyLedgerEntryInTransaction(tx: DbOrTx, entry: LedgerEntry): Promise<LedgerResult> {
+/**
+ * Applies `entry` once, in one statement (balanceChangeCtes): the way to grant, credit, refund or
+ * deduct tokens with a reason. A repeated (reason, reference) changes nothing and returns applied
+ * false. A debit that would take the balance below zero throws InsufficientTokensError and writes
+ * nothing. Inside the caller's transaction it is a savepoint: two transactions applying the same
+ * entry at once meet at the ledger's unique (reason, reference), and the second one's change is
+ * undone there without aborting its caller's transaction.
+ */
+export async function applyLedgerEntry(db: DbOrTx, entry: LedgerEntry): Promise<LedgerResult> {
   if (!Number.isInteger(entry.delta) || entry.delta === 0) throw new Error('ledger delta must be a non-zero integer');
-  const inserted = await tx
-    .insert(ledger)
-    .values({
-      userId: entry.userId,
-      delta: entry.delta,
-      reason: entry.reason,
-      reference: entry.reference,
-      note: entry.note,
-    })
-    .onConflictDoNothing({ target: [ledger.reason, ledger.reference] })
-    .returning({ id: ledger.id });
-  if (inserted.length === 0) return { applied: false, balance: await balanceOf(tx, entry.userId) };
-  const updated = await tx
-    .update(profiles)
-    .set({ tokens: sql`${profiles.tokens} + ${entry.delta}` })
-    .where(and(eq(profiles.userId, entry.userId), sql`${profiles.tokens} + ${entry.delta} >= 0`))
-    .returning({ tokens: profiles.tokens });
-  const row = updated[0];
-  if (!row) {
-    // No profile, or not enough tokens: undo the ledger row by failing the transaction.
-    const exists = await tx.select({ one: sql`1` }).from(profiles).where(eq(profiles.userId, entry.userId));
-    if (exists.length === 0) throw new Error(`no profile for user ${entry.userId}`);
-    throw new InsufficientTokensError(entry.userId, -entry.delta);
+  try {
+    return await db.transaction((tx) => applyLedgerEntryOnce(tx, entry));
+  } catch (error) {
+    if (![...errorChain(error)].some((e) => e.code === UNIQUE_VIOLATION)) throw error;
+    return { applied: false, balance: await balanceOf(db, entry.userId) };
   }
-  return { applied: true, balance: row.tokens };
+}
+
+/** PostgreSQL's unique_violation. */
+const UNIQUE_VIOLATION = '23505';
+
+async function applyLedgerEntryOnce(tx: DbOrTx, entry: LedgerEntry): Promise<LedgerResult> {
+  const { userId, reason, reference } = entry;
+  // The snapshot's balance and ledger say why nothing changed, in the same statement.
+  const { rows } = await executePrepared(
+    tx,
+    sql`with ${balanceChangeCtes(entry)}
+      select (select tokens from balance_change) as changed,
+        (select ${profiles.tokens} from ${profiles} where ${profiles.userId} = ${userId}) as balance,
+        exists (select 1 from ${ledger} where ${ledger.reason} = ${reason} and ${ledger.reference} = ${reference}) as repeated`,
+  );
+  const row = rows[0] ?? {};
+  if (row.changed != null) return { applied: true, balance: Number(row.changed) };
+  if (row.repeated === true) return { applied: false, balance: Number(row.balance ?? 0) };
+  if (row.balance == null) throw new Error(`no profile for user ${userId}`);
+  throw new InsufficientTokensError(userId, -entry.delta);
 }
 
 export async function balanceOf(tx: DbOrTx, userId: string): Promise<number> {

@@ -3,7 +3,7 @@
 // batches/routes.ts); every other API body (sign-in, purchases, webhooks, which embed at most a
 // 256 kB inline input) fits in 1 MB.
 import type { Context, MiddlewareHandler } from 'hono';
-import { isToolCallPath } from './tool-call-paths';
+import { isRefinePath, isToolCallPath } from './tool-call-paths';
 
 export const API_BODY_LIMIT = 1024 * 1024;
 
@@ -86,8 +86,8 @@ export function limitBody(maxSize: number, onError: (c: Context) => Response | P
   };
 }
 
-/** The API's 1 MB limit, on every request but the tool calls, which set their own. */
+/** The API's 1 MB limit, on every request but those that carry an image (tool calls, a refine's mask), which set their own. */
 export function apiBodyLimit(): MiddlewareHandler {
   const limit = limitBody(API_BODY_LIMIT, (c) => bodyTooLarge(c));
-  return (c, next) => (isToolCallPath(c.req.path) ? next() : limit(c, next));
+  return (c, next) => (isToolCallPath(c.req.path) || isRefinePath(c.req.path) ? next() : limit(c, next));
 }

@@ -11,7 +11,7 @@
 // the route answers it, 401 where a key or a session is needed (decision 067): a program that forgot
 // its key hears that, not that it should have come from our pages.
 import type { MiddlewareHandler } from 'hono';
-import { hasBearerCredential } from '../api-keys/keys';
+import { hasBearerCredential } from '../auth/api-key-credential';
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 

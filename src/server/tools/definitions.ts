@@ -1,6 +1,5 @@
-// A tool call's request, checked by the tool's own module (tools/<tool-id>/index.ts), and its price.
+// A tool call's request, checked by the tool's own module (tools/<tool-id>/index.ts); its price: pricing/prices.ts.
 import type { ToolId } from '../../contract/tools';
-import { listPrice } from '../jobs/free-preview';
 import { serverTool, type ToolInput } from './registry';
 import type { PreparedTool as PreparedCall } from './server-tool';
 
@@ -9,7 +8,3 @@ export type PreparedTool = PreparedCall<ToolInput>;
 
 /** Validates `body` for `tool`; throws InputError (with the field) on the first problem. */
 export const prepareTool = (tool: ToolId, body: unknown): PreparedTool => serverTool(tool).prepare(body);
-
-/** Tokens a prepared call costs on `provider`: its price there times the units (images asked for, or one). */
-export const costOf = (tool: ToolId, prepared: PreparedTool, provider: string) =>
-  listPrice(tool, provider) * prepared.units;

@@ -1,5 +1,7 @@
 // The pieces every tool's request check is made of: the contract's request schema with our error
 // message, and the image rules (bytes, pixels, shape) of the tools that take an image.
+
+import type { z } from 'zod';
 import {
   type CutOutFinish,
   DEFAULT_OUTPUT_FORMAT,
@@ -8,11 +10,11 @@ import {
   OUTPUT_MESSAGES,
   type OutputFormat,
 } from '../../contract/output-files';
-import { describeIssue, TOOL_REQUEST_SCHEMAS } from '../../contract/tool-requests';
+import { describeIssue } from '../../contract/tool-requests';
 import {
   IMAGE_SHAPE_LIMITS,
   type ImageToolId,
-  type ToolId,
+  toolById,
   UPLOAD_LIMIT_5MB,
   UPLOAD_TOO_LARGE_5MB,
   UPSCALE_MAX_INPUT,
@@ -28,14 +30,14 @@ import {
 } from '../images/image-input';
 import type { ImageInput } from '../images/image-types';
 
-/** The request body parsed with the tool's schema; the first problem as InputError("field: reason"). */
-export function parseRequest<T extends ToolId>(tool: T, body: unknown) {
-  const result = TOOL_REQUEST_SCHEMAS[tool].safeParse(body ?? {});
+/** The request body parsed with the tool's schema (its `request`); the first problem as InputError("field: reason"). */
+export function parseRequest<S extends z.ZodObject>(request: S, body: unknown): z.output<S> {
+  const result = request.safeParse(body ?? {});
   if (!result.success) {
     const { field, reason } = describeIssue(result.error, body);
     throw new InputError(field, reason);
   }
-  return result.data as (typeof TOOL_REQUEST_SCHEMAS)[T]['_zod']['output'];
+  return result.data;
 }
 
 /** The images of the tools without the spec's 5 MB limit (each tool takes base64 or a data URL alike). */
@@ -68,19 +70,20 @@ export const withShapeLimits = (tool: ImageToolId, rules: ImageRules): ImageRule
 });
 
 /**
- * The call of a tool whose request is one image in `image` (Colorizer, Background Remover, Creative
- * Upscaler, Fix a Face, Image Analyzer): its input is that image, the fixed `extra` fields and, for
- * a tool whose result is an image, the request's file fields (resultFileFields).
+ * The call of a tool whose request (its schema `request`) is one image in `image`: its input is that
+ * image, the fixed `extra` fields and, for a tool whose result is an image, the request's file fields
+ * (resultFileFields).
  */
 export function prepareOneImage<T extends ImageToolId, E extends object>(
   tool: T,
+  request: z.ZodObject,
   body: unknown,
   rules: ImageRules,
   extra: E,
 ): { input: { tool: T; image: ImageInput } & E & ResultFileFields; units: number; images: ImageInput[] } {
-  const parsed = parseRequest(tool, body) as { image: unknown } & ResultFileFields;
+  const parsed = parseRequest(request, body) as { image: unknown } & ResultFileFields;
   const image = decodeImageField('image', parsed.image, withShapeLimits(tool, rules));
-  const file = tool === 'image-analyzer' ? {} : resultFileFields(tool as ImageResultToolId, parsed, image);
+  const file = toolById(tool).resultFiles ? resultFileFields(tool as ImageResultToolId, parsed, image) : {};
   return { input: { tool, image, ...extra, ...file }, units: 1, images: [image] };
 }
 
@@ -91,18 +94,18 @@ export type ResultFileFields = {
   keepLocation?: boolean;
 } & CutOutFinish;
 
-/** Tools whose result keeps the upload's transparency (JPEG could not). */
-const KEEPS_UPLOAD_ALPHA: readonly ImageResultToolId[] = ['image-upscaler'];
-
 /**
  * The file fields of a parsed request, checked together: quality only for a lossy format, and no
- * JPEG for a result that will be transparent (a cut-out without a background colour, or an upload
- * with transparency that the tool keeps). Each refusal is a sentence the page's user can read.
+ * JPEG for a result that will be transparent (its definition's `resultFiles.transparency`: a cut-out
+ * without a background colour, or an upload with transparency that the tool keeps). Each refusal
+ * is a sentence the page's user can read.
  */
 export function resultFileFields(
   tool: ImageResultToolId,
   body: ResultFileFields,
   upload?: ImageInput,
+  /** What this call's result is, when not its definition's (Background Remover's mode blur: an opaque photo). */
+  transparency = toolById(tool).resultFiles?.transparency,
 ): ResultFileFields {
   const fields: ResultFileFields = {
     outputFormat: body.outputFormat,
@@ -115,14 +118,14 @@ export function resultFileFields(
     shadow: body.shadow,
   };
   const format = fields.outputFormat ?? DEFAULT_OUTPUT_FORMAT[tool];
-  if (format === 'png' && fields.outputQuality !== undefined && tool !== 'text-to-pic') {
+  if (format === 'png' && fields.outputQuality !== undefined) {
     throw new InputError('outputQuality', OUTPUT_MESSAGES.qualityNotForPng);
   }
   if (!keepsTransparency(format)) {
-    const transparentCutOut =
-      tool === 'background-remover' && (fields.background === undefined || fields.background === 'transparent');
-    if (transparentCutOut) throw new InputError('outputFormat', OUTPUT_MESSAGES.jpegNeedsBackground);
-    if (upload && KEEPS_UPLOAD_ALPHA.includes(tool) && mayHaveAlpha(upload.bytes, upload.mime)) {
+    if (transparency === 'cut-out' && fields.background === undefined) {
+      throw new InputError('outputFormat', OUTPUT_MESSAGES.jpegNeedsBackground);
+    }
+    if (upload && transparency === 'upload' && mayHaveAlpha(upload.bytes, upload.mime)) {
       throw new InputError('outputFormat', OUTPUT_MESSAGES.jpegTransparentUpload);
     }
   }

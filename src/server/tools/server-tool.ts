@@ -1,8 +1,9 @@
 // What one tool is on the server, in one object per tool folder (tools/<tool-id>/index.ts): how
-// its request is checked and turned into a provider input, how many units it is charged for, and
-// what serves it (its Replicate model, its labelled demo output, its local engine if it has one).
-// The registry (registry.ts) lists the ten; routes and jobs read it instead of naming tools, and
+// its request is checked and turned into a provider input, how many units it is charged for (its
+// prices are the contract's definition's, server/pricing/), and what serves it (its Replicate model, its labelled demo output, its local engine if it has one).
+// The registry (registry.ts) lists them all; routes and jobs read it instead of naming tools, and
 // the providers are handed it when they are made (docs/adding-a-tool.md).
+import type { z } from 'zod';
 import type { ImageInput } from '../images/image-types';
 import type { LocalEngine, LocalEngineOptions, LocalPrecheck } from '../inference/local/local-engine';
 import type { ProviderInput, ToolResult } from '../inference/provider';
@@ -29,6 +30,11 @@ export type PreparedTool<I extends ToolInputBase = ToolInputBase> = {
 /** What a tool's folder writes, in terms of its own input type `I`. */
 export type ServerToolSpec<I extends ToolInputBase> = {
   id: I['tool'];
+  /**
+   * The contract's schema of its request body (contract/tools/<tool-id>/request.ts): what `prepare`
+   * parses, the multipart form's fields, the OpenAPI document's request body.
+   */
+  request: z.ZodObject;
   /** Validates a request body; throws InputError (with the field) on the first problem. */
   prepare: (body: unknown) => PreparedTool<I>;
   /** The Replicate model that serves the tool; none: Replicate does not. */
@@ -42,29 +48,18 @@ export type ServerToolSpec<I extends ToolInputBase> = {
   local?: (options: LocalEngineOptions) => Promise<LocalEngine<I>>;
   /** The local engine's cheap check of an input before the charge (LocalPrecheck); none: nothing to foresee. */
   localPrecheck?: (options: LocalEngineOptions) => Promise<LocalPrecheck<I>>;
-  /**
-   * 'preview': the local engine's result carries a labelled placeholder (Background Swap's drawn,
-   * DEMO-stamped backgrounds), so it is a free preview like the demo's (jobs/free-preview.ts).
-   * None: the local result is real and charged.
-   */
-  localResult?: 'preview';
-  /**
-   * Tokens per unit on the local engine, where its result is worth less than the spec's model's
-   * (decision 039); none: the contract's price.
-   */
-  localPrice?: number;
 };
 
 /**
- * A tool as the server holds it: what the providers serve it with (ServedTool), its request check
- * and its local pricing. Its own input type stays only where an input comes out (`prepare`), so the
- * ten fit one list as they are; where an input goes in, it is checked to be this tool's.
+ * A tool as the server holds it: what the providers serve it with (ServedTool) and its request
+ * check. Its own input type stays only where an input comes out (`prepare`), so the
+ * tools fit one list as they are; where an input goes in, it is checked to be this tool's.
  */
 export interface ServerTool<I extends ToolInputBase = ToolInputBase> extends ServedTool {
   readonly id: I['tool'];
+  /** Its request body's schema (ServerToolSpec). */
+  readonly request: z.ZodObject;
   prepare(body: unknown): PreparedTool<I>;
-  readonly localResult?: 'preview';
-  readonly localPrice?: number;
 }
 
 /**
@@ -72,7 +67,7 @@ export interface ServerTool<I extends ToolInputBase = ToolInputBase> extends Ser
  * type, after a check that it is this tool's (an input of another tool is a bug: it throws).
  */
 export function defineServerTool<I extends ToolInputBase>(spec: ServerToolSpec<I>): ServerTool<I> {
-  const { id, replicate, local, localPrecheck } = spec;
+  const { id, request, replicate, local, localPrecheck } = spec;
   const isOwn = (input: ToolInputBase): input is I => input.tool === id;
   const own = (input: ToolInputBase): I => {
     if (!isOwn(input)) throw new Error(`the ${id} module was given an input of ${input.tool}`);
@@ -80,6 +75,7 @@ export function defineServerTool<I extends ToolInputBase>(spec: ServerToolSpec<I
   };
   return {
     id,
+    request,
     prepare: spec.prepare,
     demo: async (input) => spec.demo(own(input)),
     ...(replicate
@@ -101,7 +97,5 @@ export function defineServerTool<I extends ToolInputBase>(spec: ServerToolSpec<I
           },
         }
       : {}),
-    ...(spec.localResult ? { localResult: spec.localResult } : {}),
-    ...(spec.localPrice !== undefined ? { localPrice: spec.localPrice } : {}),
   };
 }

@@ -17,14 +17,14 @@ export function webhookSecretRoutes(deps: { db: AppDb; auth: Auth }) {
   const app = new Hono();
 
   app.get('/webhook-secret', describeRoute(GET_WEBHOOK_SECRET_OPERATION), async (c) => {
-    const user = await sessionUser(auth, c.req.raw.headers);
+    const user = await sessionUser(auth, c);
     if (!user) return c.json({ error: TOOL_MESSAGES.signInRequired }, 401);
     c.header('Cache-Control', PRIVATE_JSON_CACHE);
     return c.json({ secret: await webhookSecretOf(db, user.id) } satisfies WebhookSecret);
   });
 
   app.post('/webhook-secret/rotate', describeRoute(ROTATE_WEBHOOK_SECRET_OPERATION), async (c) => {
-    const user = await sessionUser(auth, c.req.raw.headers);
+    const user = await sessionUser(auth, c);
     if (!user) return c.json({ error: TOOL_MESSAGES.signInRequired }, 401);
     c.header('Cache-Control', PRIVATE_JSON_CACHE);
     return c.json({ secret: await rotateWebhookSecret(db, user.id) } satisfies WebhookSecret);

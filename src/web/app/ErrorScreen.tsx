@@ -1,8 +1,18 @@
 import { Compass, House, RotateCw, TriangleAlert } from 'lucide-react';
 import { FALLBACK_ERROR_TEXT, ROUTES } from '../../contract/routes';
 import { StandalonePage } from '../components/StandalonePage';
+import { SupportLink } from '../components/SupportText';
 import { isRouteErrorResponse, Link, useRouteError } from '../lib/router';
 import { useDocumentTitle } from '../lib/use-document-title';
+
+/**
+ * The reference an error carries (`reference`, as our 5xx answers have it: the request's
+ * X-Request-Id), for the user to quote to support; null when it has none.
+ */
+function referenceOf(error: unknown): string | null {
+  const reference = error !== null && typeof error === 'object' ? (error as { reference?: unknown }).reference : null;
+  return typeof reference === 'string' && reference !== '' ? reference : null;
+}
 
 function describe(error: unknown): { notFound: boolean; detail: string } {
   if (isRouteErrorResponse(error)) {
@@ -16,6 +26,7 @@ function describe(error: unknown): { notFound: boolean; detail: string } {
 export function ErrorScreen() {
   const error = useRouteError();
   const { notFound, detail } = describe(error);
+  const reference = referenceOf(error);
   useDocumentTitle(notFound ? 'Page not found' : 'Something went wrong');
   const Icon = notFound ? Compass : TriangleAlert;
 
@@ -35,6 +46,12 @@ export function ErrorScreen() {
           <span className="pp-visually-hidden">Error detail: </span>
           <code data-testid="error-detail">{detail}</code>
         </p>
+        {reference ? (
+          <p className="pp-error__detail" data-testid="error-reference">
+            Reference: <code>{reference}</code>. If it keeps happening,{' '}
+            <SupportLink reference={reference}>contact support</SupportLink> with it.
+          </p>
+        ) : null}
         <div className="pp-error__actions">
           <Link to={ROUTES.home} className="pp-button pp-button--primary">
             <House size={18} aria-hidden="true" />

@@ -2,6 +2,7 @@ import { Menu, X } from 'lucide-react';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { MENU } from '../../contract/routes';
 import { ICONS } from '../components/icons';
+import { SupportFooterLink } from '../components/SupportText';
 import { TokenBalance } from '../components/TokenBalance';
 import { Wordmark } from '../components/Wordmark';
 import { EmailVerifiedNotice } from '../features/auth/EmailVerifiedNotice';
@@ -133,7 +134,10 @@ export function ToolLayout() {
           </div>
         </main>
         <footer className="pp-app-footer">
-          <div className="pp-container">© {new Date().getFullYear()} Picture Palette</div>
+          <div className="pp-container">
+            © {new Date().getFullYear()} Picture Palette
+            <SupportFooterLink separator=" · " />
+          </div>
         </footer>
       </div>
       <JobToasts />

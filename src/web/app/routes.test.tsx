@@ -25,16 +25,8 @@ describe('routes', () => {
   it.each([
     ['/', 'Every image tool you need, in one palette.'],
     ['/tokens', 'Tokens'],
-    ['/text-to-pic', 'Text to Pic'],
-    ['/image-upscaler', 'Image Upscaler'],
-    ['/metamorphose', 'Metamorphose'],
-    ['/colorizer', 'Colorizer'],
-    ['/background-remover', 'Background Remover'],
-    ['/creative-upscale', 'Creative Upscaler'],
-    ['/face-fixer', 'Fix a Face'],
-    ['/text-lab', 'Text Lab'],
-    ['/background-swap', 'Background Swap'],
-    ['/image-analyzer', 'Image Analyzer'],
+    // Every tool's route, its title as the heading.
+    ...TOOLS.map((tool): [string, string] => [tool.route, tool.title]),
     ['/creations', 'My Creations'],
     ['/user-settings', 'User Settings'],
     ['/reset-password?token=abc', 'Choose a new password'],

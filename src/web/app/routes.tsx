@@ -2,8 +2,9 @@ import type { ComponentType } from 'react';
 import { ACCOUNT_ROUTES } from '../../contract/accounts';
 import { SHARED_ROUTE_PREFIX } from '../../contract/creations';
 import { ROUTES } from '../../contract/routes';
-import { TOOLS } from '../../contract/tools';
-import type { WebTool } from '../features/tools/web-tool';
+import { TOOL_LIST } from '../../contract/tool-list';
+import { ADMIN_ROUTES } from '../features/admin/admin-routes';
+import type { WebToolWithPage } from '../features/tools/web-tool';
 import { lazyWithTimeout } from '../lib/lazy-with-timeout';
 import { LEGAL_ROUTES } from '../lib/legal-routes';
 import type { RouteObject } from '../lib/router';
@@ -30,8 +31,11 @@ function pricedPage<M>(load: () => Promise<M>, pick: (module: M) => ComponentTyp
   );
 }
 
+/** The support console's pages (issue 57): one chunk, loaded at /admin only. */
+const adminPages = () => import('../features/admin/AdminPages');
+
 /** What the router needs of a tool: its route and its page. */
-export type ToolRoute = Pick<WebTool, 'route' | 'loadPage'>;
+export type ToolRoute = Pick<WebToolWithPage, 'route' | 'loadPage'>;
 
 /**
  * Every route of product-spec.md section 2, a route per tool of `tools`. Unknown paths match nothing,
@@ -95,11 +99,23 @@ export const routesFor = (tools: readonly ToolRoute[]): RouteObject[] => [
       },
       {
         path: ROUTES.developers,
+        // With the web registry: the guide shows each tool's example call from its web module.
         lazy: pricedPage(
-          () => import('../features/developers/DevelopersPage'),
-          (m) => m.DevelopersPage,
+          async () => {
+            const [{ developersPageFor }, { WEB_TOOLS }] = await Promise.all([
+              import('../features/developers/DevelopersPage'),
+              import('../features/tools/registry'),
+            ]);
+            return developersPageFor(WEB_TOOLS);
+          },
+          (Component) => Component,
         ),
       },
+      // The support console (issue 57): one chunk for its pages, which show the not-found screen to
+      // anyone but an operator (its API answers them 404).
+      { path: ADMIN_ROUTES.overview, lazy: page(adminPages, (m) => m.AdminOverviewPage) },
+      { path: ADMIN_ROUTES.account, lazy: page(adminPages, (m) => m.AdminAccountPage) },
+      { path: ADMIN_ROUTES.audit, lazy: page(adminPages, (m) => m.AdminAuditPage) },
       {
         id: 'tool-layout',
         // Its own chunk (sidebar, job toasts): the landing page does not need it; a tool page loads
@@ -134,6 +150,13 @@ export const routesFor = (tools: readonly ToolRoute[]): RouteObject[] => [
             ),
           },
           {
+            path: ROUTES.recipes,
+            lazy: pricedPage(
+              () => import('../features/recipes/RecipesPage'),
+              (m) => m.RecipesPage,
+            ),
+          },
+          {
             path: ROUTES.userSettings,
             lazy: page(
               () => import('../features/settings/UserSettingsPage'),
@@ -148,10 +171,11 @@ export const routesFor = (tools: readonly ToolRoute[]): RouteObject[] => [
 
 /**
  * The app's routes: a route per tool of the contract, in its order. The web registry (every tool's
- * rules and words) loads with a tool's page, not with the app: the landing page does not need it.
+ * rules and words) loads with a tool's page, not with the app: the landing page does not need it; nor
+ * does it need contract/tools.ts's tables, so the list comes from tool-list.ts.
  */
 export const routes: RouteObject[] = routesFor(
-  TOOLS.map((tool) => ({
+  TOOL_LIST.map((tool) => ({
     route: tool.route,
     loadPage: async () => {
       const { WEB_TOOLS } = await import('../features/tools/registry');

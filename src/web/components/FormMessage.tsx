@@ -1,6 +1,12 @@
 import { CircleAlert, CircleCheck } from 'lucide-react';
+import { SupportText } from './SupportText';
 
-export type FormMessageValue = { tone: 'error' | 'success'; text: string };
+export type FormMessageValue = {
+  tone: 'error' | 'success';
+  text: string;
+  /** The failed request's reference (a 5xx answer's), for the support link's mail. */
+  reference?: string | null;
+};
 
 type Props = {
   message: FormMessageValue | null;
@@ -26,7 +32,9 @@ export function FormMessage({ message, id, className = 'pp-form-message', testId
           ) : (
             <CircleCheck size={18} aria-hidden="true" />
           )}
-          <span>{message.text}</span>
+          <span>
+            <SupportText text={message.text} reference={message.reference} />
+          </span>
         </>
       ) : null}
     </p>

@@ -14,6 +14,7 @@ import {
   Settings,
   Smile,
   WandSparkles,
+  Workflow,
 } from 'lucide-react';
 import type { IconName } from '../../contract/icons';
 
@@ -33,4 +34,5 @@ export const ICONS: Record<IconName, LucideIcon> = {
   'maximize-2': Maximize2,
   'scan-search': ScanSearch,
   images: Images,
+  workflow: Workflow,
 };

@@ -43,6 +43,11 @@ export function postJson<T>(path: string, body: unknown = {}, init: RequestInit 
   });
 }
 
+/** A multipart form (the browser sets its Content-Type and boundary): an image as a file part. */
+export function postForm<T>(path: string, form: FormData, init: RequestInit = {}): Promise<ApiResult<T>> {
+  return request<T>(path, { ...init, method: 'POST', body: form });
+}
+
 export function deleteJson<T>(path: string, body?: unknown, init: RequestInit = {}): Promise<ApiResult<T>> {
   return request<T>(path, {
     ...init,

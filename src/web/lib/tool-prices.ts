@@ -4,8 +4,10 @@
 // free preview), so no page can disagree with the tool page or with what is charged.
 import { useEffect, useMemo, useState } from 'react';
 import { startTool } from '../../contract/routes';
+// The list itself, not contract/tools.ts (whose tables the landing page, which states prices, does not need).
+import { TOOL_LIST } from '../../contract/tool-list';
 import type { ToolInfo, ToolsInfo } from '../../contract/tool-responses';
-import { TOOLS, type ToolDefinition, type ToolId } from '../../contract/tools';
+import type { ToolDefinition, ToolId } from '../../contract/tools';
 import { formatCost } from './format-cost';
 import { knownToolsInfo, readToolsInfo } from './tools-info';
 
@@ -50,7 +52,7 @@ export type ToolPrices = {
 };
 
 export function toolPricesFrom(info: ToolsInfo | null): ToolPrices {
-  const all = TOOLS.map((tool) => ({
+  const all = TOOL_LIST.map((tool) => ({
     tool,
     ...pricingOf(tool, info?.tools.find((entry) => entry.id === tool.id) ?? null),
   }));

@@ -1,7 +1,14 @@
 // Batches as GET /api/batches/:id answers them, for the web tests.
-import type { Batch, BatchItem, BatchToolId } from '../../contract/batches';
+import { type Batch, type BatchItem, type BatchToolId, isBatchTool } from '../../contract/batches';
 import type { Creation } from '../../contract/creations';
-import { creation, storedImage } from './creation-fixtures';
+import { creation, EXAMPLE_TOOL, storedImage } from './creation-fixtures';
+
+/** A batch's tool unless a test names another: the creations' example tool, which a batch takes. */
+const BATCH_TOOL: BatchToolId = (() => {
+  const id = EXAMPLE_TOOL.id;
+  if (!isBatchTool(id)) throw new Error(`${id} is not a batch tool`);
+  return id;
+})();
 
 /** Image `item` of batch `batchId`, named `name`: waiting unless told otherwise. */
 export function batchItem(batchId: string, item: number, name: string, overrides: Partial<BatchItem> = {}): BatchItem {
@@ -30,10 +37,10 @@ export function batchOf(
   const count = (status: BatchItem['status']) => items.filter((item) => item.status === status).length;
   return {
     id,
-    tool: 'background-remover',
+    tool: BATCH_TOOL,
     size,
     createdAt: '2026-11-28T10:00:00.000Z',
-    price: 2,
+    price: EXAMPLE_TOOL.cost,
     items,
     refused: [],
     counts: { waiting: count('queued'), running: count('running'), done: count('succeeded'), failed: count('failed') },

@@ -37,7 +37,7 @@ export const ACCOUNT_DETAILS: AccountDetails = {
   hasGoogle: false,
 };
 
-export const CONFIG: PublicConfig = { googleSignIn: true, devMailUrl: null };
+export const CONFIG: PublicConfig = { googleSignIn: true, devMailUrl: null, supportEmail: null };
 
 export const session = (profile: Pick<Profile, 'email' | 'emailVerified'> = PROFILE) => ({
   session: { id: 'session-1', userId: 'user-1' },

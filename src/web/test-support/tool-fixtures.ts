@@ -42,25 +42,19 @@ const served = (id: ToolId, provider: string, price: number, freePreview = provi
 
 /**
  * GET /api/tools of a server on its default set-up (no Replicate token: the local engine where a tool
- * has one, else the labelled demo): five free previews, and the Creative Upscaler at the Image
- * Upscaler's 1 token (decision 039).
+ * has one, else the labelled demo): the tools of `local` served by the local engine at the price
+ * given ('preview': a free preview, as Background Swap's labelled backgrounds), every other tool by
+ * the demo, a free preview. A test names the tools it reads.
  */
-export const LOCAL_SERVER_TOOLS = {
+export const localServerTools = (local: Partial<Record<ToolId, number | 'preview'>>) => ({
   body: {
-    tools: [
-      served('text-to-pic', 'demo', 1),
-      served('metamorphose', 'demo', 9),
-      served('colorizer', 'demo', 6),
-      served('background-remover', 'local', 2),
-      served('creative-upscaler', 'local', 1),
-      served('fix-a-face', 'local', 2),
-      served('text-lab', 'demo', 15),
-      served('background-swap', 'local', 25, true),
-      served('image-upscaler', 'local', 1),
-      served('image-analyzer', 'local', 1),
-    ],
+    tools: TOOLS.map((tool) => {
+      const price = local[tool.id];
+      if (price === undefined) return served(tool.id, 'demo', tool.cost);
+      return price === 'preview' ? served(tool.id, 'local', tool.cost, true) : served(tool.id, 'local', price);
+    }),
   },
-};
+});
 
 /** GET /api/tools of a server where Replicate serves every tool: the spec's prices, no preview. */
 export const REPLICATE_SERVER_TOOLS = {

@@ -10,12 +10,15 @@ import type { TokenPackage } from '../../../contract/packages';
 import type { AppDb } from '../../db/client';
 import { payments, profiles } from '../../db/schema';
 import type { Logger } from '../../log';
+import type { Metrics } from '../../observability/metrics';
 import { claimWebhookEvent, releaseWebhookEvent } from '../../webhooks/webhook-events';
 import { closePayment, fulfilPayment } from '../fulfilment';
 
 export type StripeWebhookDeps = {
   db: AppDb;
   logger: Logger;
+  /** Counts payments by outcome and the tokens they sold. */
+  metrics: Metrics;
   /** What is sold here (activePackages): a session must be for one of these, at its price. */
   packages: readonly TokenPackage[];
   /** Null when Stripe is not configured (the route then answers 404). */
@@ -89,10 +92,10 @@ async function handleEvent(deps: StripeWebhookDeps, stripe: Stripe, event: Strip
     case 'checkout.session.async_payment_succeeded':
       return creditSession(deps, stripe, event.data.object.id);
     case 'checkout.session.async_payment_failed':
-      await closePayment(deps.db, event.data.object.id, 'failed');
+      await closePayment(deps.db, event.data.object.id, 'failed', deps.metrics);
       return {};
     case 'checkout.session.expired':
-      await closePayment(deps.db, event.data.object.id, 'expired');
+      await closePayment(deps.db, event.data.object.id, 'expired', deps.metrics);
       return {};
     case 'charge.dispute.created':
       return flagChargeCustomer(deps, stripe, chargeId(event.data.object.charge), { isDispute: true });
@@ -136,7 +139,7 @@ async function creditSession(deps: StripeWebhookDeps, stripe: Stripe, sessionId:
     );
   }
   if (payment.status === 'refunded') return { refunded: true };
-  const result = await fulfilPayment(deps.db, session.id);
+  const result = await fulfilPayment(deps.db, session.id, deps.metrics);
   if (result?.accountDeleted) return refundUncreditedPayment(deps, stripe, session, 'account deleted');
   // Cancelled by its user, whose session Stripe expired first: Stripe should never take this money.
   if (result && 'canceled' in result) return refundUncreditedPayment(deps, stripe, session, 'checkout canceled');
@@ -157,8 +160,10 @@ async function refundUncreditedPayment(
 ): Promise<Outcome> {
   const paymentIntent =
     typeof session.payment_intent === 'string' ? session.payment_intent : session.payment_intent?.id;
-  const setStatus = (status: 'refunded' | 'refund_failed') =>
-    deps.db.update(payments).set({ status, completedAt: sql`now()` }).where(eq(payments.sessionId, session.id));
+  const setStatus = async (status: 'refunded' | 'refund_failed') => {
+    await deps.db.update(payments).set({ status, completedAt: sql`now()` }).where(eq(payments.sessionId, session.id));
+    deps.metrics.payment(status);
+  };
   try {
     if (!paymentIntent) throw new Error('the paid session has no payment intent');
     await stripe.refunds.create(

@@ -1,9 +1,12 @@
 // Background Remover's finishing (issue 41): what a shop listing needs without a trip to an editor.
 // A crop to the subject with a margin, a square of N px with the subject centred, a soft contact
-// shadow under it, and a background colour. All sharp operations (libvips' threads), no pixel loop
-// here: the worker shares its thread with HTTP in a one-process server.
+// shadow under it, and a background colour; before them, the soft edge's colours cleaned (issue 58,
+// edge-colours.ts). Or, by its mode, the photo with its background blurred, or the mask alone. All
+// sharp operations (libvips' threads), no pixel loop here: the worker shares its thread with HTTP in
+// a one-process server (clean edges' loop has a thread of its own).
 import sharp, { type Sharp } from 'sharp';
-import { CUT_OUT_MARGIN, type CutOutFinish } from '../../../contract/output-files';
+import { BLUR_STRENGTH, CUT_OUT_MARGIN, type CutOutFinish } from '../../../contract/output-files';
+import { withCleanEdges } from './edge-colours';
 
 type Rgba = { data: Buffer; width: number; height: number };
 type Box = { left: number; top: number; width: number; height: number };
@@ -83,11 +86,26 @@ async function withContactShadow(image: Rgba, box: Box): Promise<Rgba> {
   return rgbaOf(sharp(svg).composite([{ input: subject }]));
 }
 
-/** The cut-out (any format sharp reads) finished as asked: a pipeline with alpha, or flattened on `background`. */
+/** The cut-out's pixels, their soft edge's colours cleaned when asked. */
+async function cutOutPixels(bytes: Buffer, finish: CutOutFinish): Promise<Rgba> {
+  const image = await rgbaOf(sharp(bytes));
+  if (!finish.cleanEdges) return image;
+  const { data } = await withCleanEdges(image);
+  return { ...image, data: Buffer.from(data.buffer, data.byteOffset, data.byteLength) };
+}
+
+/**
+ * The cut-out (any format sharp reads) finished as its mode asks: a pipeline with alpha, or
+ * flattened on `background`; mode blur an opaque photo, mode mask one grey channel.
+ */
 export async function finishCutOut(bytes: Buffer, finish: CutOutFinish): Promise<Sharp> {
+  if (finish.mode === 'mask') return maskOf(bytes);
+  if (finish.mode === 'blur') return blurredBehind(await cutOutPixels(bytes, finish), finish.blurStrength);
   const sized = finish.size !== undefined;
-  if (finish.crop === undefined && !sized && !finish.shadow) return flattened(sharp(bytes), finish.background);
-  let image = await rgbaOf(sharp(bytes));
+  if (finish.crop === undefined && !sized && !finish.shadow) {
+    return flattened(finish.cleanEdges ? fromRgba(await cutOutPixels(bytes, finish)) : sharp(bytes), finish.background);
+  }
+  let image = await cutOutPixels(bytes, finish);
   let box = await subjectBox(image);
   if (box && (finish.crop !== undefined || sized)) {
     image = await croppedToSubject(image, box, finish.crop ?? CUT_OUT_MARGIN.whenSized);
@@ -106,3 +124,57 @@ export async function finishCutOut(bytes: Buffer, finish: CutOutFinish): Promise
 
 const flattened = (pipeline: Sharp, background: string | undefined) =>
   background && background !== 'transparent' ? pipeline.flatten({ background }) : pipeline;
+
+/** The matte alone: the cut-out's alpha as one grey channel (white subject on black). */
+const maskOf = (bytes: Buffer): Sharp => sharp(bytes).ensureAlpha().extractChannel(3).toColourspace('b-w');
+
+/**
+ * The blur's Gaussian sigma, in pixels: `strength` (1-100) of 4% of the longer side at most, so a
+ * strength looks the same on a phone photo and on its thumbnail.
+ */
+export const blurSigma = (strength: number, width: number, height: number) =>
+  Math.max(0.5, (Math.max(width, height) * 0.04 * strength) / BLUR_STRENGTH.max);
+
+/** The blur is made at a size where its sigma is at most this (a wide kernel at full size costs seconds; a blurred image loses nothing by it). */
+const WORKING_SIGMA = 8;
+
+/**
+ * The photo (the cut-out's colours; a cut-out keeps the photo's pixels under its transparency) with
+ * its background blurred behind the sharp subject. The background is blurred without the subject
+ * (alpha-weighted: sharp premultiplies alpha for a resize and a blur), so the subject's colours do
+ * not spread into it as a halo; where the subject covers all around, the plain blur fills in.
+ */
+async function blurredBehind(image: Rgba, strength: number = BLUR_STRENGTH.default): Promise<Sharp> {
+  const sigma = blurSigma(strength, image.width, image.height);
+  const shrink = Math.max(1, sigma / WORKING_SIGMA);
+  const small = {
+    width: Math.max(1, Math.round(image.width / shrink)),
+    height: Math.max(1, Math.round(image.height / shrink)),
+  };
+  const blurred = async (pipeline: Sharp) =>
+    pipeline
+      .resize(small.width, small.height, { fit: 'fill', kernel: 'linear' })
+      .blur(Math.max(0.3, sigma / shrink))
+      .png({ compressionLevel: 0 })
+      .toBuffer();
+  // The background's weight is 1 - alpha: the subject left out of the blur.
+  const raw = { width: image.width, height: image.height, channels: 1 } as const;
+  const weight = await fromRgba(image).extractChannel(3).negate().raw().toBuffer();
+  const photo = await fromRgba(image).removeAlpha().png({ compressionLevel: 0 }).toBuffer();
+  const background = await sharp(photo).joinChannel(weight, { raw }).png({ compressionLevel: 0 }).toBuffer();
+  const plain = await blurred(sharp(photo));
+  const behind = await blurred(sharp(background));
+  const filled = await sharp(plain)
+    .composite([{ input: behind }])
+    .removeAlpha()
+    .png({ compressionLevel: 0 })
+    .toBuffer();
+  const subject = await fromRgba(image).png({ compressionLevel: 0 }).toBuffer();
+  const full = await sharp(filled)
+    .resize(image.width, image.height, { fit: 'fill', kernel: 'cubic' })
+    .png({ compressionLevel: 0 })
+    .toBuffer();
+  return sharp(full)
+    .composite([{ input: subject }])
+    .removeAlpha();
+}

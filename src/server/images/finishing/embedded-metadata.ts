@@ -326,3 +326,60 @@ export function jpegWithIcc(jpeg: Buffer, icc: Buffer | undefined): Buffer | nul
   }
   return null;
 }
+
+const JFIF_ID = Buffer.from('JFIF\0', 'latin1');
+
+/**
+ * A JPEG with a JFIF segment saying `dpi` (units 1: dots per inch), first after its start as JFIF
+ * requires, in place of any JFIF it had; every other byte as it was. libvips writes the DPI in EXIF
+ * only, and some viewers and print drivers read JFIF's. Null when the file does not start as a JPEG.
+ */
+export function jpegWithJfifDensity(jpeg: Buffer, dpi: number): Buffer | null {
+  if (jpeg[0] !== 0xff || jpeg[1] !== 0xd8) return null;
+  const density = Math.min(0xffff, Math.max(1, Math.round(dpi)));
+  const jfif = Buffer.alloc(18);
+  jfif.writeUInt16BE(0xffe0, 0);
+  jfif.writeUInt16BE(16, 2);
+  JFIF_ID.copy(jfif, 4);
+  jfif[9] = 1; // version 1.02
+  jfif[10] = 2;
+  jfif[11] = 1; // units: dots per inch
+  jfif.writeUInt16BE(density, 12);
+  jfif.writeUInt16BE(density, 14);
+  // No thumbnail (bytes 16 and 17 stay 0).
+  const hasJfif = jpeg[2] === 0xff && jpeg[3] === 0xe0 && jpeg.subarray(6, 11).equals(JFIF_ID);
+  const rest = hasJfif ? jpeg.subarray(4 + jpeg.readUInt16BE(4)) : jpeg.subarray(2);
+  return Buffer.concat([jpeg.subarray(0, 2), jfif, rest]);
+}
+
+/** A JPEG's JFIF density in dots per inch (units 1; 2 is per centimetre), or null without a JFIF segment. */
+export function jfifDensity(jpeg: Buffer): number | null {
+  if (jpeg[2] !== 0xff || jpeg[3] !== 0xe0 || !jpeg.subarray(6, 11).equals(JFIF_ID)) return null;
+  const units = jpeg[13];
+  const x = jpeg.readUInt16BE(14);
+  return units === 1 ? x : units === 2 ? Math.round(x * 2.54) : null;
+}
+
+const TAG_X_RESOLUTION = 0x011a;
+const TAG_Y_RESOLUTION = 0x011b;
+const TAG_RESOLUTION_UNIT = 0x0128;
+const TYPE_RATIONAL = 5;
+
+/** What an EXIF block's IFD0 says of the resolution, in dots per inch (unit 2 inch, 3 cm); null when it says none. */
+export function exifResolution(exif: Buffer): { x: number; y: number } | null {
+  const tiff = tiffOfExif(exif);
+  const entries = tiff ? entriesOf(tiff, tiff.u32(4)) : null;
+  if (!tiff || !entries) return null;
+  const rational = (tag: number) => {
+    const entry = entries.find((e) => e.tag === tag && e.type === TYPE_RATIONAL);
+    if (!entry || entry.value + 8 > tiff.bytes.length) return null;
+    const denominator = tiff.u32(entry.value + 4);
+    return denominator ? tiff.u32(entry.value) / denominator : null;
+  };
+  const unitEntry = entries.find((e) => e.tag === TAG_RESOLUTION_UNIT);
+  const perCm = unitEntry !== undefined && tiff.u16(unitEntry.at + 8) === 3;
+  const x = rational(TAG_X_RESOLUTION);
+  const y = rational(TAG_Y_RESOLUTION);
+  if (x === null || y === null) return null;
+  return perCm ? { x: x * 2.54, y: y * 2.54 } : { x, y };
+}

@@ -11,6 +11,7 @@ import {
   OUTPUT_FORMAT_TYPES,
   type OutputFormat,
 } from '../../../contract/output-files';
+import { type ResultSize, resultSizeFor } from '../../../contract/result-size';
 import type { OutputImage } from '../image-types';
 import { finishCutOut } from './cut-out-finish';
 import {
@@ -18,6 +19,7 @@ import {
   EXIF_COLOR_SPACE_SRGB,
   exifForResult,
   jpegWithIcc,
+  jpegWithJfifDensity,
   pngWithMetadata,
   webpWithMetadata,
   xmpForResult,
@@ -30,6 +32,10 @@ export type ResultFileOptions = {
   quality?: number;
   keepLocation?: boolean;
   cutOut?: CutOutFinish;
+  /** The exact size to make of the output (an upscale to a size: Lanczos, a print's overflow cropped evenly). */
+  resize?: ResultSize;
+  /** Pixels per inch to write, instead of the upload's (JPEG JFIF and EXIF, PNG pHYs, WebP and AVIF EXIF). */
+  density?: number;
 };
 
 const hasCutOutWork = (cutOut: CutOutFinish | undefined): cutOut is CutOutFinish =>
@@ -37,6 +43,9 @@ const hasCutOutWork = (cutOut: CutOutFinish | undefined): cutOut is CutOutFinish
   (cutOut.crop !== undefined ||
     cutOut.size !== undefined ||
     cutOut.shadow === true ||
+    cutOut.cleanEdges === true ||
+    cutOut.mode === 'blur' ||
+    cutOut.mode === 'mask' ||
     (cutOut.background !== undefined && cutOut.background !== 'transparent'));
 
 /** Encodes in `format`; JPEG has no alpha, so what is left transparent lies on white (the request refused what it could foresee). */
@@ -77,8 +86,11 @@ export async function finishResultImage(
   const srgb = !source?.icc;
   const exif = source?.exif ? exifForResult(source.exif, { keepLocation, srgb }) : null;
   const xmp = source?.xmp ? xmpForResult(source.xmp, keepLocation) : undefined;
+  const density = options.density ?? source?.density;
+  const sized = !cutOut && options.resize !== undefined;
   // A grey file cannot carry an RGB profile as it is: it is encoded in RGB below (its header read only).
-  if (format === stored && !cutOut && (await sharp(image.bytes).metadata()).channels >= 3) {
+  const asItIs = format === stored && !cutOut && !sized && options.density === undefined;
+  if (asItIs && (await sharp(image.bytes).metadata()).channels >= 3) {
     // The model's own file with the metadata written beside its pixels: no second encode.
     const attached = await attachedMetadata(source, exif, xmp);
     const onlyProfile = !attached.exif && !attached.xmp && !attached.density;
@@ -93,7 +105,18 @@ export async function finishResultImage(
     if (bytes) return { ...image, bytes };
   }
 
-  let pipeline = cutOut ? await finishCutOut(image.bytes, cutOut) : sharp(image.bytes);
+  if (cutOut?.mode === 'mask') {
+    // The matte is data for an editor, not a photo: one grey channel, no profile or metadata to carry.
+    const { data, info } = await (await finishCutOut(image.bytes, cutOut))
+      .png({ compressionLevel: 6 })
+      .toBuffer({ resolveWithObject: true });
+    return { bytes: data, contentType: OUTPUT_FORMAT_TYPES.png, width: info.width, height: info.height };
+  }
+  let pipeline = cutOut
+    ? await finishCutOut(image.bytes, cutOut)
+    : options.resize
+      ? await resized(image.bytes, options.resize)
+      : sharp(image.bytes);
   if (source?.icc || exif) {
     // The profile and EXIF ride in on a PNG's chunks, so the numbers are not converted on the way.
     const png = await pipeline.png({ compressionLevel: 0 }).toBuffer();
@@ -102,11 +125,24 @@ export async function finishResultImage(
     if (exif) pipeline = pipeline.keepExif();
   }
   if (xmp) pipeline = pipeline.withXmp(xmp);
-  if (source?.density) pipeline = pipeline.withDensity(source.density);
+  if (density) pipeline = pipeline.withDensity(density);
   // withDensity writes EXIF too (its resolution): then an sRGB result's ColorSpace must say so.
-  if (srgb) pipeline = taggedSrgb(pipeline, { writesExif: Boolean(exif || source?.density) });
+  if (srgb) pipeline = taggedSrgb(pipeline, { writesExif: Boolean(exif || density) });
   const { data, info } = await encoded(pipeline, format, options.quality).toBuffer({ resolveWithObject: true });
-  return { bytes: data, contentType: OUTPUT_FORMAT_TYPES[format], width: info.width, height: info.height };
+  // libvips writes a JPEG's DPI in EXIF only; viewers that read JFIF's density get it there too.
+  const bytes = format === 'jpeg' && density ? (jpegWithJfifDensity(data, density) ?? data) : data;
+  return { bytes, contentType: OUTPUT_FORMAT_TYPES[format], width: info.width, height: info.height };
+}
+
+/**
+ * The output at the exact size asked, from its own size (its header read): Lanczos, a print's
+ * overflow cropped evenly about its centre (resultSizeFor). Also an upload made smaller for its model
+ * (model-input.ts).
+ */
+export async function resized(bytes: Buffer, size: ResultSize): Promise<Sharp> {
+  const { width = 1, height = 1 } = await sharp(bytes).metadata();
+  const target = resultSizeFor({ width, height }, size);
+  return sharp(bytes).resize(target.width, target.height, { fit: 'cover', position: 'centre', kernel: 'lanczos3' });
 }
 
 /** sharp's own sRGB profile, attached to a result's bytes as taggedSrgb would (read once). */

@@ -5,6 +5,8 @@
 import { randomUUID } from 'node:crypto';
 import { and, count, desc, eq, getTableColumns, isNull, notInArray, type SQL, sql } from 'drizzle-orm';
 import { type AppDb, executePrepared } from '../../db/client';
+import { RETRY_POLICIES, withBaseSeconds } from '../../db/queue/retry-policies';
+import { anyDue, claimCtes, type RowQueue, retryLater } from '../../db/queue/row-queue';
 import { files, jobs } from '../../db/schema';
 import type { DbOrTx } from '../../ledger/ledger';
 import { servedBefore } from './fair-queue';
@@ -22,15 +24,29 @@ export type FileRow = typeof files.$inferSelect;
  */
 export type JobRun = { attempt: number } | null;
 
-// The tool-run queue is the `jobs` table itself (docs/decisions/037-tool-run-queue-in-jobs.md): a
-// job waits as `queued`, a worker takes the first due one in the fair queue's order and claims it
-// (running, one more attempt, its lease) in one statement, and its finish is the row's last update.
+// The tool-run queue is the `jobs` table itself (docs/decisions/037-tool-run-queue-in-jobs.md), one
+// of the row queues of db/queue/row-queue.ts (decision 075): a job waits as `queued`, a worker takes
+// the first due one in the fair queue's order and claims it (running, one more attempt, its lease)
+// in one statement, and its finish is the row's last update. A claimed job has left the queue: a
+// dead worker's or an expired run is handed back by the orphan sweep (worker/orphaned-jobs.ts).
+const toolRunQueue: RowQueue = {
+  table: jobs,
+  key: jobs.id,
+  attempts: jobs.attempts,
+  dueAt: jobs.runAfter,
+  // The fair queue's order (fair-queue.ts), read from jobs_queue_order_idx.
+  order: [jobs.queueRound, jobs.createdAt, jobs.id],
+  policy: RETRY_POLICIES.toolJob,
+  workerId: jobs.workerId,
+  status: { column: jobs.status, waiting: 'queued', claimed: 'running' },
+  holdSeconds: null,
+  onClaim: [[jobs.startedAt, sql`now()`]],
+};
 
 /** Runs a job gets at most (the first and two retries, as pg-boss's retryLimit 2 gave); then it fails and is refunded. */
-export const TOOL_RUN_TRIES = 3;
+export const TOOL_RUN_TRIES = toolRunQueue.policy.maxAttempts;
 /** Whether a tool job waits and is due (other than `except`: a statement's snapshot still counts its own take as waiting). */
-export const toolRunsDue = (except: SQL = sql`null`): SQL =>
-  sql`exists (select 1 from jobs w where w.status = 'queued' and (w.run_after is null or w.run_after <= now()) and w.id is distinct from ${except})`;
+export const toolRunsDue = (except: SQL = sql`null`): SQL => anyDue(toolRunQueue, except);
 
 const heldBy = (run: JobRun) => (run ? and(eq(jobs.status, 'running'), eq(jobs.attempts, run.attempt)) : undefined);
 
@@ -108,24 +124,11 @@ export type TakenJob = {
  * CTEs `next_in_queue` (the first due job in the fair queue's order: round, then the oldest; a row
  * another worker is taking is skipped) and `claimed` (that row claimed for this worker: running,
  * one more attempt, its lease), and the columns that answer them (`takenFromRow` reads them). Read
- * through jobs_queue_order_idx, which holds only queued rows: a deep queue costs no sort. The claim
- * binds 'queued' as a parameter: with the literal, a plan made while the queue was empty read the
- * claimed row by scanning that whole index instead of the primary key (see finishStatement).
+ * through jobs_queue_order_idx, which holds only queued rows: a deep queue costs no sort.
  */
 function takeAndClaim(workerId: string | null): { ctes: SQL; columns: SQL } {
   return {
-    ctes: sql`next_in_queue as (
-      select id from jobs
-      where status = 'queued' and (run_after is null or run_after <= now())
-      order by queue_round, created_at, id
-      limit 1
-      for update skip locked),
-    claimed as (
-      update jobs set status = 'running', started_at = now(), attempts = attempts + 1, worker_id = ${workerId}::uuid,
-        run_after = null
-      from next_in_queue
-      where jobs.id = next_in_queue.id and jobs.status = ${'queued'}
-      returning jobs.*)`,
+    ctes: claimCtes(toolRunQueue, { workerId }),
     columns: sql`(select to_jsonb(claimed) from claimed) as job,
       (select ${toolRunsDue(sql`claimed.id`)} from claimed) as more_waiting`,
   };
@@ -141,26 +144,26 @@ function takenFromRow(row: Record<string, unknown> | undefined): TakenJob | null
 /**
  * A job whose run ended without finishing it (the run threw: a busy provider, storage that failed;
  * or its worker is gone) goes back to the queue for another try: due at once (`now`) or after the
- * retry's delay (`delaySeconds` after the first run, doubled after each next, each up to twice that
- * at random: pg-boss's backoff), only while `run` still holds it and no provider has it. False: it
- * did not (finished, or handed back, meanwhile).
+ * retry's delay (RETRY_POLICIES.toolJob from `delaySeconds`, TOOL_RETRY_DELAY_SECONDS: doubled after
+ * each next, each up to twice that at random: pg-boss's backoff), only while `run` still holds it
+ * and no provider has it. False: it did not (finished, or handed back, meanwhile).
  */
 export async function queueAgain(
   db: AppDb,
   jobId: string,
   run: { attempt: number },
-  due: 'now' | { delaySeconds: number },
+  due: 'now' | { delaySeconds?: number },
 ): Promise<boolean> {
-  const runAfter =
-    due === 'now'
-      ? null
-      : sql`now() + make_interval(secs => ${due.delaySeconds}::float8 * power(2, ${run.attempt}::int - 1) * (1 + random()))`;
-  const rows = await db
-    .update(jobs)
-    .set({ status: 'queued', workerId: null, runAfter })
-    .where(and(eq(jobs.id, jobId), heldBy(run), isNull(jobs.providerRef)))
-    .returning({ id: jobs.id });
-  return rows.length > 0;
+  return retryLater(
+    db,
+    toolRunQueue,
+    { key: jobId, attempt: run.attempt },
+    {
+      due: due === 'now' ? 'now' : 'backoff',
+      policy: withBaseSeconds(toolRunQueue.policy, due === 'now' ? undefined : due.delaySeconds),
+      where: sql`${jobs.providerRef} is null`,
+    },
+  );
 }
 
 /**
@@ -168,9 +171,14 @@ export async function queueAgain(
  * attempt, its lease) in ONE statement. Null when no job is due.
  */
 export async function takeNextJob(db: AppDb, workerId: string | null): Promise<TakenJob | null> {
-  const { ctes, columns } = takeAndClaim(workerId);
-  const { rows } = await executePrepared(db, sql`with ${ctes} select ${columns}`);
+  const { rows } = await executePrepared(db, takeStatement(workerId));
   return takenFromRow(rows[0]);
+}
+
+/** takeNextJob's one statement (its plan is tested: the first entry of the index of waiting jobs, no sort). */
+export function takeStatement(workerId: string | null): SQL {
+  const { ctes, columns } = takeAndClaim(workerId);
+  return sql`with ${ctes} select ${columns}`;
 }
 
 /** The provider's own id for a job it will finish later (webhook mode). */

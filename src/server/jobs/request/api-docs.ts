@@ -18,7 +18,7 @@ import {
 } from '../../api-docs/components';
 import type { OperationDoc } from '../../api-docs/describe-route';
 import type { InferenceRouter } from '../../inference/routing';
-import { isFreePreview, unitPrice } from '../free-preview';
+import { isFreePreview, unitPrice } from '../../pricing/prices';
 
 /** What a call of `tool` costs on this server: its provider's price, or nothing for a free preview. */
 function costHere(tool: ToolDefinition, provider: string): string {

@@ -2,8 +2,9 @@
 // images are written to storage, then ONE transaction of two statements in one round trip
 // (decisions 025, 027, 032, 046; on PGlite the second alone, as it runs one statement at a time):
 // the user's profile locked, and one statement that takes the user's place in the fair queue
-// (queue/fair-queue.ts), debits the ledger (reason job, reference the job id, unique; nothing for a
-// free preview: jobs/free-preview.ts), and inserts the job (queued: the row is the tool-run queue's
+// (queue/fair-queue.ts), debits the balance with its ledger row (the ledger's SQL,
+// ledger/ledger.ts: reason job, reference the job id; nothing for a free preview:
+// pricing/prices.ts), and inserts the job (queued: the row is the tool-run queue's
 // entry, decision 037) and its input files. If anything fails, nothing is charged and the stored
 // inputs are removed. When a worker slot of this process is idle and no job waits, the job goes in
 // claimed for that slot and is handed to it at once, without the queue's take (decision 031).
@@ -13,11 +14,11 @@ import { MAX_ACTIVE_BATCH_IMAGES } from '../../../contract/batches';
 import type { ToolId } from '../../../contract/tools';
 import { type AppDb, executeInOneRoundTrip, executePrepared, isTopLevelPglite } from '../../db/client';
 import { errorChain } from '../../db/connection-errors';
-import { jobs, ledger, profiles } from '../../db/schema';
-import { type DbOrTx, InsufficientTokensError, type LedgerEntry } from '../../ledger/ledger';
+import { jobs, profiles } from '../../db/schema';
+import { balanceChangeCtes, type DbOrTx, InsufficientTokensError } from '../../ledger/ledger';
+import type { CallPrice } from '../../pricing/prices';
 import type { FileStorage } from '../../storage/storage';
 import type { PreparedTool } from '../../tools/definitions';
-import { chargeFor } from '../free-preview';
 import { removeFiles, storeInputs } from '../job-files';
 import { activeJobsOf, type JobKind, TooManyJobsError } from '../queue/fair-queue';
 import type { JobSignals } from '../queue/job-signals';
@@ -62,8 +63,8 @@ export type CreateJobInput = {
   userId: string;
   tool: ToolId;
   prepared: PreparedTool;
-  /** The request's price on `provider` (costOf); charged unless the job is a free preview there. */
-  cost: number;
+  /** The request's price on `provider` (pricing/prices.ts priceOf): nothing charged for a free preview there. */
+  price: CallPrice;
   provider: string;
   idempotencyKey?: string;
   requestHash: string;
@@ -97,7 +98,7 @@ export async function chargeAndQueue(
   const { db, storage } = deps;
   const { userId, idempotencyKey } = request;
   const jobId = randomUUID();
-  const charged = chargeFor(request.tool, request.provider, request.cost);
+  const { cost, charged } = request.price;
   const { stored: input, images } = toStoredInput(request.prepared.input);
   // Input images go to storage first (the worker may be another process); their rows commit with
   // the job, and the bytes are removed again if the charge does not go through.
@@ -111,7 +112,7 @@ export async function chargeAndQueue(
         id: jobId,
         userId,
         tool: request.tool,
-        cost: request.cost,
+        cost,
         charged,
         input,
         provider: request.provider,
@@ -172,8 +173,10 @@ export async function insertChargedJob(
   maxActiveJobs: number,
   worker: { workerId: string | null } | null = null,
 ): Promise<{ job: JobRow; handedOver: TakenJob | null }> {
-  const debit = debitCtes(
-    { userId: job.userId, amount: job.charged, reason: 'job', reference: job.id },
+  if (!Number.isInteger(job.charged) || job.charged < 0) throw new Error('a charge is a whole number of tokens');
+  // The debit and its ledger row, only where the queue has a place: `balance_change` has a row when it went through.
+  const debit = balanceChangeCtes(
+    { userId: job.userId, delta: -job.charged, reason: 'job', reference: job.id },
     sql`exists (select 1 from queue_place)`,
   );
   const insertInputs: SQL =
@@ -213,7 +216,7 @@ export async function insertChargedJob(
         ${batch.sourceName}::text, ${round},
         case when hand_over.claimed then 'running' else 'queued' end, case when hand_over.claimed then 1 else 0 end,
         case when hand_over.claimed then ${worker?.workerId ?? null}::uuid end, case when hand_over.claimed then now() end
-      from queue_place, debit, hand_over
+      from queue_place, balance_change, hand_over
       returning id, queue_round, created_at)${moveBatch}${insertInputs}${insertDelivery}
     select (select active from queue_counts) as active,
       (select queue_round from new_job) as round,
@@ -256,6 +259,7 @@ export async function insertChargedJob(
     queueRound: Number(row.round),
     workerId: claimed ? (worker?.workerId ?? null) : null,
     shareToken: null,
+    parentJobId: null,
     createdAt,
     startedAt: claimed ? createdAt : null,
     finishedAt: null,
@@ -308,26 +312,4 @@ function batchOrderCtes(batchId: string, item: number): SQL {
     batch_rounds as (
       select round, row_number() over (order by round) as n
       from (select queue_round as round from batch_later union all select round from queue_place) as rounds)`;
-}
-
-/**
- * The debit as CTEs of the statement that creates the job it pays for, so the ledger's rule (a ledger
- * row with every balance change, never below zero, ledger/ledger.ts) holds in one round trip:
- * `debit(tokens)` has a row only when `when` holds and the balance covers the amount, and the ledger
- * row is written with it. An amount of 0 (a free preview) writes nothing and reads the balance under
- * the same condition.
- */
-function debitCtes(entry: Omit<LedgerEntry, 'delta' | 'note'> & { amount: number }, when: SQL): SQL {
-  const { userId, amount } = entry;
-  if (!Number.isInteger(amount) || amount < 0) throw new Error('a debit must be a whole number of tokens');
-  if (amount === 0) {
-    return sql`debit as (select ${profiles.tokens} as tokens from ${profiles} where ${profiles.userId} = ${userId} and ${when})`;
-  }
-  return sql`debit as (
-      update ${profiles} set tokens = tokens - ${amount}
-      where user_id = ${userId} and tokens >= ${amount} and ${when}
-      returning tokens),
-    debit_entry as (
-      insert into ${ledger} (user_id, delta, reason, reference)
-      select ${userId}::text, ${-amount}::int, ${entry.reason}::text, ${entry.reference}::text from debit)`;
 }

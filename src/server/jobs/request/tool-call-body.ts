@@ -5,9 +5,10 @@
 // as a data URL, values typed by the field's schema), so the same rules, limits, messages and price
 // apply; its text is a canonical form of that object, since every multipart body has its own
 // boundary. Anything else is a 415.
-import { imageFieldsOf, TOOL_REQUEST_SCHEMAS, unstorableTextRefusal } from '../../../contract/tool-requests';
+import { imageFieldsOf, unstorableTextRefusal } from '../../../contract/tool-requests';
 import type { ToolDefinition } from '../../../contract/tools';
 import { sniffFormat } from '../../images/image-input';
+import { serverTool } from '../../tools/registry';
 
 export type ToolCallBody = {
   body: Record<string, unknown>;
@@ -44,7 +45,7 @@ export async function readToolCallBody(
   const read = await readBody(request, tool, routeFields);
   if ('error' in read) return read;
   // JSON's \u0000 escapes and a form's raw bytes alike: a NUL would fail the job's insert (a 500).
-  const unstorable = unstorableTextRefusal(tool.id, read.body, routeFields);
+  const unstorable = unstorableTextRefusal(serverTool(tool.id).request, read.body, routeFields);
   return unstorable ? { status: 400, error: unstorable } : read;
 }
 
@@ -92,8 +93,8 @@ export async function formToBody(
   tool: ToolDefinition,
   routeFields: readonly string[] = [],
 ): Promise<ToolCallBody | ToolCallBodyProblem> {
-  const schema = TOOL_REQUEST_SCHEMAS[tool.id];
-  const imageFields = imageFieldsOf(tool.id);
+  const schema = serverTool(tool.id).request;
+  const imageFields = imageFieldsOf(schema);
   const fields = [...new Set([...Object.keys(schema.shape), ...CALL_FIELDS, ...routeFields])];
   const byName = new Map<string, FormDataEntryValue[]>();
   for (const [name, value] of form.entries()) byName.set(name, [...(byName.get(name) ?? []), value]);

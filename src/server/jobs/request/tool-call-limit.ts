@@ -1,21 +1,16 @@
-// A per-user limit on tool calls (TOOL_CALLS_PER_MINUTE): whatever a call turns out to be (valid,
-// refused, unaffordable), it costs the server something, so an account cannot make it do that
-// work without bound. Counted in the database, so every web process sees the same count.
-import { randomUUID } from 'node:crypto';
+// The tool call's first statement: the session read, the call counted in the account's window
+// (TOOL_CALLS_PER_MINUTE, rate-limit/tool-call-window.ts) and the caller's profile read, in ONE
+// statement. Whatever a call turns out to be (valid, refused, unaffordable), it costs the server
+// something, so an account cannot make it do that work without bound.
 import { sql } from 'drizzle-orm';
-import { type ProfileWithStorage, readOrCreateProfileWithStorage, withStorageUsed } from '../../accounts/profiles';
 import type { SessionReader, SessionRow, SessionUser } from '../../auth/session';
 import { type AppDb, executePrepared } from '../../db/client';
-
-export const TOOL_CALL_WINDOW_SECONDS = 60;
-/** The rate_limit row of an account's tool calls is `tool-calls:<user id>`. */
-export const TOOL_CALLS_KEY_PREFIX = 'tool-calls:';
-
-export type ToolCallVerdict = { allowed: true } | { allowed: false; retryAfterSeconds: number };
+import { type ProfileWithStorage, readOrCreateProfileWithStorage, withStorageUsed } from '../../profiles/profiles';
+import { countedCall, type ToolCallVerdict, verdictOf } from '../../rate-limit/tool-call-window';
 
 /**
- * The call counted, the window it was counted in (its RateLimit headers, api-keys/rate-window.ts),
- * and who makes it: their profile with the bytes their files take.
+ * The call counted, the window it was counted in (its RateLimit headers), and who makes it: their
+ * profile with the bytes their files take.
  */
 export type CountedCall = {
   limit: ToolCallVerdict;
@@ -27,10 +22,8 @@ export type CountedCall = {
  * Reads the session of a tool call, counts the call in the user's current fixed window and reads
  * the caller's profile with the bytes their files take, all in ONE statement (each statement is a
  * round trip, issue 20); null when signed out (auth/session.ts judges the session as for any call).
- * The count is one upsert: concurrent calls on any process increment the same row, so none slips
- * past. The row lives in better-auth's rate_limit table under a key of ours ("tool-calls:<user>"),
- * where `last_request` holds the start of the window. A call made with an expired session is
- * counted for its user before the session is found expired: harmless, the user is signed out.
+ * A call made with an expired session is counted for its user before the session is found expired:
+ * harmless, the user is signed out.
  */
 export async function readSessionAndCountCall(
   auth: { readSessionUser: SessionReader },
@@ -39,19 +32,10 @@ export async function readSessionAndCountCall(
   perWindow: number,
 ): Promise<({ user: SessionUser } & CountedCall) | null> {
   const now = Date.now();
-  const windowMs = TOOL_CALL_WINDOW_SECONDS * 1000;
-  const windowOver = sql`rate_limit.last_request <= ${now - windowMs}`;
   const read = await auth.readSessionUser.with(headers, async (who) => {
     const { rows } = await executePrepared(
       db,
-      sql`with ${who},
-      counted as (
-        insert into rate_limit (id, key, count, last_request)
-        select ${randomUUID()}, ${TOOL_CALLS_KEY_PREFIX} || sess.id, 1, ${now}::bigint from sess
-        on conflict (key) do update set
-          count = case when ${windowOver} then 1 else rate_limit.count + 1 end,
-          last_request = case when ${windowOver} then ${now}::bigint else rate_limit.last_request end
-        returning count, last_request)
+      sql`with ${who}, ${countedCall(now)}
       select sess.*, counted.count, counted.last_request as window_start,
         p.user_id is not null as has_profile, p.tokens, p.is_dispute, p.is_fraudulent, p.stripe_customer_id,
         p.storage_used
@@ -61,13 +45,7 @@ export async function readSessionAndCountCall(
   });
   if (!read) return null;
   const { user, row } = read;
-  const limit: ToolCallVerdict =
-    Number(row.count) <= perWindow
-      ? { allowed: true }
-      : {
-          allowed: false,
-          retryAfterSeconds: Math.max(1, Math.ceil((Number(row.window_start) + windowMs - now) / 1000)),
-        };
+  const window = { count: Number(row.count), windowStart: Number(row.window_start) };
   // No profile row (its creation at sign-up failed): made here, as every other read does.
   const caller = row.has_profile
     ? withStorageUsed(
@@ -82,7 +60,7 @@ export async function readSessionAndCountCall(
         row.storage_used,
       )
     : await readOrCreateProfileWithStorage(db, user.id);
-  return { user, limit, window: { count: Number(row.count), windowStart: Number(row.window_start) }, caller };
+  return { user, limit: verdictOf(window, perWindow, now), window, caller };
 }
 
 type CountedRow = SessionRow & {

@@ -17,13 +17,13 @@ import type {
 } from '../../../contract/tool-responses';
 import { TOOL_MESSAGES, TOOLS, type ToolDefinition } from '../../../contract/tools';
 import { describeRoute } from '../../api-docs/describe-route';
-import { rateLimitValues, setRateLimitHeaders } from '../../api-keys/rate-window';
 import type { Auth } from '../../auth/auth';
 import type { SessionUser } from '../../auth/session';
 import type { InferenceRouter } from '../../inference/routing';
 import { balanceOf } from '../../ledger/ledger';
+import { isFreePreview, unitPrice } from '../../pricing/prices';
+import { rateLimitValues, setRateLimitHeaders } from '../../rate-limit/tool-call-window';
 import { bodyTooLarge, limitBody } from '../../security/body-limit';
-import { isFreePreview, unitPrice } from '../free-preview';
 import type { JobProgressOf } from '../views/job-progress';
 import { type JobView, unlessGone, viewJob, waitForJob, waitMsFor } from '../views/job-view';
 import { TOOLS_INFO_OPERATION, toolOperation } from './api-docs';

@@ -11,7 +11,6 @@ import { BATCH_MESSAGES } from '../../../contract/batches';
 import { isStorableText, unstorableTextError } from '../../../contract/text';
 import { TOOL_MESSAGES, type ToolDefinition } from '../../../contract/tools';
 import { webhookUrlRefusal } from '../../../contract/webhooks';
-import type { ProfileWithStorage } from '../../accounts/profiles';
 import { STORAGE_QUOTA_REACHED } from '../../creations/usage';
 import type { AppDb } from '../../db/client';
 import { inspectImages } from '../../images/image-decode';
@@ -21,9 +20,11 @@ import { type InferenceProvider, ProviderError } from '../../inference/provider'
 import type { InferenceRouter } from '../../inference/routing';
 import { balanceOf, InsufficientTokensError } from '../../ledger/ledger';
 import type { Logger } from '../../log';
+import type { Metrics } from '../../observability/metrics';
+import { priceOf } from '../../pricing/prices';
+import type { ProfileWithStorage } from '../../profiles/profiles';
 import type { FileStorage } from '../../storage/storage';
-import { costOf, type PreparedTool, prepareTool } from '../../tools/definitions';
-import { chargeFor } from '../free-preview';
+import { type PreparedTool, prepareTool } from '../../tools/definitions';
 import { hasRoomForJob, TooManyJobsError } from '../queue/fair-queue';
 import type { JobSignals } from '../queue/job-signals';
 import { type BatchPlace, chargeAndQueue, earlierJobFor, IdempotencyConflictError, jobCapOf } from './charge';
@@ -48,6 +49,8 @@ export type ToolCallServiceDeps = {
   signals?: JobSignals;
   /** Production takes https webhook URLs to public hosts only (contract/webhooks.ts webhookUrlRefusal). */
   webhooks: { production: boolean };
+  /** Counts the tokens charged (GET /metrics); none: not counted. */
+  metrics?: Metrics;
 };
 
 export type ToolCallRequest = {
@@ -120,9 +123,8 @@ export async function callTool(deps: ToolCallServiceDeps, request: ToolCallReque
     if (webhookRefusal) return refuse(400, webhookRefusal);
     // The price and the charge are the serving provider's: a free preview takes nothing (decision 039).
     const provider = deps.inference.providerFor(tool.id);
-    const cost = costOf(tool.id, prepared, provider.name);
-    if (profile.tokens < chargeFor(tool.id, provider.name, cost))
-      return refuse(402, TOOL_MESSAGES.notEnoughTokens, { balance: profile.tokens });
+    const price = priceOf(tool.id, provider.name, prepared.units);
+    if (profile.tokens < price.charged) return refuse(402, TOOL_MESSAGES.notEnoughTokens, { balance: profile.tokens });
     // At the cap, say so before the costly image checks (a call without images has none: the
     // charge's own check under the lock is enough).
     const atCap = prepared.images.length > 0 && !(await hasRoomForJob(db, user.id, cap, batch ? 'batch' : 'single'));
@@ -137,13 +139,14 @@ export async function callTool(deps: ToolCallServiceDeps, request: ToolCallReque
       userId: user.id,
       tool: tool.id,
       prepared,
-      cost,
+      price,
       provider: provider.name,
       idempotencyKey,
       requestHash,
       webhookUrl,
       batch,
     });
+    if (!created.reused) deps.metrics?.tokens('charged', created.job.charged);
     return { kind: 'job', jobId: created.job.id, isNew: !created.reused, handedOver: created.handedOver };
   } catch (error) {
     if (error instanceof InputError) return refuse(error.status, error.message);

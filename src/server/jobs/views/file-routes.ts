@@ -42,7 +42,7 @@ export function fileRoutes({ db, auth, storage, conversions: bounds }: FileRoute
   const conversions = storedConversions({ db, storage, ...bounds });
 
   app.get('/files/:id', describeRoute(GET_FILE_OPERATION), async (c) => {
-    const user = await sessionUser(auth, c.req.raw.headers);
+    const user = await sessionUser(auth, c);
     if (!user) return c.json({ error: TOOL_MESSAGES.signInRequired }, 401);
     const id = c.req.param('id');
     if (!isUuid(id)) return c.json({ error: 'No such file' }, 404);

@@ -5,23 +5,17 @@
 import { Hono } from 'hono';
 import type { JobDetail, JobList } from '../../../contract/tool-responses';
 import { TOOL_MESSAGES } from '../../../contract/tools';
+import type { WebhookDelivery } from '../../../contract/webhooks';
 import { describeRoute } from '../../api-docs/describe-route';
 import type { Auth } from '../../auth/auth';
 import { sessionUser } from '../../auth/session';
-import {
-  decodePageCursor,
-  listCreationPage,
-  PAGE_LIMIT_ERROR,
-  pageLimit,
-  timeCursor,
-} from '../../creations/creations-repository';
 import type { AppDb } from '../../db/client';
 import { isUuid } from '../../db/ids';
 import { PRIVATE_JSON_CACHE } from '../../responses/private-cache';
-import { deliveryOf } from '../../webhooks/deliveries/delivery-repository';
 import type { JobSignals } from '../queue/job-signals';
 import { activeJobsOfUser, findOwnJob } from '../queue/jobs-repository';
 import { GET_JOB_OPERATION } from './api-docs';
+import { decodePageCursor, listJobPage, PAGE_LIMIT_ERROR, pageLimit, timeCursor } from './job-pages';
 import type { JobProgressOf } from './job-progress';
 import { unlessGone, viewJob, waitForJob, waitMsFor } from './job-view';
 
@@ -31,6 +25,11 @@ export type JobRoutesDeps = {
   /** A waiting job's place and time left (job-progress.ts), shared with the tool calls' 202. */
   progressOf: JobProgressOf;
   signals?: JobSignals;
+  /**
+   * The delivery state of a job's webhook (webhooks/deliveries/delivery-repository.ts `deliveryOf`,
+   * handed in by app.ts: webhooks/ sits above jobs/views, whose job view its deliveries send).
+   */
+  webhookDeliveryOf: (db: AppDb, jobId: string, url: string) => Promise<WebhookDelivery | null>;
 };
 
 /**
@@ -47,7 +46,7 @@ export function jobRoutes(deps: JobRoutesDeps) {
   const app = new Hono();
 
   app.get('/jobs/:id', describeRoute(GET_JOB_OPERATION), async (c) => {
-    const user = await sessionUser(auth, c.req.raw.headers);
+    const user = await sessionUser(auth, c);
     if (!user) return c.json({ error: TOOL_MESSAGES.signInRequired }, 401);
     const id = c.req.param('id');
     if (!isUuid(id)) return c.json({ error: 'No such job' }, 404);
@@ -57,7 +56,7 @@ export function jobRoutes(deps: JobRoutesDeps) {
     const final = found.status === 'succeeded' || found.status === 'failed';
     const job = wait > 0 && !final ? (await waitForJob(db, id, wait, deps.signals).catch(unlessGone))?.job : found;
     if (!job) return c.json({ error: 'No such job' }, 404);
-    const webhook = job.webhookUrl ? await deliveryOf(db, job.id, job.webhookUrl) : null;
+    const webhook = job.webhookUrl ? await deps.webhookDeliveryOf(db, job.id, job.webhookUrl) : null;
     c.header('Cache-Control', PRIVATE_JSON_CACHE);
     return c.json({
       ...viewJob(job),
@@ -67,7 +66,7 @@ export function jobRoutes(deps: JobRoutesDeps) {
   });
 
   app.get('/jobs', async (c) => {
-    const user = await sessionUser(auth, c.req.raw.headers);
+    const user = await sessionUser(auth, c);
     if (!user) return c.json({ error: TOOL_MESSAGES.signInRequired }, 401);
     // ?status=active: the jobs still queued or running (a page loaded meanwhile says when they end).
     const status = c.req.query('status');
@@ -84,7 +83,7 @@ export function jobRoutes(deps: JobRoutesDeps) {
     const before = c.req.query('before');
     const cursor = before ? (decodePageCursor(before) ?? timeCursor(before)) : null;
     if (before && !cursor) return c.json({ error: 'before: must be the next value of a previous page' }, 400);
-    const page = await listCreationPage(db, user.id, { tool: null, cursor, limit });
+    const page = await listJobPage(db, user.id, { tool: null, cursor, limit });
     c.header('Cache-Control', PRIVATE_JSON_CACHE);
     return c.json({ jobs: page.jobs.map(viewJob), next: page.next } satisfies JobList);
   });

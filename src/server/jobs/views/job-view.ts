@@ -3,7 +3,7 @@
 import { type JobView, QUEUE_AHEAD_COUNTED_UP_TO } from '../../../contract/tool-responses';
 import type { ToolId } from '../../../contract/tools';
 import type { AppDb } from '../../db/client';
-import { isFreePreview } from '../free-preview';
+import { isFreePreview } from '../../pricing/prices';
 import type { JobSignals } from '../queue/job-signals';
 import { countQueuedAhead, findJob, type JobRow } from '../queue/jobs-repository';
 

@@ -3,16 +3,21 @@
 // jobs/refunds.ts's. A provider may answer `pending` instead (Replicate's webhook mode): the job keeps
 // running with its provider_ref and is finished later by completeToolJob, from the webhook or from
 // the backstop (pending-jobs.ts).
+import { ANALYSIS } from '../../../contract/api-response-schemas';
 import { type ToolId, toolById } from '../../../contract/tools';
 import type { AppDb } from '../../db/client';
 import { untilDatabaseAnswers } from '../../db/connection-errors';
+import { matteOf } from '../../images/finishing/matte';
 import { conditionUpload, type SourcePhoto } from '../../images/finishing/source-photo';
 import { sniffFormat } from '../../images/image-input';
+import type { OutputImage } from '../../images/image-types';
 import type { InferenceProvider, ProviderInput, ToolResult } from '../../inference/provider';
 import { ProviderError } from '../../inference/provider';
 import type { Logger } from '../../log';
+import type { Metrics } from '../../observability/metrics';
 import type { FileStorage } from '../../storage/storage';
 import { loadInputImages, removeFiles, storeOutputs } from '../job-files';
+import { runModelStep } from '../model-step';
 import type { FinishedJob, JobSignals } from '../queue/job-signals';
 import {
   findRunningJob,
@@ -41,8 +46,10 @@ export type ToolJobDeps = {
   providerFor(tool: ToolId, recorded: string): InferenceProvider;
   /** How long one provider call may take (the job's expiry is the backstop). */
   runTimeoutMs: number;
-  /** The first retry's delay of a run that threw (TOOL_RETRY_DELAY_SECONDS). */
-  retryDelaySeconds: number;
+  /** Counts each job's end, its run time and its refund (GET /metrics); none: not counted. */
+  metrics?: Metrics;
+  /** The first retry's delay of a run that threw (TOOL_RETRY_DELAY_SECONDS; unset: the tool job's retry policy's). */
+  retryDelaySeconds: number | undefined;
 };
 
 /**
@@ -79,7 +86,13 @@ export async function runToolJob(
     const upload = image ? await conditionUpload(image) : null;
     source = upload?.source ?? null;
     const stopped = AbortSignal.any([AbortSignal.timeout(deps.runTimeoutMs), deletion.signal]);
-    const result = await provider.run(upload ? { ...input, image: upload.image } : input, stopped);
+    // As the job's model step asks: a photo that has the pixels runs no model, one too large is made smaller first.
+    const result = await runModelStep(
+      provider,
+      { ...input, ...(upload ? { image: upload.image } : {}) },
+      job.input,
+      stopped,
+    );
     if (result.kind === 'pending') {
       // The worker slot is free again; the webhook or the backstop completes the job.
       await durably(() => setProviderRef(db, jobId, result.providerRef, run));
@@ -127,9 +140,9 @@ function durablyFor(logger: Logger, jobId: string) {
  * meanwhile).
  */
 export async function tryAgainOrRefund(
-  deps: Pick<ToolJobDeps, 'db' | 'logger' | 'signals'>,
+  deps: Pick<ToolJobDeps, 'db' | 'logger' | 'signals' | 'metrics'>,
   job: Pick<JobRow, 'id' | 'tool' | 'attempts'>,
-  due: 'now' | { delaySeconds: number },
+  due: 'now' | { delaySeconds?: number },
 ): Promise<'retried' | 'refunded' | null> {
   const run = { attempt: job.attempts };
   // The worker that ran it waits out a database outage; the sweep ('now') simply tries next round.
@@ -141,6 +154,7 @@ export async function tryAgainOrRefund(
   if (!refunded) return null;
   deps.logger.warn('tool job refunded after its last try', { jobId: job.id });
   deps.signals?.jobFinished(job.id, refunded);
+  countJobEnd(deps.metrics, refunded, refunded.job.charged);
   return 'refunded';
 }
 
@@ -151,7 +165,7 @@ export type JobOutcome = { result: ToolResult } | { error: unknown };
 export type PendingOutcome = { payload: unknown } | { error: unknown };
 
 /** What finishing a job needs: the worker's dependencies but the run timeout. */
-export type JobCompletionDeps = Pick<ToolJobDeps, 'db' | 'storage' | 'logger' | 'signals' | 'providerFor'>;
+export type JobCompletionDeps = Pick<ToolJobDeps, 'db' | 'storage' | 'logger' | 'signals' | 'providerFor' | 'metrics'>;
 
 /**
  * Finishes a job its provider answered `pending` for (the webhook's and the backstop's way in):
@@ -202,17 +216,21 @@ async function finishJob(
   const checked = await asFiles(deps, job, usableOutcome(tool.id, outcome), source);
   let done: FinishedJob | null;
   let next: TakenJob | null = null;
+  let refunded = 0;
   if ('result' in checked) {
-    ({ done, next } = await storeResult(deps, job, checked.result, run, servedBy, takeNextFor));
+    ({ done, next, refunded } = await storeResult(deps, job, checked, run, servedBy, takeNextFor));
   } else {
     const { error } = checked;
     deps.logger.warn('tool job failed', { jobId: job.id, tool: tool.id, error });
     const message =
       error instanceof ProviderError ? (error.options.userMessage ?? tool.failureMessage) : tool.failureMessage;
     done = await failAndRefund(deps.db, job.id, message, run);
+    refunded = done?.job.charged ?? 0;
   }
-  if (done) deps.signals?.jobFinished(job.id, done);
-  else if (run)
+  if (done) {
+    deps.signals?.jobFinished(job.id, done);
+    countJobEnd(deps.metrics, done, refunded);
+  } else if (run)
     deps.logger.warn('this run no longer holds its job (handed back, or final); its outcome is dropped', {
       jobId: job.id,
     });
@@ -227,17 +245,19 @@ async function finishJob(
 async function storeResult(
   deps: JobCompletionDeps,
   job: JobRow,
-  result: FinalResult,
+  { result, mattes = [] }: { result: FinalResult; mattes?: OutputImage[] },
   run: JobRun,
   servedBy: string,
   takeNextFor: TakeNextFor,
-): Promise<{ done: FinishedJob | null; next: TakenJob | null }> {
+): Promise<{ done: FinishedJob | null; next: TakenJob | null; refunded: number }> {
   const outputs = result.kind === 'images' ? await storeOutputs(deps.storage, job, result.images) : [];
+  // Kept with the job, not in its result: read by the refine editor only (GET /api/creations/:id/mask).
+  const matteFiles = await storeOutputs(deps.storage, job, mattes, 'matte');
   const stored =
     result.kind === 'images'
       ? { files: outputs.map((r) => r.id) }
       : { keywords: result.keywords, colors: result.colors };
-  const change = { result: stored, provider: servedBy, outputs };
+  const change = { result: stored, provider: servedBy, outputs: [...outputs, ...matteFiles] };
   const refund = refundOnSuccess(job, result, servedBy);
   const { finished, next } = refund
     ? {
@@ -251,34 +271,50 @@ async function storeResult(
     : await markSucceeded(deps.db, job, change, { run, takeNextFor: takeNextFor() });
   if (!finished) {
     // Another run's result stands, and a worker's run has keys of its own (its attempt): remove them.
-    if (run) await removeFiles(deps.storage, outputs);
-    return { done: null, next };
+    if (run) await removeFiles(deps.storage, change.outputs);
+    return { done: null, next, refunded: 0 };
   }
   const { finishedAt, balance } = finished;
   const done: FinishedJob = {
     job: { ...job, status: 'succeeded', result: stored, provider: servedBy, error: null, finishedAt },
     balance,
   };
-  return { done, next };
+  return { done, next, refunded: refund?.delta ?? 0 };
+}
+
+/**
+ * A job's end, counted: its outcome by tool and the provider that served it, its run from its start
+ * (the claim) to its end, and the tokens it gave back.
+ */
+function countJobEnd(metrics: Metrics | undefined, { job }: FinishedJob, refunded: number) {
+  if (!metrics) return;
+  const ended = job.finishedAt ? new Date(job.finishedAt).getTime() : Date.now();
+  const runSeconds = job.startedAt ? Math.max(0, ended - new Date(job.startedAt).getTime()) / 1000 : null;
+  const outcome = job.status === 'succeeded' ? 'succeeded' : 'failed';
+  metrics.toolJobFinished({ tool: job.tool, provider: job.provider, outcome, runSeconds });
+  metrics.tokens('refunded', refunded);
 }
 
 /**
  * The result's images as the files the call asked for (result-files.ts). `source` undefined: the
  * run did not read the upload (a provider's later answer), so it is read here. A file that cannot
- * be made fails the job (refunded), as a model's failure does.
+ * be made fails the job (refunded), as a model's failure does. A refinable tool's model cut-out
+ * also gives its matte, kept for the refine editor (decision 082).
  */
 async function asFiles(
   deps: JobCompletionDeps,
   job: JobRow,
   checked: { result: FinalResult } | { error: unknown },
   source: SourcePhoto | null | undefined,
-): Promise<{ result: FinalResult } | { error: unknown }> {
+): Promise<{ result: FinalResult; mattes?: OutputImage[] } | { error: unknown }> {
   if (!('result' in checked) || checked.result.kind !== 'images') return checked;
   const uploads = async () =>
     sourcePhotoOfUploads(hasInputFiles(job.input) ? await loadInputImages(deps.db, deps.storage, job) : []);
   try {
     const images = await finishedOutputs(job.input, checked.result.images, source === undefined ? uploads : source);
-    return { result: { kind: 'images', images } };
+    const [modelCutOut] = checked.result.images;
+    const mattes = toolById(job.tool as ToolId).refine && modelCutOut ? [await matteOf(modelCutOut.bytes)] : [];
+    return { result: { kind: 'images', images }, mattes };
   } catch (error) {
     const failure = new ProviderError(`${job.tool}: the result's file could not be made`);
     failure.cause = error;
@@ -299,28 +335,9 @@ function usableOutcome(tool: ToolId, outcome: JobOutcome): { result: FinalResult
     // (an error page, a truncated download) make a failed job, not a file for the user.
     const bad = result.images.findIndex((image) => sniffFormat(image.bytes) !== image.contentType);
     if (bad >= 0) return { error: new ProviderError(`${tool}: output ${bad} is not the image its type claims`) };
-  } else if (!isWellFormedAnalysis(result)) {
+  } else if (!ANALYSIS.safeParse(result).success) {
+    // The shape the API declares (keywords scored 0-1, colours with a hex, a name and a share): what a page can show.
     return { error: new ProviderError(`${tool}: provider answered a malformed analysis`) };
   }
   return { result };
-}
-
-/** Keywords scored 0-1 and colours with a hex, a name and a share: what the page can show. */
-function isWellFormedAnalysis(result: { keywords: unknown; colors: unknown }): boolean {
-  const keywords = Array.isArray(result.keywords) ? (result.keywords as Record<string, unknown>[]) : null;
-  const colors = Array.isArray(result.colors) ? (result.colors as Record<string, unknown>[]) : null;
-  return (
-    keywords !== null &&
-    colors !== null &&
-    keywords.every(
-      (k) => typeof k?.keyword === 'string' && typeof k.score === 'number' && k.score >= 0 && k.score <= 1,
-    ) &&
-    colors.every(
-      (c) =>
-        typeof c?.hex === 'string' &&
-        /^#[0-9a-f]{6}$/i.test(c.hex) &&
-        typeof c.name === 'string' &&
-        typeof c.percentage === 'number',
-    )
-  );
 }

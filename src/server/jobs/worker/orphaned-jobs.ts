@@ -6,11 +6,12 @@
 // is handed back the same way, as pg-boss's expiry did before decision 037. Handing back is one
 // statement guarded by the row's state and attempt, so of several workers sweeping one wins.
 import { and, asc, eq, isNotNull, isNull, lt, or, sql } from 'drizzle-orm';
-import { jobs, workerLeases } from '../../db/schema';
+import { leaseLapsed } from '../../db/queue/row-queue';
+import { jobs } from '../../db/schema';
 import { type JobCompletionDeps, tryAgainOrRefund } from './job-runner';
 import { forgetLongGoneLeases, type WorkerLease } from './worker-leases';
 
-export type OrphanedJobDeps = Pick<JobCompletionDeps, 'db' | 'logger' | 'signals'>;
+export type OrphanedJobDeps = Pick<JobCompletionDeps, 'db' | 'logger' | 'signals' | 'metrics'>;
 
 /** At most this many jobs a round; the rest wait for the next. */
 const BATCH = 100;
@@ -21,20 +22,13 @@ export async function handBackOrphanedJobs(deps: OrphanedJobDeps, settings: Orph
   const orphans = await db
     .select({ id: jobs.id, tool: jobs.tool, attempts: jobs.attempts, workerId: jobs.workerId })
     .from(jobs)
-    .leftJoin(workerLeases, eq(workerLeases.id, jobs.workerId))
     .where(
       and(
         eq(jobs.status, 'running'),
         // A job with its provider (webhook mode) needs no worker: pending-jobs.ts watches it.
         isNull(jobs.providerRef),
         or(
-          and(
-            isNotNull(jobs.workerId),
-            or(
-              isNull(workerLeases.id),
-              lt(workerLeases.heartbeatAt, sql`now() - make_interval(secs => ${settings.leaseSeconds})`),
-            ),
-          ),
+          and(isNotNull(jobs.workerId), leaseLapsed(sql`${jobs.workerId}`, settings.leaseSeconds)),
           lt(jobs.startedAt, sql`now() - make_interval(secs => ${settings.expireSeconds})`),
         ),
       ),

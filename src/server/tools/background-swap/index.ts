@@ -1,5 +1,6 @@
 // Background Swap: the subject kept, a described background around it (ad-inpaint on Replicate;
 // locally the subject is cut out for real and set on a drawn, labelled background).
+import { request } from '../../../contract/tools/background-swap/request';
 import { decodeImageField } from '../../images/image-input';
 import type { ImageInput } from '../../images/image-types';
 import { DEMO_SIZES, uploadOnCards } from '../../inference/demo/demo-images';
@@ -15,8 +16,9 @@ export type BackgroundSwapInput = {
 
 export const backgroundSwap = defineServerTool<BackgroundSwapInput>({
   id: 'background-swap',
+  request,
   prepare(body) {
-    const b = parseRequest('background-swap', body);
+    const b = parseRequest(request, body);
     const image = decodeImageField('image', b.image, withShapeLimits('background-swap', UPLOAD_5MB));
     return {
       input: {
@@ -45,8 +47,6 @@ export const backgroundSwap = defineServerTool<BackgroundSwapInput>({
       title: 'Background Swap',
       quality: 80,
     }),
-  // The cut-out is real, the backgrounds are labelled drawings: a free preview, not a result to pay for.
-  localResult: 'preview',
   local: async ({ backgroundModel }) => {
     const { createBackgroundSwapEngine } = await import('../../inference/local/background/background-engines');
     const engine = createBackgroundSwapEngine(backgroundModel);

@@ -1,6 +1,7 @@
 // Colorizer: colour for black-and-white photos (DDColor on Replicate; no local weights, so the
 // labelled demo, a sepia tint, stands in locally).
 
+import { request } from '../../../contract/tools/colorizer/request';
 import type { ImageInput } from '../../images/image-types';
 import { resizedUpload } from '../../inference/demo/demo-images';
 import { IMAGE, prepareOneImage, type ResultFileFields } from '../request-checks';
@@ -10,7 +11,8 @@ export type ColorizerInput = { tool: 'colorizer'; image: ImageInput } & ResultFi
 
 export const colorizer = defineServerTool<ColorizerInput>({
   id: 'colorizer',
-  prepare: (body) => prepareOneImage('colorizer', body, IMAGE, {}),
+  request,
+  prepare: (body) => prepareOneImage('colorizer', request, body, IMAGE, {}),
   replicate: {
     model: 'piddnad/ddcolor',
     // replicate.com/p/pkxytzdbkuach644xwzyouk5fu (model_size "large") and public callers.

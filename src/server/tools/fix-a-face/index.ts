@@ -1,6 +1,7 @@
 // Fix a Face: restore faces in a portrait, at 2x (GFPGAN on Replicate; locally face detection and
 // Real-ESRGAN x4fast on the face regions, said so on the page).
 
+import { request } from '../../../contract/tools/fix-a-face/request';
 import type { ImageInput } from '../../images/image-types';
 import { resizedUpload } from '../../inference/demo/demo-images';
 import { IMAGE, prepareOneImage, type ResultFileFields, upscaleInputRules } from '../request-checks';
@@ -10,8 +11,9 @@ export type FixAFaceInput = { tool: 'fix-a-face'; image: ImageInput; scale: 2 } 
 
 export const fixAFace = defineServerTool<FixAFaceInput>({
   id: 'fix-a-face',
+  request,
   // The portrait comes back at twice its size: the 2x input limit applies before charging.
-  prepare: (body) => prepareOneImage('fix-a-face', body, upscaleInputRules(IMAGE, 2), { scale: 2 as const }),
+  prepare: (body) => prepareOneImage('fix-a-face', request, body, upscaleInputRules(IMAGE, 2), { scale: 2 as const }),
   replicate: {
     model: 'tencentarc/gfpgan',
     // replicate.com/tencentarc/gfpgan/versions/0fbacf7a…/api (img, version default v1.4, scale).

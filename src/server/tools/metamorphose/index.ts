@@ -1,5 +1,6 @@
 // Metamorphose: a reference face in a new scene (flux-pulid on Replicate).
 import { type AspectRatio, METAMORPHOSE_SIZES } from '../../../contract/tools';
+import { request } from '../../../contract/tools/metamorphose/request';
 import { decodeImageField, InputError } from '../../images/image-input';
 import type { ImageInput } from '../../images/image-types';
 import { uploadOnCards } from '../../inference/demo/demo-images';
@@ -29,8 +30,9 @@ function aspectRatioOf(width: number, height: number): AspectRatio {
 
 export const metamorphose = defineServerTool<MetamorphoseInput>({
   id: 'metamorphose',
+  request,
   prepare(body) {
-    const b = parseRequest('metamorphose', body);
+    const b = parseRequest(request, body);
     aspectRatioOf(b.width, b.height);
     const image = decodeImageField('main_face_image', b.main_face_image, withShapeLimits('metamorphose', UPLOAD_5MB));
     return {

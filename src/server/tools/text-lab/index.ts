@@ -1,5 +1,6 @@
 // Text Lab: posters and cards with legible lettering (ideogram-v2-turbo on Replicate).
 import type { AspectRatio, TextAssist } from '../../../contract/tools';
+import { request } from '../../../contract/tools/text-lab/request';
 import { DEMO_SIZES, promptCards } from '../../inference/demo/demo-images';
 import { parseRequest, type ResultFileFields, resultFileFields } from '../request-checks';
 import { defineServerTool } from '../server-tool';
@@ -13,8 +14,9 @@ export type TextLabInput = {
 
 export const textLab = defineServerTool<TextLabInput>({
   id: 'text-lab',
+  request,
   prepare(body) {
-    const b = parseRequest('text-lab', body);
+    const b = parseRequest(request, body);
     const input: TextLabInput = {
       tool: 'text-lab',
       prompt: b.prompt,

@@ -1,5 +1,6 @@
 // Text to Pic: a prompt to up to four images (flux-schnell on Replicate; prompt cards as the demo).
 import { type AspectRatio, OUTPUT_QUALITY, type Quality } from '../../../contract/tools';
+import { request } from '../../../contract/tools/text-to-pic/request';
 import { InputError } from '../../images/image-input';
 import { DEMO_SIZES, promptCards } from '../../inference/demo/demo-images';
 import { parseRequest, type ResultFileFields, resultFileFields } from '../request-checks';
@@ -16,8 +17,9 @@ export type TextToPicInput = {
 
 export const textToPic = defineServerTool<TextToPicInput>({
   id: 'text-to-pic',
+  request,
   prepare(body) {
-    const b = parseRequest('text-to-pic', body);
+    const b = parseRequest(request, body);
     const expected = OUTPUT_QUALITY[b.quality];
     if (b.outputQuality !== undefined && b.outputQuality !== expected) {
       throw new InputError('outputQuality', `must be ${expected} for quality ${b.quality}`);

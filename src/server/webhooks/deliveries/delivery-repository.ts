@@ -4,30 +4,41 @@
 import { eq, sql } from 'drizzle-orm';
 import type { WebhookDelivery } from '../../../contract/webhooks';
 import type { AppDb } from '../../db/client';
-import { webhookDeliveries } from '../../db/schema';
+import { RETRY_POLICIES, withBaseSeconds } from '../../db/queue/retry-policies';
+import { heldBy as claimHolds, claimNext, isLastAttempt, type RowQueue, retryLater } from '../../db/queue/row-queue';
+import { jobs, webhookDeliveries } from '../../db/schema';
+
+/**
+ * The deliveries, a row queue (db/queue/row-queue.ts): a claimed delivery stays `pending`, held for
+ * 60 s (above the 10 s try: past it, the worker died mid-try, it is due again); it retries as
+ * RETRY_POLICIES.webhookDelivery says, from the base WEBHOOK_RETRY_BASE_SECONDS when set: 10 s, 30 s,
+ * 1.5 min ... 18 h, about 27 hours from the first try to the last.
+ */
+const deliveryQueue: RowQueue = {
+  table: webhookDeliveries,
+  key: webhookDeliveries.jobId,
+  attempts: webhookDeliveries.attempts,
+  dueAt: webhookDeliveries.nextAttemptAt,
+  order: [webhookDeliveries.nextAttemptAt],
+  policy: RETRY_POLICIES.webhookDelivery,
+  status: { column: webhookDeliveries.status, waiting: 'pending' },
+  holdSeconds: 60,
+};
 
 /** Tries a delivery gets at most: the first and 9 retries. */
-export const WEBHOOK_TRIES = 10;
-/**
- * Each retry waits three times the one before, from the base (WEBHOOK_RETRY_BASE_SECONDS, 10 s):
- * 10 s, 30 s, 1.5 min ... 18 h, about 27 hours from the first try to the last.
- */
-export const WEBHOOK_BACKOFF_FACTOR = 3;
-/** A claim is held this long: past it (the worker died mid-try) the delivery is due again. Above the 10 s try. */
-const CLAIM_SECONDS = 60;
+export const WEBHOOK_TRIES = deliveryQueue.policy.maxAttempts;
 
 type Rows<T> = { rows: T[] };
 
 export type ClaimedDelivery = { jobId: string; attempt: number; userId: string };
 
 /** The delivery is still held by `claim`: pending, and not claimed again since. */
-const heldBy = (claim: ClaimedDelivery) =>
-  sql`job_id = ${claim.jobId} and attempts = ${claim.attempt} and status = 'pending'`;
+const heldBy = (claim: ClaimedDelivery) => claimHolds(deliveryQueue, { key: claim.jobId, attempt: claim.attempt });
 
 /**
  * Claims the next due delivery in one statement: pending, past its next attempt time, with tries
  * left, and of a job that has ended (succeeded, or failed and refunded). Attempts + 1 and held for
- * CLAIM_SECONDS; `for update skip locked`, so two workers never take one delivery at once. A delivery
+ * 60 s; the row queue's claim, so two workers never take one delivery at once. A delivery
  * whose last try was interrupted (its claim lapsed with no tries left) is marked failed on the way.
  * `skipAccounts`: accounts whose share of the caller's tries is taken (issue 53): their deliveries
  * wait, so another account's due delivery is claimed before them however many they have.
@@ -37,29 +48,22 @@ export async function claimNextDelivery(
   { skipAccounts = [] }: { skipAccounts?: readonly string[] } = {},
 ): Promise<ClaimedDelivery | null> {
   const notSkipped = skipAccounts.length
-    ? sql`and j.user_id not in (${sql.join(
+    ? sql` and j.user_id not in (${sql.join(
         skipAccounts.map((id) => sql`${id}`),
         sql`, `,
       )})`
     : sql``;
-  const { rows } = (await db.execute(sql`
-    with interrupted as (
+  const claim = await claimNext(db, deliveryQueue, {
+    before: sql`interrupted as (
       update webhook_deliveries set status = 'failed',
         last_error = coalesce(last_error, 'The last try was interrupted before it ended.')
-      where status = 'pending' and attempts >= ${WEBHOOK_TRIES} and next_attempt_at <= now()),
-    due as (
-      select w.job_id, j.user_id from webhook_deliveries w join jobs j on j.id = w.job_id
-      where w.status = 'pending' and w.next_attempt_at <= now() and w.attempts < ${WEBHOOK_TRIES}
-        and j.status in ('succeeded', 'failed') ${notSkipped}
-      order by w.next_attempt_at
-      limit 1
-      for update of w skip locked)
-    update webhook_deliveries d set attempts = d.attempts + 1,
-      next_attempt_at = now() + make_interval(secs => ${CLAIM_SECONDS})
-    from due where d.job_id = due.job_id
-    returning d.job_id, d.attempts, due.user_id`)) as Rows<{ job_id: string; attempts: number; user_id: string }>;
-  const row = rows[0];
-  return row ? { jobId: row.job_id, attempt: Number(row.attempts), userId: row.user_id } : null;
+      where status = 'pending' and attempts >= ${WEBHOOK_TRIES} and next_attempt_at <= now())`,
+    // Due once its job has ended.
+    join: (row) => sql`join ${jobs} j on j.id = ${row(webhookDeliveries.jobId)}`,
+    where: () => sql`j.status in ('succeeded', 'failed')${notSkipped}`,
+    select: sql`(select j.user_id from ${jobs} j where j.id = claimed.job_id) as user_id`,
+  });
+  return claim ? { jobId: claim.key, attempt: claim.attempt, userId: String(claim.row.user_id) } : null;
 }
 
 /**
@@ -101,7 +105,8 @@ export async function recordTry(
   db: AppDb,
   claim: ClaimedDelivery,
   outcome: TryOutcome,
-  retryBaseSeconds: number,
+  /** WEBHOOK_RETRY_BASE_SECONDS; unset: the retry policy's. */
+  retryBaseSeconds: number | undefined,
 ): Promise<'delivered' | 'pending' | 'failed' | null> {
   const held = heldBy(claim);
   if (outcome.delivered) {
@@ -111,12 +116,24 @@ export async function recordTry(
       where ${held} returning status`)) as Rows<{ status: 'delivered' }>;
     return rows[0]?.status ?? null;
   }
-  const last = claim.attempt >= WEBHOOK_TRIES;
-  const delaySeconds = retryBaseSeconds * WEBHOOK_BACKOFF_FACTOR ** (claim.attempt - 1);
+  const outcomeColumns = [
+    [webhookDeliveries.lastStatus, sql`${outcome.status ?? null}::int`],
+    [webhookDeliveries.lastError, sql`${outcome.error}`],
+  ] as const;
+  if (!isLastAttempt(deliveryQueue.policy, claim.attempt)) {
+    const policy = withBaseSeconds(deliveryQueue.policy, retryBaseSeconds);
+    const retried = await retryLater(
+      db,
+      deliveryQueue,
+      { key: claim.jobId, attempt: claim.attempt },
+      { policy, set: outcomeColumns },
+    );
+    return retried ? 'pending' : null;
+  }
   const { rows } = (await db.execute(sql`
-    update webhook_deliveries set status = ${last ? 'failed' : 'pending'}, last_status = ${outcome.status ?? null}::int,
-      last_error = ${outcome.error}, next_attempt_at = now() + make_interval(secs => ${delaySeconds}::float8)
-    where ${held} returning status`)) as Rows<{ status: 'pending' | 'failed' }>;
+    update webhook_deliveries set status = 'failed', last_status = ${outcome.status ?? null}::int,
+      last_error = ${outcome.error}, next_attempt_at = now()
+    where ${held} returning status`)) as Rows<{ status: 'failed' }>;
   return rows[0]?.status ?? null;
 }
 

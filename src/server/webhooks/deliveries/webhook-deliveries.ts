@@ -8,10 +8,12 @@
 import type { JobDetail } from '../../../contract/tool-responses';
 import type { WebhookEvent } from '../../../contract/webhooks';
 import type { AppDb } from '../../db/client';
+import { RETRY_POLICIES } from '../../db/queue/retry-policies';
 import { findJob, type JobRow } from '../../jobs/queue/jobs-repository';
 import { viewJob } from '../../jobs/views/job-view';
 import type { Logger } from '../../log';
 import { waitAtMost, wakeableSleep } from '../../loops/loop-timing';
+import type { Metrics } from '../../observability/metrics';
 import { webhookSecretOf } from '../signing-secrets';
 import {
   type ClaimedDelivery,
@@ -27,13 +29,19 @@ import { type SentOutcome, sendWebhook, WEBHOOK_CONNECT_TIMEOUT_MS, WEBHOOK_TRY_
 /** How long a try may take: to connect, and in all (send-webhook.ts). Tests make them short. */
 export type WebhookTimeouts = { connectMs: number; tryMs: number };
 
-export type WebhookDeliveryDeps = { db: AppDb; logger: Logger; timeouts?: WebhookTimeouts };
+export type WebhookDeliveryDeps = {
+  db: AppDb;
+  logger: Logger;
+  timeouts?: WebhookTimeouts;
+  /** Counts each try's outcome (GET /metrics). */
+  metrics?: Metrics;
+};
 
 export type WebhookDeliverySettings = {
   /** Seconds between looks for due deliveries (QUEUE_POLL_SECONDS). */
   pollingIntervalSeconds: number;
-  /** The first retry's delay; each next is three times the one before (WEBHOOK_RETRY_BASE_SECONDS). */
-  retryBaseSeconds: number;
+  /** The first retry's delay; each next is three times the one before (WEBHOOK_RETRY_BASE_SECONDS; unset: the retry policy's). */
+  retryBaseSeconds: number | undefined;
   /** Production: https only, and only to globally routable addresses, never this server's (checked at each try). */
   production: boolean;
 };
@@ -86,6 +94,7 @@ async function deliver(
   const verdict = hosts.verdict(receiver);
   if (verdict.kind === 'wait') return deferDelivery(db, claim, verdict.until);
   if (verdict.kind === 'give-up') {
+    deps.metrics?.webhookDelivery('failed');
     return giveUpDelivery(db, claim, { error: givenUpError(host, verdict.failures), tried: false });
   }
   const secret = await webhookSecretOf(db, job.userId);
@@ -106,10 +115,12 @@ async function deliver(
         failures,
         outcome,
       });
+      deps.metrics?.webhookDelivery('failed');
       return giveUpDelivery(db, claim, { error: givenUpError(host, failures), tried: true, status: outcome.status });
     }
   }
   const left = await recordTry(db, claim, outcome, settings.retryBaseSeconds);
+  if (left) deps.metrics?.webhookDelivery(left === 'pending' ? 'retrying' : left);
   if (left === 'failed') {
     logger.warn('webhook delivery failed on its last try', { jobId: job.id, attempts: claim.attempt, outcome });
   } else if (!outcome.delivered) {
@@ -129,7 +140,8 @@ export function startWebhookDeliveries(
   const inHand = new Set<Promise<void>>();
   // Tries in hand by account: an account at its share is skipped by the claim.
   const triesOf = new Map<string, number>();
-  const hosts = hostHealth({ backoffBaseMs: settings.retryBaseSeconds * 1000 });
+  const retryBaseSeconds = settings.retryBaseSeconds ?? RETRY_POLICIES.webhookDelivery.baseSeconds;
+  const hosts = hostHealth({ backoffBaseMs: retryBaseSeconds * 1000 });
   const loop = (async () => {
     while (!stopping) {
       if (inHand.size >= CONCURRENT_TRIES) {

@@ -6,6 +6,7 @@ import { startCheckout } from '../../lib/purchases/purchase-api';
 import { purchaseAccess, purchaseAlert, purchaseNote } from '../../lib/purchases/purchase-rules';
 import { usePackages } from '../../lib/purchases/use-packages';
 import { useAuth } from '../../lib/session/auth-context';
+import { SupportText } from '../SupportText';
 
 type Props = {
   /** What Buy Tokens does for a visitor: the landing page scrolls up to its sign-in form. */
@@ -100,7 +101,7 @@ export function PackageCards({ onSignedOut }: Props) {
       </ul>
       {note ? (
         <p className="pp-packages__note" data-testid="purchase-note">
-          {note}
+          <SupportText text={note} />
         </p>
       ) : null}
     </div>

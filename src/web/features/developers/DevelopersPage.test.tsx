@@ -1,13 +1,17 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { API_ERROR_STATUSES } from '../../../contract/api-errors';
-import { TOOL_REQUEST_SCHEMAS } from '../../../contract/tool-requests';
 import { TOOLS } from '../../../contract/tools';
 import { WEBHOOK_EVENT_TYPES } from '../../../contract/webhooks';
 import { renderApp } from '../../app/test-utils';
 import { installFakeApi, signedOutRoutes } from '../../test-support/fake-api';
-import { LOCAL_SERVER_TOOLS, toolsInfoAnswer } from '../../test-support/tool-fixtures';
+import { localServerTools, toolsInfoAnswer } from '../../test-support/tool-fixtures';
 import { batchExample, curlExample, fetchExample, resultFileExample, webhookExample } from './examples';
+import { REQUEST_SCHEMAS } from './request-schemas';
+
+/** The code of a tool's example call, under its caption "<title> example". */
+const exampleOf = (scope: Pick<typeof screen, 'getByText'>, title: string) =>
+  scope.getByText(`${title} example`).closest('figure')?.querySelector('code')?.textContent;
 
 async function openDevelopers() {
   const view = renderApp('/developers');
@@ -37,13 +41,14 @@ describe('DevelopersPage', () => {
 
   it('shows the first call with curl (multipart, Accept: image/png, saved as PNG) and with fetch, on this origin', async () => {
     await openDevelopers();
-    const curl = screen.getByText(/^curl /);
+    const firstCall = within(screen.getByRole('region', { name: 'Your first call' }));
+    const curl = firstCall.getByText(/^curl /);
     expect(curl.textContent).toContain(`${window.location.origin}/api/remove-background`);
     expect(curl.textContent).toContain('-H "Accept: image/png"');
     expect(curl.textContent).toContain('-F "image=@photo.jpg"');
     expect(curl.textContent).toContain('-o no-background.png');
     expect(curl.textContent).toContain('Authorization: Bearer $PP_API_KEY');
-    const fetchCall = screen.getByText(/await fetch\(/);
+    const fetchCall = firstCall.getByText(/await fetch\(/);
     expect(fetchCall.textContent).toContain("'Content-Type': 'application/json'");
   });
 
@@ -70,6 +75,20 @@ describe('DevelopersPage', () => {
     // A bare .int() states no range (not the safe integers).
     expect(metamorphose).not.toContain('9007199254740991');
     expect(screen.getByRole('list', { name: 'Metamorphose limits' }).textContent).toContain('at most 5 MB');
+  });
+
+  it("shows every tool's example call with curl: its endpoint, the key and its fields, a file as @", async () => {
+    await openDevelopers();
+    const origin = window.location.origin;
+    for (const tool of TOOLS) {
+      const example = exampleOf(within(screen.getByRole('region', { name: tool.title })), tool.title);
+      expect(example?.split(' \\\n  ')[0]).toBe(`curl -sS ${origin}/api${tool.apiPath}`);
+      expect(example).toContain('-H "Authorization: Bearer $PP_API_KEY"');
+      expect(example).toContain('-F "');
+    }
+    const textToPic = exampleOf(screen, 'Text to Pic');
+    expect(textToPic).toContain('-F "prompt=A lighthouse on a cliff at dusk, watercolour"');
+    expect(exampleOf(screen, 'Image Upscaler')).toContain('-F "image=@photo.jpg" \\\n  -F "scale=4"');
   });
 
   it('explains every error status, the rate-limit headers and the webhook signature with standardwebhooks', async () => {
@@ -114,7 +133,9 @@ describe('the prices on /developers', () => {
     const root = document.createElement('div');
     root.id = 'root';
     root.dataset.prerendered = '';
-    root.dataset.tools = JSON.stringify(LOCAL_SERVER_TOOLS.body);
+    root.dataset.tools = JSON.stringify(
+      localServerTools({ 'creative-upscaler': 1, 'image-analyzer': 1, 'background-remover': 2 }).body,
+    );
     document.body.append(root);
     try {
       const api = installFakeApi(signedOutRoutes());
@@ -141,7 +162,7 @@ describe('the examples and result files on /developers', () => {
       curlExample(origin, '/api/remove-background'),
       fetchExample(origin, '/api/remove-background'),
       webhookExample,
-      batchExample(origin),
+      batchExample(origin, 'background-remover'),
       resultFileExample(origin),
     ]) {
       expect(shown).toContain(example);
@@ -160,7 +181,7 @@ describe('the examples and result files on /developers', () => {
     await openDevelopers();
     const formats = screen.getByRole('list', { name: 'outputFormat by tool' }).textContent;
     for (const tool of TOOLS) {
-      if ('outputFormat' in TOOL_REQUEST_SCHEMAS[tool.id].shape) expect(formats).toContain(tool.title);
+      if ('outputFormat' in (REQUEST_SCHEMAS[tool.id]?.shape ?? {})) expect(formats).toContain(tool.title);
     }
     expect(formats).not.toContain('Image Analyzer');
     const qualities = within(screen.getByRole('list', { name: 'outputQuality by tool' }))

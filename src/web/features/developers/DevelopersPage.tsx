@@ -1,8 +1,10 @@
 import './developers.css';
-import { type ReactNode, useEffect, useState } from 'react';
+import { type ComponentType, type ReactNode, useEffect, useState } from 'react';
 import { API_ERROR_STATUSES } from '../../../contract/api-errors';
 import { BATCH_TOOL_IDS, MAX_BATCH_IMAGES } from '../../../contract/batches';
+import { downloadName } from '../../../contract/download-names';
 import { OPENAPI_DOCUMENT_PATH, ROUTES } from '../../../contract/routes';
+import { toolCountInWords } from '../../../contract/tool-count';
 import { costInWords } from '../../../contract/tool-limits';
 import { type ToolDefinition, toolById } from '../../../contract/tools';
 import { WEBHOOK_EVENT_TYPES } from '../../../contract/webhooks';
@@ -16,8 +18,26 @@ import {
   useToolPrices,
 } from '../../lib/tool-prices';
 import { useDocumentTitle } from '../../lib/use-document-title';
-import { batchExample, curlExample, fetchExample, resultFileExample, webhookExample } from './examples';
-import { fieldAcrossTools, TOOL_REFERENCES, type ToolReference } from './tool-reference';
+import {
+  batchExample,
+  curlExample,
+  fetchExample,
+  resultFileExample,
+  toolCallExample,
+  webhookExample,
+} from './examples';
+import { type DeveloperTool, fieldAcrossTools, type ToolReference, toolReference } from './tool-reference';
+
+/**
+ * The page for `tools`: every tool's contract entry with its web module's API words (the router hands
+ * it the web registry's list; a feature does not import another).
+ */
+export function developersPageFor(tools: readonly DeveloperTool[]): ComponentType {
+  const references = tools.map(toolReference);
+  return function Developers() {
+    return <DevelopersPage references={references} />;
+  };
+}
 
 /** Shown in the examples until the page knows the address it is served from (a prerender does not). */
 const ORIGIN_PLACEHOLDER = 'https://picture-palette.example';
@@ -34,7 +54,8 @@ const batchTools = BATCH_TOOL_IDS.map((id) => toolById(id).title)
   .join(', ')
   .replace(/, ([^,]+)$/, ' or $1');
 
-const firstCallTool = TOOL_REFERENCES.find((reference) => reference.tool.id === 'background-remover');
+/** The batch tools that answer an analysis: their zip holds a CSV instead of images. */
+const analysisBatchTools = BATCH_TOOL_IDS.map(toolById).filter((tool) => tool.response === 'analysis');
 
 function Code({ label, children }: { label: string; children: string }) {
   return (
@@ -51,8 +72,16 @@ function Code({ label, children }: { label: string; children: string }) {
 const titles = (tools: ToolDefinition[]) => tools.map((tool) => tool.title).join(', ');
 
 /** Which tools take a field and what each accepts, from the contract's schemas (tool-reference.ts). */
-function FieldAcrossTools({ name, children }: { name: string; children: ReactNode }) {
-  const groups = fieldAcrossTools(name);
+function FieldAcrossTools({
+  references,
+  name,
+  children,
+}: {
+  references: readonly ToolReference[];
+  name: string;
+  children: ReactNode;
+}) {
+  const groups = fieldAcrossTools(references, name);
   return (
     <>
       <p>Each of these {children}:</p>
@@ -74,7 +103,7 @@ function previewNote({ paid, previews }: ToolPrices): string | null {
   return `A tool marked “${FREE_PREVIEW_PRICE}” answers with ${FREE_PREVIEW_MEANING}.`;
 }
 
-function ToolSection({ reference, served }: { reference: ToolReference; served: ToolPrice }) {
+function ToolSection({ reference, served, origin }: { reference: ToolReference; served: ToolPrice; origin: string }) {
   const { tool } = reference;
   return (
     <section className="pp-dev__tool" aria-labelledby={`tool-${tool.id}`}>
@@ -104,17 +133,24 @@ function ToolSection({ reference, served }: { reference: ToolReference; served: 
           <li key={limit}>{limit}</li>
         ))}
       </ul>
+      <Code label={`${tool.title} example`}>{toolCallExample(origin, reference.path, tool.apiExample)}</Code>
     </section>
   );
 }
 
-/** Route '/developers': the public API's guide, from the same contract as the API and its OpenAPI document. */
-export function DevelopersPage() {
+/**
+ * Route '/developers': the public API's guide, from the same contract as the API and its OpenAPI
+ * document, with a reference of every tool (developersPageFor reads them).
+ */
+export function DevelopersPage({ references }: { references: readonly ToolReference[] }) {
   useDocumentTitle('Developers');
   const origin = useOrigin();
   const prices = useToolPrices();
   const note = previewNote(prices);
-  const firstPath = firstCallTool?.path ?? '/api/remove-background';
+  // The walk-through's tool (its web module says so); its words below are about that tool.
+  const guide = references.find((reference) => reference.tool.apiGuide) ?? references[0];
+  if (!guide) throw new Error('/developers needs at least one tool');
+  const firstPath = guide.path;
   return (
     <StandalonePage className="pp-auth-page" mainClassName="pp-dev">
       <article className="pp-dev__column">
@@ -122,8 +158,9 @@ export function DevelopersPage() {
           <p className="pp-dev__eyebrow">Developers</p>
           <h1 className="pp-dev__title">Picture Palette API</h1>
           <p className="pp-dev__lead">
-            The ten tools from your code, at the same prices as in the app: the same tokens, the same refunds when a job
-            fails. Describe it to your client generator with the <a href={OPENAPI_DOCUMENT_PATH}>OpenAPI document</a>.
+            The {toolCountInWords()} tools from your code, at the same prices as in the app: the same tokens, the same
+            refunds when a job fails. Describe it to your client generator with the{' '}
+            <a href={OPENAPI_DOCUMENT_PATH}>OpenAPI document</a>.
           </p>
           <nav aria-label="On this page" className="pp-dev__toc">
             <a href="#key">Get a key</a>
@@ -189,8 +226,13 @@ export function DevelopersPage() {
           </p>
           {note ? <p className="pp-dev__muted">{note}</p> : null}
           <div className="pp-dev__tools">
-            {TOOL_REFERENCES.map((reference) => (
-              <ToolSection key={reference.tool.id} reference={reference} served={prices.of(reference.tool.id)} />
+            {references.map((reference) => (
+              <ToolSection
+                key={reference.tool.id}
+                reference={reference}
+                served={prices.of(reference.tool.id)}
+                origin={origin}
+              />
             ))}
           </div>
         </section>
@@ -269,26 +311,31 @@ export function DevelopersPage() {
             <code>GET /api/batches/{'{id}'}</code> tells each image's state and place in the line, and how many wait,
             run, are done or failed (<code>counts</code>); <code>/download</code> gives a zip of the results done so far
             (409 while none is: the script below waits until no image waits or runs), named after the inputs (
-            <code>IMG_0412.jpg</code> becomes <code>IMG_0412-background-removed.png</code>), or for the Image Analyzer a{' '}
-            <code>keywords.csv</code> of file name, keywords and colours, with a <code>README.txt</code> that lists
-            every image: done, still waiting or running, failed or refused with the reason, or never sent. Each image
-            counts as one call against the rate limit.
+            <code>IMG_0412.jpg</code> becomes <code>IMG_0412-{downloadName(guide.tool.id, 1)}</code>)
+            {analysisBatchTools.length > 0 ? (
+              <>
+                , or for the {titles(analysisBatchTools)} a <code>keywords.csv</code> of file name, keywords and colours
+              </>
+            ) : null}
+            , with a <code>README.txt</code> that lists every image: done, still waiting or running, failed or refused
+            with the reason, or never sent. Each image counts as one call against the rate limit.
           </p>
-          <Code label="shell">{batchExample(origin)}</Code>
+          <Code label="shell">{batchExample(origin, guide.tool.id)}</Code>
         </section>
 
         <section className="pp-card pp-dev__section" aria-labelledby="result-files">
           <h2 id="result-files">Result files</h2>
-          <FieldAcrossTools name="outputFormat">
+          <FieldAcrossTools references={references} name="outputFormat">
             takes <code>outputFormat</code> (by default the format the app gives)
           </FieldAcrossTools>
-          <FieldAcrossTools name="outputQuality">
+          <FieldAcrossTools references={references} name="outputQuality">
             takes <code>outputQuality</code>, the quality of a lossy format (PNG is lossless)
           </FieldAcrossTools>
           <p>
             A photo's colour profile (Display P3, Adobe RGB) comes back on the result with its colours unchanged, and so
             do its DPI, camera and copyright details; its GPS position is removed unless you send{' '}
-            <code>keepLocation: true</code> ({titles(fieldAcrossTools('keepLocation').flatMap((group) => group.tools))}
+            <code>keepLocation: true</code> (
+            {titles(fieldAcrossTools(references, 'keepLocation').flatMap((group) => group.tools))}
             ). A stored result in another format: <code>GET /api/files/{'{id}'}?format=avif</code>.
           </p>
           <p>

@@ -1,6 +1,23 @@
 // The guide's code, as text: the first call with curl and with fetch, a webhook's verification, a
-// batch and a result file. `origin` is this site's address (the page shows the one it is served from).
-// e2e/developers-examples.test.ts runs each of them, as the page shows it, against a running server.
+// batch and a result file, and each tool's example call. `origin` is this site's address (the page
+// shows the one it is served from). e2e/developers-examples.test.ts runs the guide's, as the page
+// shows them, against a running server.
+
+/** `value` in double quotes for bash: what expands there (`$`, a backtick, `"`, `\`) escaped. */
+const shellQuoted = (value: string) => `"${value.replace(/["$`\\]/g, '\\$&')}"`;
+
+/**
+ * A tool's example call (its web module's `apiExample`): multipart, each field a `-F` (`@` sends a
+ * file), answered with JSON once the job is done: its outputs' URLs and the balance, or the refusal's
+ * `error` (no `-f`, so that it is printed).
+ */
+export const toolCallExample = (origin: string, path: string, fields: Readonly<Record<string, string>>) =>
+  [
+    `curl -sS ${origin}${path}`,
+    '-H "Authorization: Bearer $PP_API_KEY"',
+    '-H "Prefer: wait=60"',
+    ...Object.entries(fields).map(([name, value]) => `-F ${shellQuoted(`${name}=${value}`)}`),
+  ].join(' \\\n  ');
 
 /** `-f`: a refusal fails the command (its status on stderr) instead of being saved as the PNG. */
 export const curlExample = (origin: string, path: string) => `curl -fsS ${origin}${path} \\
@@ -66,12 +83,12 @@ export async function handle(request: Request): Promise<Response> {
  * A folder of photos as one batch: made, fed an image at a time, followed until no image waits or
  * runs, downloaded as a zip. A script for bash: `set -e` and `-f` stop it at the first refusal.
  */
-export const batchExample = (origin: string) => `#!/usr/bin/env bash
+export const batchExample = (origin: string, tool: string) => `#!/usr/bin/env bash
 set -euo pipefail
 API=${origin}/api
 AUTH="Authorization: Bearer $PP_API_KEY"
 BATCH=$(curl -fsS $API/batches -H "$AUTH" -H "Content-Type: application/json" \\
-  -d '{"tool":"background-remover","size":3}' | jq -r .id)
+  -d '{"tool":"${tool}","size":3}' | jq -r .id)
 i=0
 for photo in IMG_0412.jpg IMG_0413.jpg IMG_0414.jpg; do
   curl -fsS $API/batches/$BATCH/images -H "$AUTH" \\

@@ -1,11 +1,14 @@
 // Each tool's reference on /developers, read from the contract (never typed by hand): its route
-// (TOOLS; its price is this server's, GET /api/tools, read by the page), its fields as the OpenAPI document describes them (the input side of
-// TOOL_REQUEST_SCHEMAS with `webhook`, through z.toJSONSchema) and its limits (tool-limits.ts).
+// (its definition; its price is this server's, GET /api/tools, read by the page), its fields as the
+// OpenAPI document describes them (the input side of its `request` schema, request-schemas.ts,
+// through z.toJSONSchema) and its limits (tool-limits.ts); its example call and field notes come from
+// its web module (features/tools/<tool-id>/tool.ts).
 import { z } from 'zod';
 import { formatCount } from '../../../contract/input-limits';
 import { toolInputLimits } from '../../../contract/tool-limits';
-import { imageFieldsOf, TOOL_REQUEST_SCHEMAS } from '../../../contract/tool-requests';
-import { OUTPUT_QUALITY, TOOLS, type ToolDefinition, type ToolId } from '../../../contract/tools';
+import { imageFieldsOf } from '../../../contract/tool-requests';
+import type { ToolDefinition } from '../../../contract/tools';
+import { REQUEST_SCHEMAS } from './request-schemas';
 
 type JsonSchema = {
   type?: string;
@@ -31,8 +34,18 @@ export type FieldReference = {
   description: string | null;
 };
 
+/**
+ * What the page reads of a tool: the contract's entry and its web module's words for the API (the
+ * fields of the same names in features/tools/web-tool.ts, which says what each one is).
+ */
+export type DeveloperTool = ToolDefinition & {
+  apiExample: Readonly<Record<string, string>>;
+  apiFieldNotes?: Readonly<Record<string, string>>;
+  apiGuide?: true;
+};
+
 export type ToolReference = {
-  tool: ToolDefinition;
+  tool: DeveloperTool;
   method: 'POST';
   path: string;
   fields: FieldReference[];
@@ -41,18 +54,6 @@ export type ToolReference = {
 
 /** Fields the guide leaves out: `userId` is the browser app's own (a call acts as the key's owner). */
 const HIDDEN_FIELDS = ['userId'];
-
-/**
- * What a field's schema cannot say, as its tool's server checks it: Text to Pic's outputQuality is
- * not the file's quality but the one its `quality` sets (server/tools/text-to-pic).
- */
-const FIELD_RULES: Partial<Record<ToolId, Record<string, string>>> = {
-  'text-to-pic': {
-    outputQuality: `the one its quality sets (${Object.entries(OUTPUT_QUALITY)
-      .map(([quality, value]) => `${quality} ${value}`)
-      .join(', ')})`,
-  },
-};
 
 const listed = (values: unknown[]) => values.map((value) => String(value)).join(', ');
 
@@ -76,15 +77,17 @@ function accepts(schema: JsonSchema, isImage: boolean): string {
   return schema.type === 'string' ? 'text' : String(schema.type ?? 'value');
 }
 
-export function toolReference(tool: ToolDefinition): ToolReference {
-  const body = z.toJSONSchema(TOOL_REQUEST_SCHEMAS[tool.id], { io: 'input' }) as JsonSchema;
-  const images = imageFieldsOf(tool.id);
+export function toolReference(tool: DeveloperTool): ToolReference {
+  const request = REQUEST_SCHEMAS[tool.id];
+  if (!request) throw new Error(`no request schema for tool ${tool.id} (contract/tools/${tool.id}/request.ts)`);
+  const body = z.toJSONSchema(request, { io: 'input' }) as JsonSchema;
+  const images = imageFieldsOf(request);
   const required = new Set(body.required ?? []);
   const fields = Object.entries(body.properties ?? {})
     .filter(([name]) => !HIDDEN_FIELDS.includes(name))
     .map(([name, schema]) => ({
       name,
-      accepts: [accepts(schema, images.includes(name)), FIELD_RULES[tool.id]?.[name]].filter(Boolean).join(': '),
+      accepts: [accepts(schema, images.includes(name)), tool.apiFieldNotes?.[name]].filter(Boolean).join(': '),
       presence: required.has(name)
         ? 'required'
         : schema.default !== undefined
@@ -101,12 +104,13 @@ export function toolReference(tool: ToolDefinition): ToolReference {
   };
 }
 
-export const TOOL_REFERENCES: readonly ToolReference[] = TOOLS.map(toolReference);
-
-/** The tools that take field `name`, grouped by what it accepts there (in the tools' order). */
-export function fieldAcrossTools(name: string): { accepts: string; tools: ToolDefinition[] }[] {
+/** The tools of `references` that take field `name`, grouped by what it accepts there (in the tools' order). */
+export function fieldAcrossTools(
+  references: readonly ToolReference[],
+  name: string,
+): { accepts: string; tools: ToolDefinition[] }[] {
   const groups = new Map<string, ToolDefinition[]>();
-  for (const reference of TOOL_REFERENCES) {
+  for (const reference of references) {
     const field = reference.fields.find((candidate) => candidate.name === name);
     if (field) groups.set(field.accepts, [...(groups.get(field.accepts) ?? []), reference.tool]);
   }

@@ -1,4 +1,5 @@
 import { useId, useMemo, useState } from 'react';
+import { useSupportEmail } from '../../lib/session/auth-context';
 import { useToolPrices } from '../../lib/tool-prices';
 import { faqFor } from './faq-content';
 
@@ -7,7 +8,8 @@ export function Faq() {
   const [open, setOpen] = useState<ReadonlySet<number>>(() => new Set());
   const idPrefix = useId();
   const prices = useToolPrices();
-  const faq = useMemo(() => faqFor(prices), [prices]);
+  const supportEmail = useSupportEmail();
+  const faq = useMemo(() => faqFor(prices, supportEmail), [prices, supportEmail]);
   const toggle = (index: number) =>
     setOpen((current) => {
       const next = new Set(current);

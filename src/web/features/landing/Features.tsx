@@ -1,4 +1,5 @@
 import { ArrowRight, Clock, Coins, FlaskConical, type LucideIcon, PiggyBank, ScanEye } from 'lucide-react';
+import { toolCountInWords } from '../../../contract/tool-count';
 import { ICONS } from '../../components/icons';
 import { Link } from '../../lib/router';
 import {
@@ -25,9 +26,9 @@ export function saveMoneyText({ example }: ToolPrices): string {
   return `${whatTokensBuy(example)}: ${cents} a picture. ${noSubscription}`;
 }
 
-/** The lead over the ten tools: which of them are free previews here, in plain words. */
+/** The lead over the tools: which of them are free previews here, in plain words. */
 function toolsLead({ paid, previews }: ToolPrices): string {
-  const lead = 'Ten tools, one token balance. Every tool shows its price before you start.';
+  const lead = `${toolCountInWords({ capital: true })} tools, one token balance. Every tool shows its price before you start.`;
   if (paid.length === 0) return `${lead} Here every tool is a free preview for now: ${FREE_PREVIEW_MEANING}.`;
   if (previews.length === 0) return lead;
   return `${lead} A tool marked “${FREE_PREVIEW_PRICE}” gives ${FREE_PREVIEW_MEANING}.`;
@@ -53,7 +54,7 @@ const FEATURES: { title: string; text: (prices: ToolPrices) => string; icon: Luc
   },
 ];
 
-/** 'Make More / For Cheaper': the three promises, then the ten tools with their prices. */
+/** 'Make More / For Cheaper': the three promises, then every tool with its price. */
 export function Features() {
   const prices = useToolPrices();
   return (
@@ -79,9 +80,10 @@ export function Features() {
           ))}
         </ul>
 
-        <h3 className="pp-features__subtitle">Ten tools. One token balance.</h3>
+        <h3 className="pp-features__subtitle">{toolCountInWords({ capital: true })} tools. One token balance.</h3>
         <ul className="pp-tool-grid">
-          {/* The featured tools get wide cards, so ten cards fill the grid evenly at two and four columns. */}
+          {/* The featured tools (the contract's `featured`) get wide cards, two places each: the grid fills evenly
+              at two and four columns when the places add up to a multiple of four. */}
           {prices.all.map((price) => {
             const { tool, freePreview } = price;
             const Icon = ICONS[tool.icon];

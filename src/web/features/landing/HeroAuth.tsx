@@ -20,7 +20,7 @@ import { useAuth, usePublicConfig } from '../../lib/session/auth-context';
 import { SIGN_IN_HASH } from '../../lib/sign-in-link';
 import { useHydrated } from '../../lib/use-hydrated';
 
-/** "After sign-in or sign-up the app goes to /text-to-pic" (product-spec.md section 2). */
+/** After sign-in or sign-up the app goes to the start tool's page, Text to Pic's (product-spec.md section 2). */
 export const AFTER_SIGN_IN_ROUTE = START_ROUTE;
 
 /** Exact strings of product-spec.md sections 2 and 4. */

@@ -1,5 +1,7 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { toolCountInWords } from '../../../contract/tool-count';
+import { TOOLS } from '../../../contract/tools';
 import { renderApp, setViewportWidth } from '../../app/test-utils';
 import { forgetPackages } from '../../lib/purchases/purchase-api';
 import { installFakeApi } from '../../test-support/fake-api';
@@ -85,27 +87,21 @@ describe('LandingPage', () => {
     for (const src of sources) expect(src).toMatch(/^\/gallery\/([1-9]|1[0-2])\.webp$/);
   });
 
-  it('promises Save Time, Save Money and Photo Ready, then lists the ten tools with their prices', async () => {
+  it('promises Save Time, Save Money and Photo Ready, then lists every tool with its price', async () => {
     await openLanding();
     const section = screen.getByRole('region', { name: 'Make More For Cheaper' });
     expect(
       within(section)
         .getAllByRole('heading', { level: 3 })
         .map((h) => h.textContent),
-    ).toEqual(['Save Time', 'Save Money', 'Photo Ready', 'Ten tools. One token balance.']);
-    const links = within(section).getAllByRole('link');
-    expect(links.map((link) => link.getAttribute('href'))).toEqual([
-      '/text-to-pic',
-      '/metamorphose',
-      '/colorizer',
-      '/background-remover',
-      '/creative-upscale',
-      '/face-fixer',
-      '/text-lab',
-      '/background-swap',
-      '/image-upscaler',
-      '/image-analyzer',
+    ).toEqual([
+      'Save Time',
+      'Save Money',
+      'Photo Ready',
+      `${toolCountInWords({ capital: true })} tools. One token balance.`,
     ]);
+    const links = within(section).getAllByRole('link');
+    expect(links.map((link) => link.getAttribute('href'))).toEqual(TOOLS.map((tool) => tool.route));
     expect(within(section).getByRole('link', { name: /Creative Upscaler/ }).textContent).toContain('70 tokens per use');
   });
 

@@ -1,5 +1,7 @@
 import { ArrowRight, Check, Palette } from 'lucide-react';
 import { ROUTES, startTool } from '../../../contract/routes';
+import { toolCountInWords } from '../../../contract/tool-count';
+import { SupportFooterLink } from '../../components/SupportText';
 import { Wordmark } from '../../components/Wordmark';
 import { deferredPart } from '../../lib/deferred-part';
 import { formatCost } from '../../lib/format-cost';
@@ -76,8 +78,8 @@ export function LandingPage() {
                 Every image tool you need, <span className="pp-gradient-text">in one palette.</span>
               </h1>
               <p className="pp-hero__tagline">
-                Ten AI image tools in one studio. Generate new pictures, rework your own and get files ready to use in
-                seconds.
+                {toolCountInWords({ capital: true })} AI image tools in one studio. Generate new pictures, rework your
+                own and get files ready to use in seconds.
               </p>
               <ul className="pp-benefits">
                 {BENEFITS.map((benefit) => (
@@ -117,6 +119,7 @@ export function LandingPage() {
             <Link to={ROUTES.developers}>Developers</Link>
             <Link to={LEGAL_ROUTES.terms}>Terms of Service</Link>
             <Link to={LEGAL_ROUTES.privacy}>Privacy Policy</Link>
+            <SupportFooterLink />
           </nav>
         </div>
       </footer>

@@ -2,10 +2,28 @@
 // engine's Creative Upscaler at 1 token, the tools the demo serves named as free previews.
 import { screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { TOOLS } from '../../../contract/tools';
 import { renderApp } from '../../app/test-utils';
 import { forgetPackages } from '../../lib/purchases/purchase-api';
+import { listInWords } from '../../lib/tool-prices';
 import { installFakeApi, signedOutRoutes } from '../../test-support/fake-api';
-import { DEMO_SERVER_TOOLS, LOCAL_SERVER_TOOLS, REPLICATE_SERVER_TOOLS } from '../../test-support/tool-fixtures';
+import { DEMO_SERVER_TOOLS, localServerTools, REPLICATE_SERVER_TOOLS } from '../../test-support/tool-fixtures';
+
+/** The default set-up's local engines and their prices here (decision 039); the demo serves the rest. */
+const LOCAL_ENGINES = {
+  'background-remover': 2,
+  'creative-upscaler': 1,
+  'fix-a-face': 2,
+  'background-swap': 'preview',
+  'image-upscaler': 1,
+  'image-analyzer': 1,
+} as const;
+const LOCAL_SERVER_TOOLS = localServerTools(LOCAL_ENGINES);
+/** The tools given as free previews there: the demo's and Background Swap's. */
+const localPreviews = TOOLS.filter((tool) => {
+  const price: number | 'preview' | undefined = LOCAL_ENGINES[tool.id as keyof typeof LOCAL_ENGINES];
+  return price === undefined || price === 'preview';
+}).map((tool) => tool.title);
 
 /** The landing page, with `tools` as the server's answer to GET /api/tools (none: it answers 404). */
 async function openLanding(tools?: { body: unknown }) {
@@ -39,14 +57,10 @@ describe('the landing page on a server with the local engine and the demo', () =
     await openLanding(LOCAL_SERVER_TOOLS);
     await waitFor(() =>
       expect(toolCards()).toEqual({
-        'Text to Pic': 'Free preview',
-        Metamorphose: 'Free preview',
-        Colorizer: 'Free preview',
+        ...Object.fromEntries(localPreviews.map((title) => [title, 'Free preview'])),
         'Background Remover': '2 tokens per use',
         'Creative Upscaler': '1 token per use',
         'Fix a Face': '2 tokens per use',
-        'Text Lab': 'Free preview',
-        'Background Swap': 'Free preview',
         'Image Upscaler': '1 token per use',
         'Image Analyzer': '1 token per use',
       }),
@@ -83,7 +97,7 @@ describe('the landing page on a server with the local engine and the demo', () =
       'Each tool states its own cost, on its button before you click: Creative Upscaler 1 token per use; Image Upscaler 1 token per use; Image Analyzer 1 token per use; Background Remover 2 tokens per use; Fix a Face 2 tokens per use.',
     );
     expect(text).toContain(
-      'Text to Pic, Metamorphose, Colorizer, Text Lab and Background Swap are free previews here: a labelled sample, not AI, that takes no tokens.',
+      `${listInWords(localPreviews)} are free previews here: a labelled sample, not AI, that takes no tokens.`,
     );
     expect(text).toContain(
       'Every new account starts with 20 free tokens: enough to try Creative Upscaler, Image Upscaler and Image Analyzer before you buy anything. The free previews take none.',

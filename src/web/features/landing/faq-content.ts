@@ -2,8 +2,11 @@
 // tables and this server's prices (GET /api/tools, lib/tool-prices.ts), so the FAQ can never disagree
 // with the tools, what they charge here or the checkout. The spec's FAQ statements stay word for word.
 import { SIGNUP_TOKENS } from '../../../contract/accounts';
+import { MAX_BATCH_IMAGES } from '../../../contract/batches';
 import { formatPrice, TOKEN_PACKAGES } from '../../../contract/packages';
 import { startTool } from '../../../contract/routes';
+import { toolCountInWords } from '../../../contract/tool-count';
+import { TOOLS } from '../../../contract/tools';
 import { FREE_PREVIEW_MEANING, listInWords, priceInWords, type ToolPrices } from '../../lib/tool-prices';
 
 export type FaqItem = { question: string; answer: string };
@@ -41,12 +44,30 @@ function freeTrial({ paid, previews }: ToolPrices): string {
   return previews.length > 0 ? `${trial} The free previews take none.` : trial;
 }
 
-/** The twelve questions, with this server's prices. */
-export const faqFor = (prices: ToolPrices): readonly FaqItem[] => [
+/** The tools whose uploads the spec limits to 5 MB (their definitions' `image.spec5MB`), the others' one image or a batch. */
+function whichImages(): string {
+  const fiveMB = TOOLS.filter((tool) => tool.image?.spec5MB).map((tool) => tool.title);
+  const limited =
+    fiveMB.length > 0
+      ? `${listInWords(fiveMB)} ${fiveMB.length === 1 ? 'takes' : 'take'} files up to 5 MB; the other tools take`
+      : 'The tools take';
+  return `PNG, JPG and WEBP photos. ${limited} one image, or up to ${MAX_BATCH_IMAGES} at once as a batch, by drag and drop or from a file picker. What you upload and make is kept in My Creations for a limited time (by default uploads 7 days, results 90 days; the page says how long), where you can delete it at any time; User Settings downloads or deletes everything.`;
+}
+
+/** The spec's statement, then where support is (SUPPORT_EMAIL) when this server has an address. */
+function whenToolsFail(supportEmail: string | null): string {
+  const statement =
+    'You only pay for results. If a job fails, its tokens go straight back to your balance. Where a tool shows “Free preview: a labelled sample, not AI”, its sample is free: it takes no tokens.';
+  return supportEmail
+    ? `${statement} Anything else, or a message that asks you to contact support: write to ${supportEmail} (“Contact support” at the foot of every page), with the reference the message gave, if any.`
+    : statement;
+}
+
+/** The twelve questions, with this server's prices and support address (null: none set). */
+export const faqFor = (prices: ToolPrices, supportEmail: string | null = null): readonly FaqItem[] => [
   {
     question: 'What is Picture Palette?',
-    answer:
-      'A studio of ten AI image tools for designers and creatives: generate pictures from text, put yourself in new scenes, upscale, colorize, remove or swap backgrounds, fix faces, set type in images and analyze colours, all paid for from one token balance.',
+    answer: `A studio of ${toolCountInWords()} AI image tools for designers and creatives: generate pictures from text, put yourself in new scenes, upscale, colorize, remove or swap backgrounds, fix faces, set type in images and analyze colours, all paid for from one token balance.`,
   },
   {
     question: 'How do tokens work?',
@@ -91,12 +112,10 @@ export const faqFor = (prices: ToolPrices): readonly FaqItem[] => [
   },
   {
     question: 'What happens if a tool fails?',
-    answer:
-      'You only pay for results. If a job fails, its tokens go straight back to your balance. Where a tool shows “Free preview: a labelled sample, not AI”, its sample is free: it takes no tokens.',
+    answer: whenToolsFail(supportEmail),
   },
   {
     question: 'Which images can I upload?',
-    answer:
-      'PNG, JPG and WEBP photos. Metamorphose and Background Swap take files up to 5 MB; the other tools take one image, or up to 50 at once as a batch, by drag and drop or from a file picker. What you upload and make is kept in My Creations for a limited time (by default uploads 7 days, results 90 days; the page says how long), where you can delete it at any time; User Settings downloads or deletes everything.',
+    answer: whichImages(),
   },
 ];

@@ -5,7 +5,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { renderApp } from '../../app/test-utils';
 import { forgetPackages } from '../../lib/purchases/purchase-api';
 import { installFakeApi, signedInRoutes } from '../../test-support/fake-api';
-import { DEMO_SERVER_TOOLS, LOCAL_SERVER_TOOLS, REPLICATE_SERVER_TOOLS } from '../../test-support/tool-fixtures';
+import { DEMO_SERVER_TOOLS, localServerTools, REPLICATE_SERVER_TOOLS } from '../../test-support/tool-fixtures';
 
 /** Opens /tokens for a user with `tokens` on a server whose /api/tools answers `tools`, and waits for the balance card's line. */
 async function expectBalanceHint(tokens: number, tools: { body: unknown }, expected: string): Promise<void> {
@@ -24,7 +24,9 @@ afterEach(() => vi.unstubAllGlobals());
 
 describe('the balance’s example on /tokens', () => {
   it('counts in a real tool where Text to Pic is a free preview here, not in Text to Pic images', async () => {
-    await expectBalanceHint(479, LOCAL_SERVER_TOOLS, 'Enough for 479 Creative Upscaler uses. Tokens never expire.');
+    // The local engine's Creative Upscaler at 1 token is the cheapest real tool; Text to Pic is the demo's.
+    const local = localServerTools({ 'background-remover': 2, 'creative-upscaler': 1 });
+    await expectBalanceHint(479, local, 'Enough for 479 Creative Upscaler uses. Tokens never expire.');
   });
 
   it('counts in Text to Pic images where Text to Pic is real here', async () => {

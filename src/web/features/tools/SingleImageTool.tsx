@@ -21,8 +21,8 @@ type Props<Id extends ToolId> = {
   action: string;
   /** Body fields besides the image (the scale). */
   fields?: Omit<ToolBody<Id>, 'image'>;
-  /** More inputs under the drop zone. */
-  options?: ReactNode;
+  /** More inputs under the drop zone; a function is given the chosen image's size (null: none, or a batch). */
+  options?: ReactNode | ((size: ImageSize | null) => ReactNode);
   /** The drop zone's hint (default: one PNG, JPG or WEBP image). */
   hint?: string;
   /** The result panel's title, from the body that produced the result (null before any). */
@@ -60,15 +60,18 @@ export function SingleImageTool<Id extends ToolId>({
     ...carried,
     ...(makesImage && keepLocation ? { keepLocation: true } : {}),
   } as Props<Id>['fields'];
-  const options = makesImage ? (
-    <>
-      {toolOptions}
-      <KeepLocationOption keep={keepLocation} onChange={setKeepLocation} />
-    </>
-  ) : (
-    toolOptions
-  );
   const upload = useUpload(runner, draft?.image ?? null);
+  const optionsFor = (size: ImageSize | null) => {
+    const own = typeof toolOptions === 'function' ? toolOptions(size) : toolOptions;
+    return makesImage ? (
+      <>
+        {own}
+        <KeepLocationOption keep={keepLocation} onChange={setKeepLocation} />
+      </>
+    ) : (
+      own
+    );
+  };
   // Several images at once (or a batch in the URL) make the batch view; one keeps this page as it is.
   const batchable = isBatchTool(webTool.id);
   const batchFiles = useBatchFiles(webTool.id as ImageToolId);
@@ -106,7 +109,7 @@ export function SingleImageTool<Id extends ToolId>({
         runner={runner}
         files={batchFiles}
         fields={{ ...fields }}
-        options={options}
+        options={optionsFor(null)}
         problem={problem}
         onSingle={toSingle}
         onEmpty={() => {
@@ -143,7 +146,7 @@ export function SingleImageTool<Id extends ToolId>({
       resultTitle={resultName}
       resultAlt={() => (image ? `${resultName} of ${image.name}` : resultName)}
     >
-      {options}
+      {optionsFor(upload.size)}
     </ToolWorkspace>
   );
 }

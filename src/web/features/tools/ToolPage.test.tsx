@@ -1,20 +1,12 @@
 import { fireEvent, screen, waitFor } from '@testing-library/react';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { TOOLS } from '../../../contract/tools';
-import { renderApp, setViewportWidth } from '../../app/test-utils';
+import { renderApp } from '../../app/test-utils';
 import { installFakeApi, signedInRoutes, signedOutRoutes } from '../../test-support/fake-api';
 import { toolsInfoAnswer } from '../../test-support/tool-fixtures';
-import { forgetToolsInfo } from './tool-api';
+import { setUpToolPageTests } from '../../test-support/tool-page-harness';
 
-beforeEach(() => {
-  setViewportWidth(1280);
-  forgetToolsInfo();
-});
-
-afterEach(() => {
-  vi.unstubAllGlobals();
-  setViewportWidth(1024);
-});
+setUpToolPageTests();
 
 /** Opens a tool page and waits until the first auth check has answered. */
 async function openTool(route: string, title: string) {

@@ -4,6 +4,7 @@ import type { ReactNode } from 'react';
 import { ROUTES } from '../../../contract/routes';
 import { ICONS } from '../../components/icons';
 import { PageHeader } from '../../components/PageHeader';
+import { SupportText } from '../../components/SupportText';
 import { formatCost } from '../../lib/format-cost';
 import { Link } from '../../lib/router';
 import { useAuth } from '../../lib/session/auth-context';
@@ -51,7 +52,7 @@ function AccountBanner({ title }: { title: string }) {
     return (
       <p className="pp-notice pp-banner pp-banner--danger" role="alert" data-testid="account-banner">
         <CircleAlert size={18} aria-hidden="true" />
-        <span>{problem}</span>
+        <span>{problem ? <SupportText text={problem} /> : null}</span>
       </p>
     );
   }

@@ -11,7 +11,9 @@ import { FreePreviewNotice, LowerPriceNotice } from './parts/FreePreviewNotice';
 import { ActionButton } from './parts/fields';
 import { ImageDropZone, type ImageSize, type PickedImage, type SeveralFiles } from './parts/ImageDropZone';
 import { JobProgress } from './parts/JobProgress';
+import { RefineAction } from './parts/RefineAction';
 import { ImageResults, ResultPanel } from './parts/ResultPanel';
+import { SaveAsRecipeLink } from './parts/SaveAsRecipeLink';
 import { sendTargetsFrom } from './send-targets';
 import { ToolPage } from './ToolPage';
 import { accountProblem } from './tool-access';
@@ -197,17 +199,30 @@ export function ToolWorkspace<Id extends ToolId>({
           {job.phase !== 'done' ? null : tool.result.kind === 'analysis' ? (
             <AnalysisResult analysis={job.analysis ?? NO_ANALYSIS} />
           ) : (
-            <ImageResults
-              images={job.images}
-              fileName={tool.result.fileName}
-              alt={(n) => resultAlt(n, job.request)}
-              clickToDownload={tool.result.clickToDownload}
-              before={tool.result.compare ? (upload?.image?.dataUrl ?? job.before) : null}
-              cutout={tool.result.compare === 'cutout'}
-              // A free preview is a labelled placeholder: nothing to carry on to another tool.
-              sendTargets={job.demo ? [] : sendTargetsFrom(tool.id)}
-              formats={resultFormats(tool, job.request)}
-            />
+            <>
+              <ImageResults
+                images={job.images}
+                fileName={tool.result.fileName}
+                alt={(n) => resultAlt(n, job.request)}
+                clickToDownload={tool.result.clickToDownload}
+                before={tool.result.compare ? (upload?.image?.dataUrl ?? job.before) : null}
+                cutout={tool.result.compare === 'cutout'}
+                // A free preview is a labelled placeholder: nothing to carry on to another tool.
+                sendTargets={job.demo ? [] : sendTargetsFrom(tool.id)}
+                formats={resultFormats(tool, job.request)}
+              />
+              {job.jobId && (job.before ?? upload?.image?.dataUrl) ? (
+                <RefineAction
+                  tool={tool}
+                  jobId={job.jobId}
+                  photoUrl={job.before ?? upload?.image?.dataUrl ?? ''}
+                  onSaved={runner.showVersion}
+                />
+              ) : null}
+              {job.demo ? null : (
+                <SaveAsRecipeLink tool={tool.id} request={job.request as Record<string, unknown>} images={job.images} />
+              )}
+            </>
           )}
         </ResultPanel>
       </div>

@@ -4,10 +4,12 @@
 import { useState } from 'react';
 import { storedImageId } from '../../../contract/creations';
 import {
+  type CutOutMode,
   DEFAULT_OUTPUT_FORMAT,
   HEX_COLOUR,
   type ImageResultToolId,
   keepsTransparency,
+  MODE_RESULT,
   OUTPUT_FORMATS,
   type OutputFormat,
   withFormatExtension,
@@ -16,9 +18,12 @@ import type { WebTool } from './web-tool';
 
 const isFormat = (value: unknown): value is OutputFormat => (OUTPUT_FORMATS as readonly unknown[]).includes(value);
 
-/** A cut-out is transparent unless its job asked for a background colour. */
+/** A cut-out is transparent unless its job asked for a background colour (or for a blur: a photo). */
 const hasBackgroundColour = (settings: Record<string, unknown>): boolean =>
-  typeof settings.background === 'string' && HEX_COLOUR.test(settings.background);
+  (typeof settings.background === 'string' && HEX_COLOUR.test(settings.background)) || settings.mode === 'blur';
+
+/** What a Background Remover's mode makes instead of a cut-out (none: a cut-out, or another tool). */
+const modeResult = (settings: Record<string, unknown>) => MODE_RESULT[settings.mode as CutOutMode];
 
 /**
  * The formats a tool's result can be downloaded in, the one it is stored in first: the format its
@@ -29,7 +34,8 @@ export function resultFormats(tool: WebTool, settings: Record<string, unknown>):
   if (tool.result.kind !== 'images') return [];
   const stored = isFormat(settings.outputFormat)
     ? settings.outputFormat
-    : DEFAULT_OUTPUT_FORMAT[tool.id as ImageResultToolId];
+    : (modeResult(settings)?.format ?? DEFAULT_OUTPUT_FORMAT[tool.id as ImageResultToolId]);
+  if (modeResult(settings)?.only) return [stored];
   const transparent = tool.result.compare === 'cutout' && !hasBackgroundColour(settings);
   return [
     stored,

@@ -48,6 +48,8 @@ export type JobState<Id extends ToolId = ToolId> =
       request: ToolBody<Id>;
       before: string | null;
       demo: boolean;
+      /** The job it is (null when the answer did not say): a cut-out's "Refine" opens it (issue 58). */
+      jobId: string | null;
     };
 
 export type SubmitRequest<Id extends ToolId = ToolId> = {
@@ -84,6 +86,9 @@ type FinishedWith = {
   colors?: Color[] | null;
   before?: string | null;
   demo?: boolean;
+  /** The job: a tool call's answer names it `jobId`, a job's view and a creation `id`. */
+  jobId?: string;
+  id?: string;
 };
 
 const asList = (output: string[] | string | null | undefined): string[] =>
@@ -189,7 +194,11 @@ export function useToolRunner<Id extends ToolId>(tool: WebTool<Id>) {
   }, []);
 
   const finish = useCallback(
-    (request: ToolBody<Id>, images: string[], { keywords, colors, before = null, demo = false }: FinishedWith = {}) =>
+    (
+      request: ToolBody<Id>,
+      images: string[],
+      { keywords, colors, before = null, demo = false, jobId, id }: FinishedWith = {},
+    ) =>
       setJob({
         phase: 'done',
         images,
@@ -197,6 +206,7 @@ export function useToolRunner<Id extends ToolId>(tool: WebTool<Id>) {
         request,
         before,
         demo,
+        jobId: jobId ?? id ?? null,
       }),
     [tool.result.kind],
   );
@@ -342,6 +352,19 @@ export function useToolRunner<Id extends ToolId>(tool: WebTool<Id>) {
     setMessageDetail(null);
   }, [letGo]);
 
+  /** Shows a version of the result made on the page (a cut-out refined by hand) in its place. */
+  const showVersion = useCallback(
+    (version: Creation) => {
+      const current = job.phase === 'done' ? job : null;
+      finish(
+        (current?.request ?? version.settings) as ToolBody<Id>,
+        version.outputs.map((image) => image.url),
+        { ...version, before: current?.before ?? version.inputs[0]?.url ?? null },
+      );
+    },
+    [job, finish],
+  );
+
   const busy = job.phase === 'running';
   const { provider, price, freePreview } = useToolPricing(tool);
   const flagsBlock = tool.checksAccountFlags && access !== 'ready' && access !== 'signed-out';
@@ -369,6 +392,7 @@ export function useToolRunner<Id extends ToolId>(tool: WebTool<Id>) {
     messageDetail,
     submit,
     reset,
+    showVersion,
   };
 }
 

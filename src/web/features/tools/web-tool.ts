@@ -3,6 +3,7 @@
 // tool's folder branches on its id. The objects load with the app shell (the router needs them), so
 // they hold data and small functions only: the page itself is a lazy chunk.
 import type { ComponentType } from 'react';
+import type { Creation } from '../../../contract/creations';
 import { type ToolDefinition, type ToolId, toolById } from '../../../contract/tools';
 import type { Check } from './tool-rules';
 import type { Workspace } from './workspace';
@@ -20,10 +21,18 @@ export type ResultView =
     }
   | { kind: 'analysis' };
 
+/** What a page hands the refine editor (issue 58, decision 082): the result's job and its photo. */
+export type RefineEditorProps = {
+  jobId: string;
+  /** The original photo (its stored input, or the page's own upload). */
+  photoUrl: string;
+  onClose: () => void;
+  /** The new version, saved. */
+  onSaved: (creation: Creation) => void;
+};
+
 export type WebTool<Id extends ToolId = ToolId> = ToolDefinition & {
   id: Id;
-  /** The page: its own chunk, loaded when its route is first visited. */
-  loadPage: () => Promise<ComponentType>;
   workspace: Workspace;
   /** The spec's checks before a call, in order: the first that fails decides (tool-rules.ts builds them). */
   submitChecks: readonly Check[];
@@ -40,8 +49,11 @@ export type WebTool<Id extends ToolId = ToolId> = ToolDefinition & {
    */
   failureText?: { fallback: string; network: string };
   result: ResultView;
-  /** "Send to <sendLabel>": results of other tools can open here as the image (a stored file, no download). */
-  sendLabel?: string;
+  /**
+   * Its result can be refined by hand (the contract's `refine`): the editor, a chunk of its own
+   * loaded on "Refine" (parts/RefineAction.tsx) from the tool page, My Creations and a batch's tile.
+   */
+  loadRefineEditor?: () => Promise<ComponentType<RefineEditorProps>>;
   /** What the local engine does for this tool, where it differs from the hosted model a user may expect. */
   localEngineNote?: string;
   /**
@@ -51,7 +63,26 @@ export type WebTool<Id extends ToolId = ToolId> = ToolDefinition & {
   localPreviewNotice?: string;
   /** Why this server asks less than the tool's list price, beside the button when it does (decision 039). */
   lowerPriceNote?: string;
+  /**
+   * /developers: an example call, as the multipart fields curl sends (`-F name=value`; a file as
+   * `@photo.jpg`), shown under the tool's endpoint. Values the schema accepts, so the call runs as shown.
+   */
+  apiExample: Readonly<Record<string, string>>;
+  /** /developers: what a field's schema cannot say, as the server checks it (field name to note). */
+  apiFieldNotes?: Readonly<Record<string, string>>;
+  /**
+   * The tool /developers walks through (the first call, a batch, a result file): exactly one tool
+   * has it, and the guide's words and examples are about that tool.
+   */
+  apiGuide?: true;
 };
+
+/**
+ * A tool's module as the registry lists it: with its page, its own chunk, loaded when its route is
+ * first visited. The loader is added in the registry, not in tool.ts: the page reads its tool from
+ * tool.ts, and a tool.ts that loaded its page would make an import loop.
+ */
+export type WebToolWithPage<Id extends ToolId = ToolId> = WebTool<Id> & { loadPage: () => Promise<ComponentType> };
 
 /** A tool's web module: the contract's entry for `id` with the web's parts. */
 export const defineWebTool = <Id extends ToolId>(

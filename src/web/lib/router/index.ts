@@ -16,6 +16,7 @@ export {
   createBrowserRouter,
   createMemoryRouter,
   createRouter,
+  ErrorResponse,
   isRouteErrorResponse,
   type RouteObject,
   type Router,

@@ -1,6 +1,6 @@
 import { createContext, useContext, useEffect, useState } from 'react';
 import type { Profile, PublicConfig } from '../../../contract/accounts';
-import type { AuthUser } from './auth-api';
+import { type AuthUser, getPublicConfig } from './auth-api';
 
 export type AuthStatus = 'loading' | 'signed-out' | 'signed-in';
 
@@ -51,4 +51,30 @@ export function usePublicConfig(): PublicConfig | null {
     };
   }, [loadConfig]);
   return config;
+}
+
+/**
+ * The support address (SUPPORT_EMAIL), null until known or when unset. Read through the page's
+ * config (once per page load) under <AuthProvider>; a screen outside it (the error screen, which
+ * replaces Root) asks GET /api/config itself.
+ */
+export function useSupportEmail(): string | null {
+  const loadConfig = useContext(AuthContext)?.loadConfig;
+  const [email, setEmail] = useState<string | null>(null);
+  useEffect(() => {
+    let live = true;
+    const config = loadConfig
+      ? loadConfig()
+      : getPublicConfig().then(
+          (result) => (result.ok ? result.data : null),
+          () => null,
+        );
+    void config.then((value) => {
+      if (live) setEmail(value?.supportEmail ?? null);
+    });
+    return () => {
+      live = false;
+    };
+  }, [loadConfig]);
+  return email;
 }

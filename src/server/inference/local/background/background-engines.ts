@@ -2,6 +2,7 @@
 // ISNet (cut-out.ts). The swap has no generator to paint a new background, so it draws one from
 // the description's words (scenery.ts) and marks every image "DEMO background".
 import sharp from 'sharp';
+import { withCleanEdges } from '../../../images/finishing/edge-colours';
 import type { ImageInput, OutputImage } from '../../../images/image-types';
 import type { LocalEngine } from '../local-engine';
 import { fromRaw } from '../raw-image';
@@ -27,9 +28,15 @@ export type BackgroundSwapParams = { image: ImageInput; prompt: string; count: n
 export function createBackgroundSwapEngine(size: IsnetSize): LocalEngine<BackgroundSwapParams> {
   return async ({ image, prompt, count }, signal) => {
     if (!Number.isInteger(count) || count < 1 || count > 4) {
-      throw new Error(`background-swap needs 1 to 4 outputs, got ${count}`);
+      throw new Error(`the background swap needs 1 to 4 outputs, got ${count}`);
     }
-    const subject = await cutOut(await decodeUpload(image.bytes), size, signal);
+    const cut = await cutOut(await decodeUpload(image.bytes), size, signal);
+    // Clean edges (decision 080): no halo of the old background's colour on the new one.
+    const cleaned = await withCleanEdges(cut);
+    const subject = {
+      ...cut,
+      data: Buffer.from(cleaned.data.buffer, cleaned.data.byteOffset, cleaned.data.byteLength),
+    };
     const scale = SWAP_LONG_SIDE / Math.max(subject.width, subject.height);
     const width = Math.max(1, Math.round(subject.width * scale));
     const height = Math.max(1, Math.round(subject.height * scale));

@@ -34,10 +34,12 @@ export type EngineProcessSetup = {
    * `.ts` entry (the sources) runs through tsx; the server's build (dist/server) runs as it is.
    */
   entry: URL;
+  /** Variables added to the process's environment (its metrics listener's setting: system.ts). */
+  env?: Record<string, string>;
 };
 
 export function createEngineProcessProvider(
-  { tools, entry }: EngineProcessSetup,
+  { tools, entry, env }: EngineProcessSetup,
   options: LocalEngineOptions,
 ): EngineProcessProvider {
   // Only for what the server knows without running anything (which tools have an engine, a check).
@@ -64,6 +66,7 @@ export function createEngineProcessProvider(
     const child = fork(entryPath, [JSON.stringify(options)], {
       execArgv: entryPath.endsWith('.ts') ? ['--import', TSX] : ['--enable-source-maps'],
       serialization: 'advanced',
+      env: { ...process.env, ...env },
       stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
     });
     const ready = new Promise<void>((resolve, reject) => {

@@ -33,8 +33,14 @@ function lowerPriority() {
   }
 }
 
-/** Serves the server's runs and prechecks of `tools` in this process until the server goes away. */
-export function runEngineProcess(tools: ServedTools): void {
+/**
+ * Serves the server's runs and prechecks of `tools` in this process until the server goes away.
+ * `onRun`: told each run's seconds, ended or failed (the entry counts them for its metrics).
+ */
+export function runEngineProcess(
+  tools: ServedTools,
+  { onRun }: { onRun?: (tool: string, seconds: number) => void } = {},
+): void {
   lowerPriority();
 
   const options = JSON.parse(process.argv[2] ?? '{}') as LocalEngineOptions;
@@ -55,7 +61,12 @@ export function runEngineProcess(tools: ServedTools): void {
         await engines.precheck?.(input, controller.signal);
         send({ id: request.id, ok: true });
       } else {
-        send({ id: request.id, ok: true, result: await engines.run(input, controller.signal) });
+        const started = performance.now();
+        try {
+          send({ id: request.id, ok: true, result: await engines.run(input, controller.signal) });
+        } finally {
+          onRun?.(input.tool, (performance.now() - started) / 1000);
+        }
       }
     } catch (error) {
       send({ id: request.id, ok: false, error: toWire(error) });

@@ -9,7 +9,7 @@ import { detectFaces, type FaceBox } from './detect-faces';
 
 /**
  * The smallest face (the detector's box height, in the upload's pixels) the engine restores.
- * Measured with bench/face-size.ts (docs/decisions/041-fix-a-face-refuses-small-faces.md): below
+ * Measured with bench/face-size.ts (decision 041, in docs/decisions/): below
  * it, on a blurred face the network adds no detail a Lanczos resize lacks (the eyes stay blobs),
  * and in small photos the detector's boxes outgrow the real faces (a 40 px face boxed at 75 px).
  */

@@ -119,3 +119,46 @@ describe('Background Remover: Finish', () => {
     expect(api.callsTo(send)[0]?.body).not.toHaveProperty('background');
   });
 });
+
+describe('Background Remover: mode (issue 58)', () => {
+  const choose = (label: string) => fireEvent.click(screen.getByRole('radio', { name: label }));
+
+  it('offers Cut-out, Blur and Mask as one choice; each sends only its own fields', async () => {
+    const { api } = await open(
+      '/background-remover',
+      signedIn({ tokens: 20 }, { [CALL]: imagesAnswer(fileUrl(1), 18) }),
+      'Background Remover',
+    );
+    const group = screen.getByRole('group', { name: 'Result' });
+    expect((screen.getByRole('radio', { name: 'Cut-out' }) as HTMLInputElement).checked).toBe(true);
+    const radios = [...group.querySelectorAll('input[type="radio"]')];
+    expect(radios.map((radio) => radio.closest('label')?.textContent)).toEqual(['Cut-out', 'Blur', 'Mask']);
+    await chooseImage();
+    choosePreset('White square, 2000 px');
+
+    choose('Blur');
+    // The cut-out's finishing is not offered (nor sent) with a blur; the strength is.
+    expect(screen.queryByRole('combobox', { name: 'Finish' })).toBeNull();
+    fireEvent.change(screen.getByRole('slider', { name: 'Blur strength: 50' }), { target: { value: '80' } });
+    screen.getByRole('slider', { name: 'Blur strength: 80' });
+    fireEvent.click(action());
+    await waitFor(() => expect(api.callsTo(CALL)).toHaveLength(1));
+    const { image: _blurImage, userId: _blurUser, ...blur } = sent(api, CALL, 0);
+    expect(blur).toEqual({ mode: 'blur', blurStrength: 80 });
+    await screen.findByRole('button', { name: 'Download' });
+    // A blur is an opaque WebP photo: JPEG is offered.
+    expect(formatOptions()).toEqual(['WebP', 'PNG', 'JPEG', 'AVIF']);
+
+    choose('Mask');
+    expect(screen.queryByRole('slider', { name: /Blur strength/ })).toBeNull();
+    fireEvent.click(action());
+    await waitFor(() => expect(api.callsTo(CALL)).toHaveLength(2));
+    const { image: _maskImage, userId: _maskUser, ...mask } = sent(api, CALL, 1);
+    expect(mask).toEqual({ mode: 'mask' });
+    // A mask is a PNG only: no format to choose.
+    await waitFor(() => expect(screen.queryByRole('combobox', { name: 'Format' })).toBeNull());
+
+    choose('Cut-out');
+    expect(chosenFinish()).toBe('White square, 2000 px');
+  });
+});

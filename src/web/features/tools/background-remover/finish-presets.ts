@@ -7,8 +7,11 @@ export type CutOutPreset = (typeof CUT_OUT_PRESETS)[number];
 /** 'Transparent, as it is': no finishing field goes out. */
 export const PLAIN_PRESET = CUT_OUT_PRESETS[0] as CutOutPreset;
 
+/** The fields a preset sets (a mode's fields are the page's own choice). */
+type PresetField = keyof Pick<CutOutFinish, 'background' | 'crop' | 'size' | 'shadow'>;
+
 /** A finish as comparable values: what finishes nothing (a transparent background, no shadow) is left out. */
-function comparable(settings: Record<string, unknown>): Record<keyof CutOutFinish, unknown> {
+function comparable(settings: Record<string, unknown>): Record<PresetField, unknown> {
   const { background, crop, size, shadow } = settings;
   return {
     background:
@@ -29,7 +32,7 @@ export function presetOf(settings: Record<string, unknown> | null | undefined): 
   const asked = comparable(settings ?? {});
   const same = (preset: CutOutPreset) => {
     const finish = comparable(preset.finish);
-    return (Object.keys(finish) as (keyof CutOutFinish)[]).every((key) => finish[key] === asked[key]);
+    return (Object.keys(finish) as PresetField[]).every((key) => finish[key] === asked[key]);
   };
   return CUT_OUT_PRESETS.find(same) ?? PLAIN_PRESET;
 }

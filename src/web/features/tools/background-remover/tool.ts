@@ -7,11 +7,12 @@ import { defineWebTool } from '../web-tool';
 import { imagesWorkspace } from '../workspace';
 
 export const backgroundRemover = defineWebTool('background-remover', {
-  loadPage: () => import('./BackgroundRemoverPage').then((m) => m.BackgroundRemoverPage),
   workspace: imagesWorkspace('Your image', 'Cut-out', 'The subject on a transparent background appears here as a PNG.'),
   submitChecks: singleImageChecks('Please log in to remove background.'),
   checksAccountFlags: true,
   busyLabel: BUSY_LABEL.process,
-  sendLabel: 'Background Remover',
   result: { kind: 'images', fileName: IMAGE_DOWNLOAD_NAMES['background-remover'], compare: 'cutout' },
+  loadRefineEditor: () => import('./refine/RefineEditor').then((m) => m.RefineEditor),
+  apiExample: { image: '@photo.jpg' },
+  apiGuide: true,
 });

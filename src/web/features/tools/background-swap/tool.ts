@@ -7,7 +7,6 @@ import { defineWebTool } from '../web-tool';
 import { imagesWorkspace } from '../workspace';
 
 export const backgroundSwap = defineWebTool('background-swap', {
-  loadPage: () => import('./BackgroundSwapPage').then((m) => m.BackgroundSwapPage),
   workspace: imagesWorkspace(
     'Subject and new background',
     'Your images',
@@ -17,9 +16,9 @@ export const backgroundSwap = defineWebTool('background-swap', {
   checksAccountFlags: false,
   busyLabel: BUSY_LABEL.generate,
   failureText: { fallback: 'Failed to generate images', network: 'Failed to generate images' },
-  sendLabel: 'Background Swap',
   result: { kind: 'images', fileName: IMAGE_DOWNLOAD_NAMES['background-swap'], compare: 'photo' },
   localEngineNote:
     'Local engine: your subject is cut out by a real model, but the new backgrounds are simple scenes drawn from your description and marked DEMO.',
   localPreviewNotice: 'Free preview: a real cut-out on labelled sample backgrounds.',
+  apiExample: { image: '@product.jpg', prompt: 'On a marble table by a sunny window' },
 });

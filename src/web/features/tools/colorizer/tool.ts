@@ -7,7 +7,6 @@ import { defineWebTool } from '../web-tool';
 import { imagesWorkspace } from '../workspace';
 
 export const colorizer = defineWebTool('colorizer', {
-  loadPage: () => import('./ColorizerPage').then((m) => m.ColorizerPage),
   workspace: imagesWorkspace(
     'Black-and-white photo',
     'Colorized photo',
@@ -17,4 +16,5 @@ export const colorizer = defineWebTool('colorizer', {
   checksAccountFlags: true,
   busyLabel: BUSY_LABEL.process,
   result: { kind: 'images', fileName: IMAGE_DOWNLOAD_NAMES.colorizer, compare: 'photo' },
+  apiExample: { image: '@old-photo.jpg' },
 });

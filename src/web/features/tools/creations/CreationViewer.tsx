@@ -8,6 +8,7 @@ import { useDownloads } from '../downloads';
 import { AnalysisResult } from '../parts/AnalysisResult';
 import { CompareView } from '../parts/CompareView';
 import { FormatSelect } from '../parts/FormatSelect';
+import { RefineAction, versionText } from '../parts/RefineAction';
 import type { WebTool } from '../web-tool';
 import { ShareToggle } from './ShareToggle';
 import { useDialogFocus } from './use-dialog-focus';
@@ -18,13 +19,18 @@ type Props = {
   onClose: () => void;
   /** Its share link turned on or off here: the grid shows the same. */
   onShared: (shareUrl: string | null) => void;
+  /** A cut-out refined here (issue 58): its new version. */
+  onRefined?: (version: Creation) => void;
+  /** Another version of this result, chosen in the list of versions. */
+  onOpenVersion?: (jobId: string) => void;
 };
 
 /**
  * One creation full size, over the page: compared with its input for image-to-image tools, with a
- * Download per image (the spec's name for its tool) and its share link. Escape closes.
+ * Download per image (the spec's name for its tool) and its share link; a cut-out's Refine and its
+ * versions (issue 58). Escape closes.
  */
-export function CreationViewer({ creation, tool, onClose, onShared }: Props) {
+export function CreationViewer({ creation, tool, onClose, onShared, onRefined, onOpenVersion }: Props) {
   const { download, pending, error } = useDownloads();
   const titleId = useId();
   const closeRef = useDialogFocus(onClose);
@@ -58,7 +64,30 @@ export function CreationViewer({ creation, tool, onClose, onShared }: Props) {
             />
           ) : null}
           <ShareToggle creation={creation} onChange={onShared} />
+          {creation.status === 'succeeded' && creation.inputs[0] && onRefined ? (
+            <RefineAction tool={tool} jobId={creation.id} photoUrl={creation.inputs[0].url} onSaved={onRefined} />
+          ) : null}
         </div>
+        {creation.versions.length > 1 && onOpenVersion ? (
+          <nav className="pp-viewer__versions" aria-label="Versions">
+            <span>{versionText(creation)}:</span>
+            <ol>
+              {creation.versions.map((id, index) => (
+                <li key={id}>
+                  <button
+                    type="button"
+                    className="pp-link-button"
+                    aria-current={id === creation.id ? 'true' : undefined}
+                    disabled={id === creation.id}
+                    onClick={() => onOpenVersion(id)}
+                  >
+                    {index === 0 ? 'Original' : `Version ${index + 1}`}
+                  </button>
+                </li>
+              ))}
+            </ol>
+          </nav>
+        ) : null}
         <FormMessage message={error ? { tone: 'error', text: error } : null} />
         {tool.result.kind === 'analysis' ? (
           <AnalysisResult analysis={{ keywords: creation.keywords ?? [], colors: creation.colors ?? [] }} />

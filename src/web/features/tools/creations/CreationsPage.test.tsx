@@ -126,6 +126,37 @@ describe('My Creations', () => {
     expect(screen.queryByRole('dialog')).toBeNull();
   });
 
+  it('offers Refine on a cut-out (not on other results) and lists its versions to open', async () => {
+    const refined = creation({ id: 'job-9', versions: ['job-7', 'job-9'], createdAt: '2026-11-23T20:00:00.000Z' });
+    const original = creation({ versions: ['job-7', 'job-9'] });
+    await open(
+      '/creations',
+      routes({ 'GET /api/creations': creationList(refined, colorized, original) }),
+      'My Creations',
+    );
+    await waitFor(() => expect(cards()).toHaveLength(3));
+    fireEvent.click(within(cards()[1] as HTMLElement).getByRole('button', { name: 'Open' }));
+    expect(
+      within(screen.getByRole('dialog', { name: 'Colorizer' })).queryByRole('button', { name: 'Refine' }),
+    ).toBeNull();
+    fireEvent.click(screen.getByRole('button', { name: 'Close' }));
+
+    fireEvent.click(within(cards()[0] as HTMLElement).getByRole('button', { name: 'Open' }));
+    const viewer = screen.getByRole('dialog', { name: 'Background Remover' });
+    expect(within(viewer).getByRole('button', { name: 'Refine' })).toBeTruthy();
+    const versions = within(viewer).getByRole('navigation', { name: 'Versions' });
+    expect(versions.textContent).toContain('Version 2 of 2');
+    expect(within(versions).getByRole('button', { name: 'Version 2' }).getAttribute('aria-current')).toBe('true');
+    fireEvent.click(within(versions).getByRole('button', { name: 'Original' }));
+    await waitFor(() =>
+      expect(
+        within(screen.getByRole('dialog', { name: 'Background Remover' }))
+          .getByRole('button', { name: 'Original' })
+          .getAttribute('aria-current'),
+      ).toBe('true'),
+    );
+  });
+
   it('downloads and shares from the viewer, under the spec’s name for the tool', async () => {
     const shareUrl = '/shared/Zr4kP9mWq2xYt7vB3nLs8cDf';
     const saved: string[] = [];

@@ -112,6 +112,11 @@ export function CreationsPage() {
           tool={openTool}
           onClose={close}
           onShared={(shareUrl) => list.shared(open.id, shareUrl)}
+          onRefined={(version) => {
+            // The new version opens, listed with its versions once the page is read again.
+            void list.reload().then(() => setOpenId(version.id));
+          }}
+          onOpenVersion={setOpenId}
         />
       ) : null}
       {openBatch ? (

@@ -7,7 +7,6 @@ import { defineWebTool } from '../web-tool';
 import { imagesWorkspace } from '../workspace';
 
 export const creativeUpscaler = defineWebTool('creative-upscaler', {
-  loadPage: () => import('./CreativeUpscalerPage').then((m) => m.CreativeUpscalerPage),
   workspace: imagesWorkspace(
     'Your image',
     'Upscaled (2x)',
@@ -21,4 +20,5 @@ export const creativeUpscaler = defineWebTool('creative-upscaler', {
     'Local engine, not the hosted Clarity upscaler: a large restoration model (Real-ESRGAN x4plus) redraws texture, blended with a lighter model and a plain resize so that it stays true to your photo.',
   lowerPriceNote:
     'Priced like the Image Upscaler here: its results on this server are close to the Image Upscaler’s, so it costs the same.',
+  apiExample: { image: '@photo.jpg' },
 });

@@ -7,7 +7,6 @@ import { defineWebTool } from '../web-tool';
 import { imagesWorkspace } from '../workspace';
 
 export const fixAFace = defineWebTool('fix-a-face', {
-  loadPage: () => import('./FixAFacePage').then((m) => m.FixAFacePage),
   workspace: imagesWorkspace('Portrait', 'Restored portrait', 'The restored portrait appears here, ready to download.'),
   submitChecks: singleImageChecks('Please log in to fix faces.'),
   checksAccountFlags: true,
@@ -15,4 +14,5 @@ export const fixAFace = defineWebTool('fix-a-face', {
   result: { kind: 'images', fileName: IMAGE_DOWNLOAD_NAMES['fix-a-face'], compare: 'photo' },
   localEngineNote:
     'Local engine, not GFPGAN: faces are found, restored by a super-resolution model at twice the size and blended back into a 2x upscale.',
+  apiExample: { image: '@portrait.jpg' },
 });

@@ -6,7 +6,6 @@ import { defineWebTool } from '../web-tool';
 import { analysisWorkspace } from '../workspace';
 
 export const imageAnalyzer = defineWebTool('image-analyzer', {
-  loadPage: () => import('./ImageAnalyzerPage').then((m) => m.ImageAnalyzerPage),
   workspace: analysisWorkspace(
     'Your image',
     'Keywords and colors',
@@ -15,8 +14,8 @@ export const imageAnalyzer = defineWebTool('image-analyzer', {
   submitChecks: singleImageChecks('Please log in to analyze image.'),
   checksAccountFlags: true,
   busyLabel: BUSY_LABEL.process,
-  sendLabel: 'Analyzer',
   result: { kind: 'analysis' },
   localEngineNote:
     'Local engine: keywords come from object, face, expression and text-reading models running on this server, and whether it is a photo or an illustration; colours are measured from the pixels.',
+  apiExample: { image: '@photo.jpg' },
 });

@@ -7,11 +7,10 @@ import { defineWebTool } from '../web-tool';
 import { imagesWorkspace } from '../workspace';
 
 export const imageUpscaler = defineWebTool('image-upscaler', {
-  loadPage: () => import('./ImageUpscalerPage').then((m) => m.ImageUpscalerPage),
   workspace: imagesWorkspace('Your image', 'Upscaled image', 'The enlarged image appears here, ready to download.'),
   submitChecks: singleImageChecks('Please log in to upscale images.'),
   checksAccountFlags: true,
   busyLabel: BUSY_LABEL.process,
-  sendLabel: 'Upscaler',
   result: { kind: 'images', fileName: IMAGE_DOWNLOAD_NAMES['image-upscaler'], compare: 'photo' },
+  apiExample: { image: '@photo.jpg', scale: '4' },
 });

@@ -7,7 +7,6 @@ import { defineWebTool } from '../web-tool';
 import { imagesWorkspace } from '../workspace';
 
 export const metamorphose = defineWebTool('metamorphose', {
-  loadPage: () => import('./MetamorphosePage').then((m) => m.MetamorphosePage),
   workspace: imagesWorkspace(
     'Reference face and prompt',
     'Your images',
@@ -18,4 +17,5 @@ export const metamorphose = defineWebTool('metamorphose', {
   busyLabel: BUSY_LABEL.generate,
   failureText: { fallback: 'Generation failed', network: 'Please try using a smaller image or try generating again.' },
   result: { kind: 'images', fileName: IMAGE_DOWNLOAD_NAMES.metamorphose },
+  apiExample: { prompt: 'An astronaut on the Moon, a film photo', main_face_image: '@face.jpg' },
 });

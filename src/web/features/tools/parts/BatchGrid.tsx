@@ -5,6 +5,7 @@ import type { BatchItem } from '../../../../contract/batches';
 import { useDownloads } from '../downloads';
 import type { WebTool } from '../web-tool';
 import { waitingText } from './progress';
+import { RefineAction } from './RefineAction';
 
 /**
  * A batch's images as a grid of square tiles, each with its name and its state as a small badge
@@ -133,7 +134,7 @@ const TILE_KEYWORDS = 5;
 
 type ItemProps = {
   item: BatchItem;
-  tool: Pick<WebTool, 'title' | 'failureMessage' | 'result'>;
+  tool: Pick<WebTool, 'title' | 'failureMessage' | 'result' | 'loadRefineEditor'>;
   /** The page's own preview of its input, while it holds the file (no thumbnail to fetch). */
   localImage?: string | null;
 };
@@ -179,6 +180,10 @@ export function BatchItemTile({ item, tool, localImage = null }: ItemProps) {
               <Download size={14} aria-hidden="true" />
               Download
             </button>
+            {item.inputs[0] ? (
+              // A cut-out refined by hand (issue 58): its new version is in My Creations.
+              <RefineAction tool={tool} jobId={item.id} photoUrl={item.inputs[0].url} label={`Refine ${resultName}`} />
+            ) : null}
             {error ? <p className="pp-batch-tile__error">{error}</p> : null}
           </>
         ) : null}

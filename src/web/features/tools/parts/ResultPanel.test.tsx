@@ -137,7 +137,15 @@ describe('the elapsed time', () => {
 
 describe('a result that arrives (issue 54)', () => {
   const running: JobState = { phase: 'running', status: 'running', startedAt: Date.now() };
-  const done: JobState = { phase: 'done', images: [], analysis: null, request: {}, before: null, demo: false };
+  const done: JobState = {
+    phase: 'done',
+    images: [],
+    analysis: null,
+    request: {},
+    before: null,
+    demo: false,
+    jobId: null,
+  };
   /** The result panel at `top` px in a window 844 px tall, `reducedMotion` asked or not. */
   function atPhoneHeight(top: number, reducedMotion = false) {
     vi.stubGlobal('innerHeight', 844);

@@ -1,10 +1,11 @@
 // The tool forms' inputs. None takes a `disabled` flag: the workspace's fieldset switches them all off
 // at once (signed-in state, a running job).
 import { Coins, FlaskConical } from 'lucide-react';
-import { type ReactElement, type ReactNode, useEffect, useId, useRef, useState } from 'react';
+import { type ReactElement, useEffect, useId, useRef, useState } from 'react';
 import { formatCount, INPUT_MESSAGES, MAX_PROMPT_CHARS, promptProblem } from '../../../../contract/input-limits';
 import { ASPECT_RATIOS, type AspectRatio, MAX_IMAGES_PER_REQUEST } from '../../../../contract/tools';
 import { FormMessage } from '../../../components/FormMessage';
+import { LabelledField } from '../../../components/LabelledField';
 import { formatTokens } from '../../../lib/format-cost';
 import { FREE_PREVIEW_PRICE } from './FreePreviewNotice';
 import { useRunAgainSetting } from './run-again';
@@ -17,19 +18,6 @@ export type Field<T> = { value: T; field: ReactElement };
 
 /** A field whose value may not go out as it is: `check` says why (and points the user at it), or null. */
 export type CheckedField<T> = Field<T> & { check: () => string | null };
-
-/** A label above one control; the control gets the id the label points at. */
-function LabelledField({ label, children }: { label: string; children: (id: string) => ReactNode }) {
-  const id = useId();
-  return (
-    <div className="pp-field">
-      <label className="pp-field__label" htmlFor={id}>
-        {label}
-      </label>
-      {children(id)}
-    </div>
-  );
-}
 
 /**
  * A prompt's value and its required field (product-spec.md section 5: prompts are required). It

@@ -7,7 +7,6 @@ import { defineWebTool } from '../web-tool';
 import { imagesWorkspace } from '../workspace';
 
 export const textLab = defineWebTool('text-lab', {
-  loadPage: () => import('./TextLabPage').then((m) => m.TextLabPage),
   workspace: imagesWorkspace(
     'Prompt and settings',
     'Your images',
@@ -18,4 +17,5 @@ export const textLab = defineWebTool('text-lab', {
   busyLabel: BUSY_LABEL.generate,
   failureText: { fallback: 'An error occurred', network: 'Failed to generate image' },
   result: { kind: 'images', fileName: IMAGE_DOWNLOAD_NAMES['text-lab'] },
+  apiExample: { prompt: 'A neon sign that says OPEN LATE above a diner door', aspectRatio: '16:9' },
 });

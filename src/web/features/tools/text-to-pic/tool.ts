@@ -2,12 +2,12 @@
 // (product-spec.md sections 5 to 8).
 
 import { IMAGE_DOWNLOAD_NAMES } from '../../../../contract/download-names';
+import { OUTPUT_QUALITY } from '../../../../contract/tools';
 import { BUSY_LABEL, promptChecks } from '../tool-rules';
 import { defineWebTool } from '../web-tool';
 import { imagesWorkspace } from '../workspace';
 
 export const textToPic = defineWebTool('text-to-pic', {
-  loadPage: () => import('./TextToPicPage').then((m) => m.TextToPicPage),
   workspace: imagesWorkspace(
     'Prompt and settings',
     'Your images',
@@ -18,4 +18,11 @@ export const textToPic = defineWebTool('text-to-pic', {
   busyLabel: BUSY_LABEL.generate,
   failureText: { fallback: 'An error occurred', network: 'Technical difficulties. Please try again in a few moments.' },
   result: { kind: 'images', fileName: IMAGE_DOWNLOAD_NAMES['text-to-pic'], clickToDownload: true },
+  apiExample: { prompt: 'A lighthouse on a cliff at dusk, watercolour', aspectRatio: '16:9', numOutputs: '2' },
+  // The schema takes any of 33, 66, 100; the server takes only the one `quality` sets.
+  apiFieldNotes: {
+    outputQuality: `the one its quality sets (${Object.entries(OUTPUT_QUALITY)
+      .map(([quality, value]) => `${quality} ${value}`)
+      .join(', ')})`,
+  },
 });
