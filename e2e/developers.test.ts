@@ -77,7 +77,13 @@ describe.runIf(inject('browserAvailable'))('the /developers page in the browser'
       expect(await page.getByRole('heading', { level: 3 }).count()).toBe(10);
       // The examples name the address the page was served from once it runs.
       await expect
-        .poll(() => page.getByText(/^curl /).textContent())
+        .poll(() =>
+          page
+            .getByRole('region', { name: 'Your first call', exact: true })
+            .getByText(/^curl /)
+            .first()
+            .textContent(),
+        )
         .toContain(`${new URL(baseUrl).origin}/api/remove-background`);
       // Each tool's price is this server's (the local engine's Creative Upscaler is not the list's 70 tokens).
       const served = (await (await fetch(`${baseUrl}/api/tools`)).json()) as { tools: { id: string; price: number }[] };

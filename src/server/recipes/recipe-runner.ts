@@ -14,7 +14,7 @@ import { noteRefusedImage } from '../batches/batch-repository';
 import { filesOfJobs } from '../creations/creations-repository';
 import type { ToolCallOutcome, ToolCallRequest, ToolCallServiceDeps } from '../jobs/request/tool-call-service';
 import { callTool } from '../jobs/request/tool-call-service';
-import { wakeableSleep } from '../loops/loop-timing';
+import { waitAtMost, wakeableSleep } from '../loops/loop-timing';
 import { readOrCreateProfileWithStorage } from '../profiles/profiles';
 import { emailVerifiedOf, endedSteps, findRun, moveItem, type RecipeRunRow } from './recipe-repository';
 import { imageFieldOf } from './recipe-steps';
@@ -70,10 +70,14 @@ const stoppedAt = (run: RecipeRunRow, step: number, why: string) => {
   return `${stepName(step, tool)} failed: ${why}${later}`;
 };
 
+/** How long a stop waits for the image in hand (as account setups' stop does). */
+const STOP_WAIT_MS = 10_000;
+
 export function createRecipeRunner(options: { pollingIntervalSeconds: number }): RecipeRunner {
   const pause = wakeableSleep();
   let stopped = false;
   let loop: Promise<void> | null = null;
+  let logger: ToolCallServiceDeps['logger'] | null = null;
 
   async function run(deps: ToolCallServiceDeps) {
     while (!stopped) {
@@ -89,13 +93,18 @@ export function createRecipeRunner(options: { pollingIntervalSeconds: number }):
 
   return {
     start(deps) {
+      logger = deps.logger;
       if (!loop && !stopped) loop = run(deps);
     },
     wake: () => pause.wake(),
     async stop() {
       stopped = true;
       pause.wake();
-      await loop;
+      // Bounded, as the other loops' stops: a statement cut off by a closing database may never
+      // answer. What was in hand is safe to leave: each step's call carries its Idempotency-Key and an
+      // image moves on only from the step it was at, so the next runner finishes it once.
+      if (loop && !(await waitAtMost(loop, STOP_WAIT_MS)))
+        logger?.warn('stopped with a recipe step in hand; the next runner moves it on', {});
     },
   };
 }
